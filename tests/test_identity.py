@@ -1,0 +1,127 @@
+import random
+import time
+
+import pytest
+
+from repomem.identity import match_moves
+from repomem.miners.python import MINER
+from repomem.model import FUNCTION
+
+
+def fn(path: str, src: str):
+    """The single FUNCTION fact mined from ``src`` -- real fingerprints, not hand-written ones."""
+    facts = [f for f in MINER.mine(path, src) if f.kind == FUNCTION]
+    assert len(facts) == 1
+    return facts[0]
+
+
+BODY = """
+    total = 0
+    for item in items:
+        if item.price > limit:
+            total += item.price * rate
+    return round(total, 2)
+"""
+
+
+def test_rename_identical_body():
+    old = fn("a.py", "def sum_prices(items, limit, rate):" + BODY)
+    new = fn("a.py", "def total_price(items, limit, rate):" + BODY)
+    assert match_moves([old], [new]) == [("a.py::sum_prices", "a.py::total_price")]
+
+
+def test_rename_with_small_edit():
+    old = fn("a.py", "def sum_prices(items, limit, rate):" + BODY)
+    new = fn("a.py", "def total_price(items, limit, rate):" + BODY.replace("round(total, 2)", "round(total, 3)"))
+    assert match_moves([old], [new]) == [("a.py::sum_prices", "a.py::total_price")]
+
+
+@pytest.mark.parametrize("new_path,new_src", [
+    ("lib/b.py", "def sum_prices(items, limit, rate):" + BODY),
+    ("lib/b.py", "class Cart:\n    def sum_prices(items, limit, rate):" + BODY.replace("\n    ", "\n        ")),
+])
+def test_moved_to_another_file_or_class(new_path, new_src):
+    old = fn("a.py", "def sum_prices(items, limit, rate):" + BODY)
+    new = fn(new_path, new_src)
+    assert match_moves([old], [new]) == [("a.py::sum_prices", new.anchor)]
+
+
+def test_unrelated_functions_not_matched():
+    old = fn("a.py", "def sum_prices(items, limit, rate):" + BODY)
+    new = fn("a.py", "def parse(text):\n    parts = text.split(',')\n    return {p.strip(): len(p) for p in parts if p}\n")
+    assert match_moves([old], [new]) == []
+
+
+def test_recursion_survives_rename():
+    src = "def {}(n):\n    if n <= 1:\n        return 1\n    return n * {}(n - 1)\n"
+    old = fn("m.py", src.format("fact", "fact"))
+    new = fn("m.py", src.format("factorial", "factorial"))
+    assert old.fingerprint == new.fingerprint
+    assert match_moves([old], [new]) == [("m.py::fact", "m.py::factorial")]
+
+
+@pytest.mark.parametrize("body", ["pass", "return None", "raise NotImplementedError"])
+def test_short_trivial_bodies_ambiguous_not_matched(body):
+    removed = [fn("a.py", f"def a1():\n    {body}\n"), fn("a.py", f"def a2():\n    {body}\n")]
+    added = [fn("b.py", f"def b1():\n    {body}\n")]
+    assert match_moves(removed, added) == []
+    assert match_moves(added, removed) == []
+
+
+def test_short_body_unique_identical_matched_but_not_similar():
+    old = fn("a.py", "def get_port():\n    return 8080\n")
+    same = fn("b.py", "def port():\n    return 8080\n")
+    other = fn("b.py", "def port():\n    return 8081\n")
+    assert match_moves([old], [same]) == [("a.py::get_port", "b.py::port")]
+    assert match_moves([old], [other]) == []
+
+
+def test_one_to_one_best_first():
+    a = fn("a.py", "def a(items, limit, rate):" + BODY)
+    b = fn("a.py", "def b(items, limit, rate):" + BODY.replace("2)", "4)").replace("rate", "r2"))
+    exact = fn("n.py", "def exact(items, limit, rate):" + BODY)
+    near = fn("n.py", "def near(items, limit, rate):" + BODY.replace("2)", "4)").replace("rate", "r2"))
+    assert match_moves([a, b], [near, exact]) == [("a.py::a", "n.py::exact"), ("a.py::b", "n.py::near")]
+
+
+def test_deterministic_regardless_of_order():
+    removed = [fn("a.py", f"def f{i}(items, limit, rate):" + BODY) for i in range(4)]
+    added = [fn("b.py", f"def g{i}(items, limit, rate):" + BODY) for i in range(3)]
+    expected = match_moves(removed, added)
+    assert len(expected) == 3
+    rng = random.Random(7)
+    for _ in range(10):
+        rng.shuffle(removed)
+        rng.shuffle(added)
+        assert match_moves(removed, added) == expected
+    # identical bodies tie: anchors break the tie, so the lowest-sorting names pair up
+    assert expected == [("a.py::f0", "b.py::g0"), ("a.py::f1", "b.py::g1"), ("a.py::f2", "b.py::g2")]
+
+
+def test_empty_inputs():
+    f = fn("a.py", "def f(items, limit, rate):" + BODY)
+    assert match_moves([], []) == []
+    assert match_moves([f], []) == []
+    assert match_moves([], [f]) == []
+
+
+def test_hundred_by_hundred_is_fast():
+    rng = random.Random(1)
+    words = [f"v{i}" for i in range(40)] + ["(", ")", "=", "+", ".", "return", "if", ":"]
+
+    def body():
+        return " ".join(rng.choice(words) for _ in range(rng.randint(30, 300)))
+
+    from repomem.model import Fact
+
+    def fact(anchor, fp):
+        return Fact(key="function", kind=FUNCTION, subject="", value="", path="", line=1, text="",
+                    purpose="", anchor=anchor, fingerprint=fp)
+
+    bodies = [body() for _ in range(100)]
+    removed = [fact(f"a.py::f{i}", b) for i, b in enumerate(bodies)]
+    added = [fact(f"b.py::g{i}", b + " x") for i, b in enumerate(bodies)]
+    t = time.perf_counter()
+    pairs = match_moves(removed, added)
+    assert time.perf_counter() - t < 5
+    assert sorted(pairs) == sorted((f"a.py::f{i}", f"b.py::g{i}") for i in range(100))

@@ -1,0 +1,315 @@
+import textwrap
+
+import pytest
+
+from repomem.miners import MineError
+from repomem.miners.python import MINER
+from repomem.model import CONSTANT, FUNCTION, ROUTE
+
+
+def mine(src: str, path: str = "pkg/mod.py"):
+    return MINER.mine(path, textwrap.dedent(src))
+
+
+def by_kind(facts, kind):
+    return [f for f in facts if f.kind == kind]
+
+
+def one_function(src: str, qualname: str):
+    fs = [f for f in by_kind(mine(src), FUNCTION) if f.anchor == f"pkg/mod.py::{qualname}"]
+    assert len(fs) == 1, fs
+    return fs[0]
+
+
+@pytest.mark.parametrize("path,ok", [("a.py", True), ("pkg/sub/b.py", True), ("a.pyc", False),
+                                     ("a.pyi", False), ("README.md", False)])
+def test_accepts(path, ok):
+    assert MINER.name == "python"
+    assert MINER.accepts(path) is ok
+
+
+@pytest.mark.parametrize("src", ["", "\n\n", "# only a comment\n", '"""docstring only"""\n'])
+def test_nothing_to_mine(src):
+    assert MINER.mine("a.py", src) == []
+
+
+def test_function_fields():
+    f = one_function(
+        """
+        import os
+
+        def get_user_by_id(user_id: int,
+                           strict: bool = False) -> User:
+            # look it up
+            return db.get(user_id)
+        """,
+        "get_user_by_id",
+    )
+    assert f.key == "function"
+    assert f.kind == FUNCTION
+    assert f.subject == "function get_user_by_id"
+    assert f.value == "get_user_by_id"
+    assert f.path == "pkg/mod.py"
+    assert f.line == 4
+    assert f.text == "def get_user_by_id(user_id: int,\n                   strict: bool = False) -> User:"
+    assert f.attrs == (("class", ""), ("location", "pkg/mod.py"),
+                       ("signature", "def get_user_by_id(user_id: int, strict: bool = False) -> User"))
+    assert f.purpose == "get user by id (user_id, strict) returns User"
+    assert f.fingerprint == "return db . get ( user_id )"
+
+
+def test_methods_and_nested_classes():
+    facts = by_kind(mine(
+        """
+        class Outer:
+            def run(self):
+                return 1
+
+            class Inner:
+                async def fetch(self, url):
+                    return url
+        """), FUNCTION)
+    got = {f.anchor: (f.subject, dict(f.attrs)["class"]) for f in facts}
+    assert got == {
+        "pkg/mod.py::Outer.run": ("method Outer.run", "Outer"),
+        "pkg/mod.py::Outer.Inner.fetch": ("method Outer.Inner.fetch", "Outer.Inner"),
+    }
+
+
+def test_async_signature_and_line():
+    f = one_function("x = 1\nasync def fetchAll(urls):\n    return await gather(urls)\n", "fetchAll")
+    assert f.line == 2
+    assert dict(f.attrs)["signature"] == "async def fetchAll(urls)"
+    assert f.purpose == "fetch all (urls)"
+
+
+def test_functions_nested_in_functions_are_skipped_but_fingerprinted():
+    facts = by_kind(mine(
+        """
+        def outer():
+            def helper():
+                return 2
+            return helper()
+        """), FUNCTION)
+    assert [f.anchor for f in facts] == ["pkg/mod.py::outer"]
+    assert "helper" in facts[0].fingerprint
+
+
+def test_decorators_in_text_and_def_line():
+    f = one_function(
+        """
+        @functools.cache
+        @other(1)
+        def compute(n):
+            return n
+        """, "compute")
+    assert f.line == 4
+    assert f.text == "@functools.cache\n@other(1)\ndef compute(n):"
+
+
+@pytest.mark.parametrize("doc,purpose", [
+    ('"""Load the configuration."""', "Load the configuration."),
+    ('"""\n    Summary on line two.\n\n    Details.\n    """', "Summary on line two."),
+    ("r'''Raw doc.'''", "Raw doc."),
+])
+def test_docstring_purpose_wins_and_is_not_fingerprinted(doc, purpose):
+    src = f"def load_config(path):\n    {doc}\n    return read(path)\n"
+    f = one_function(src, "load_config")
+    assert f.purpose == purpose
+    assert f.fingerprint == "return read ( path )"
+
+
+def test_signature_purpose_skips_self():
+    f = one_function("class C:\n    def saveHTTPResponse(self, resp, *args, **kw):\n        pass\n",
+                     "C.saveHTTPResponse")
+    assert f.purpose == "save http response (resp, args, kw)"
+
+
+def test_fingerprint_ignores_comments_whitespace_and_own_name():
+    a = one_function("def fact(n):\n    # base\n    if n <= 1: return 1\n    return n * fact(n - 1)\n", "fact")
+    b = one_function("def factorial(n):\n    if n   <= 1:\n        return 1\n\n    return n*factorial(n-1)\n",
+                     "factorial")
+    assert a.fingerprint == b.fingerprint
+    assert "_SELF_" in a.fingerprint
+
+
+def test_later_definition_wins_but_property_setter_does_not():
+    facts = by_kind(mine(
+        """
+        def f():
+            return 1
+        def f():
+            return 2
+
+        class C:
+            @property
+            def p(self):
+                return self._p
+            @p.setter
+            def p(self, v):
+                self._p = v
+        """), FUNCTION)
+    got = {f.anchor: f.fingerprint for f in facts}
+    assert got == {"pkg/mod.py::f": "return 2", "pkg/mod.py::C.p": "return self . _p"}
+
+
+# ----------------------------------------------------------------------------- routes
+
+
+@pytest.mark.parametrize("decorator,value", [
+    ('@app.route("/x", methods=["POST"])', "POST /x"),
+    ('@app.route("/x")', "GET /x"),
+    ("@bp.route('/items/<int:id>', methods=['get', 'put'])", "GET,PUT /items/<int:id>"),
+    ('@router.get("/api/v1/users")', "GET /api/v1/users"),
+    ('@router.delete("/api/v1/users/{id}", status_code=204)', "DELETE /api/v1/users/{id}"),
+    ('@app.websocket("/ws")', "WEBSOCKET /ws"),
+    ('@router.api_route("/a", methods=["GET", "HEAD"])', "GET,HEAD /a"),
+    ('@router.post(path="/kw")', "POST /kw"),
+])
+def test_route_decorators(decorator, value):
+    facts = mine(f'{decorator}\ndef handle_it(req):\n    """Handle it."""\n    return req\n')
+    routes = by_kind(facts, ROUTE)
+    assert len(routes) == 1
+    r = routes[0]
+    assert r.key == "route"
+    assert r.value == value
+    assert r.anchor == "pkg/mod.py::handle_it"
+    assert r.subject == "route of handle_it"
+    assert r.attrs == (("handler", "handle_it"),)
+    assert r.line == 1
+    assert r.text == decorator
+    assert r.purpose == "Handle it. (HTTP endpoint / API route / URL path)"
+
+
+@pytest.mark.parametrize("decorator", [
+    '@app.route(f"/x/{V}")', "@app.route(PATH)", '@app.get_thing("/x")', '@cache.get("k", 1)()',
+    '@route("/x")', "@app.get",
+])
+def test_non_routes_ignored(decorator):
+    facts = mine(f"{decorator}\ndef h():\n    return 1\n")
+    assert by_kind(facts, ROUTE) == []
+    assert len(by_kind(facts, FUNCTION)) == 1
+
+
+def test_multiple_routes_numbered():
+    facts = mine(
+        """
+        class Api:
+            @router.get("/users")
+            @router.post("/users")
+            @router.put("/users")
+            def users(self):
+                return []
+        """)
+    routes = by_kind(facts, ROUTE)
+    assert [(r.key, r.value, r.line) for r in routes] == [
+        ("route", "GET /users", 3), ("route#2", "POST /users", 4), ("route#3", "PUT /users", 5)]
+    assert {r.anchor for r in routes} == {"pkg/mod.py::Api.users"}
+    assert all(r.purpose == "users (HTTP endpoint / API route / URL path)" for r in routes)
+
+
+# ----------------------------------------------------------------------------- constants
+
+
+@pytest.mark.parametrize("line,value", [
+    ("PORT = 8080", "8080"),
+    ("RATIO = 0.5", "0.5"),
+    ("OFFSET = -3", "-3"),
+    ("NAME = 'repomem'", "repomem"),
+    ('GREETING = "héllo wörld"', "héllo wörld"),
+    ("RAW = r'\\d+'", "\\d+"),
+    ("DEBUG = True", "True"),
+    ("OFF = False", "False"),
+    ("NOTHING = None", "None"),
+    ("HOSTS = ['a',   'b']", "['a', 'b']"),
+    ("PAIR = (1, -2.5)", "(1, -2.5)"),
+    ("ONE = (1,)", "(1,)"),
+    ("TAGS = {'x', 'y'}", "{'x', 'y'}"),
+    ("LIMITS = {'cpu': 2, 'mem': [1, None]}", "{'cpu': 2, 'mem': [1, None]}"),
+    ("_PRIVATE_MAX = 10", "10"),
+    ("TIMEOUT: int = 30", "30"),
+    ("API_V2: str = 'v2'", "v2"),
+])
+def test_constant_literals(line, value):
+    facts = mine(line + "\n")
+    assert len(facts) == 1
+    c = facts[0]
+    name = line.split("=")[0].split(":")[0].strip()
+    assert c.kind == CONSTANT
+    assert c.key == f"constant:pkg/mod.py:{name}"
+    assert c.subject == f"{name} in pkg/mod.py"
+    assert c.value == value
+    assert c.attrs == ()
+    assert c.anchor is None
+    assert c.line == 1
+    assert c.text == line
+
+
+@pytest.mark.parametrize("line", [
+    "port = 8080", "Port = 1", "PORT = get_port()", "URL = f'http://{HOST}'", "URL = f'plain'",
+    "PATHS = [BASE, 'x']", "X = 1 + 2", "A = B = 1", "self.X = 1", "X += 1", "X = -Y",
+    "X = lambda: 1", "X, Y = 1, 2",
+])
+def test_non_constants_ignored(line):
+    assert by_kind(mine(line + "\n"), CONSTANT) == []
+
+
+def test_constants_only_at_module_level():
+    src = "class C:\n    LIMIT = 3\ndef f():\n    LIMIT = 4\nif X:\n    LIMIT = 5\n"
+    assert by_kind(mine(src), CONSTANT) == []
+
+
+def test_constant_purpose_and_multiline():
+    facts = mine(
+        """
+        # Where the service listens.
+        MAX_RETRIES = 5  # retries per request
+        ALLOWED = [
+            "a",  # first
+            "b",
+        ]
+        """)
+    retries, allowed = facts
+    assert retries.purpose == "max retries - retries per request - Where the service listens."
+    assert retries.line == 3
+    assert allowed.value == '["a", "b"]'
+    assert allowed.line == 4
+    assert allowed.text.splitlines()[0] == "ALLOWED = ["
+    assert allowed.purpose == "allowed"
+
+
+# ----------------------------------------------------------------------------- robustness
+
+
+@pytest.mark.parametrize("src,line", [
+    ("def f(:\n    pass\n", 1),
+    ("x = 1\ny = 2\ndef g(\n", 3),
+    ("import os\n\ndef ok():\n    return 1\n\nx = [1, 2\n", 6),
+    ("a = 1\nb = 2 +\nc = 3\n", 2),
+])
+def test_syntax_error_raises_with_line(src, line):
+    with pytest.raises(MineError) as exc:
+        MINER.mine("bad.py", src)
+    assert str(exc.value) == f"syntax error near line {line}"
+    assert "\n" not in str(exc.value)
+
+
+def test_crlf_and_unicode():
+    src = '# café\r\nNAME = "ünï"\r\n\r\ndef grüß(x):\r\n    """Grüße."""\r\n    return x\r\n'
+    facts = MINER.mine("u/ü.py", src)
+    fn = by_kind(facts, FUNCTION)[0]
+    const = by_kind(facts, CONSTANT)[0]
+    assert fn.anchor == "u/ü.py::grüß"
+    assert fn.line == 4 and fn.text == "def grüß(x):"
+    assert fn.purpose == "Grüße."
+    assert const.value == "ünï" and const.text == 'NAME = "ünï"' and const.purpose == "name - café"
+
+
+def test_deterministic_and_parser_reused():
+    from repomem.miners import python as mod
+
+    src = "@app.get('/a')\ndef a():\n    return 1\nA = 1\n"
+    first = MINER.mine("a.py", src)
+    parser = mod._PARSER
+    assert MINER.mine("a.py", src) == first
+    assert mod._PARSER is parser is not None
