@@ -1,0 +1,5 @@
+import sys
+
+from repomem.cli import main
+
+sys.exit(main())

@@ -1,0 +1,73 @@
+"""The only command-line entry point: argparse, one module per command in repomem.commands.
+
+Heavy libraries (chromadb, tree-sitter, watchdog, mcp) are imported only inside the commands
+that need them, so ``--help`` and the git hook shims start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import os
+import sys
+
+from repomem.errors import RepomemError
+
+# Command modules, in the order --help lists them.  Each has HELP, add_arguments(p), run(args).
+COMMANDS = ["init", "ingest", "ask", "facts", "history", "changes", "context", "demo"]
+
+
+def common(p: argparse.ArgumentParser, json_flag: bool = False) -> None:
+    p.add_argument("--repo", default=".", metavar="DIR", help="the git work tree (default: .)")
+    p.add_argument("--store", default=None, metavar="DIR",
+                   help="store location (default: $REPOMEM_STORE, else <git dir>/repomem)")
+    if json_flag:
+        p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="repomem",
+        description="The current truth about a git repository, and its dated history.")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log skipped files")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        mod = importlib.import_module(f"repomem.commands.{name.replace('-', '_')}")
+        p = sub.add_parser(name, help=mod.HELP, description=mod.__doc__,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        mod.add_arguments(p)
+        p.set_defaults(_run=mod.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="repomem: %(message)s")
+    if not getattr(args, "_run", None):
+        parser.print_help()
+        return 1
+    try:
+        return int(args._run(args) or 0)
+    except RepomemError as e:
+        print(f"repomem: error: {e}", file=sys.stderr)
+        if e.hint:
+            print(f"hint: {e.hint}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except Exception as e:  # a bug: one line, the traceback only on request
+        if os.environ.get("REPOMEM_DEBUG"):
+            raise
+        print(f"repomem: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        print("hint: rerun with REPOMEM_DEBUG=1 for the traceback, and report it", file=sys.stderr)
+        return 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())

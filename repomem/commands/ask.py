@@ -1,0 +1,42 @@
+"""Answer a question with the facts valid now (or at --as-of), best first, with provenance.
+
+Example: repomem ask "what port does the payment service listen on?" --json
+         repomem ask "session timeout" --as-of 2026-01-15"""
+
+from __future__ import annotations
+
+import sys
+
+from repomem.cli import common
+from repomem.commands import open_repo, print_json
+
+HELP = "answer a question from the current facts"
+
+
+def add_arguments(p) -> None:
+    common(p, json_flag=True)
+    p.add_argument("question")
+    p.add_argument("--as-of", default=None, metavar="WHEN",
+                   help="ISO 8601 date or datetime, or a git revision")
+    p.add_argument("-k", type=int, default=5, metavar="N", help="how many facts (default 5)")
+
+
+def run(args) -> int:
+    from repomem.query import ask
+
+    r = open_repo(args)
+    result = ask(r, args.question, args.as_of, max(1, args.k))
+    if result.pop("unindexed_commits", 0):
+        print("repomem: note: HEAD has commits that are not indexed yet; run 'repomem ingest'",
+              file=sys.stderr)
+    if args.json:
+        print_json(result)
+        return 0
+    if not result["facts"]:
+        print("no fact matches this question")
+        return 0
+    for i, f in enumerate(result["facts"]):
+        mark = "=>" if i == 0 else "  "
+        print(f"{mark} {f['subject']}: {f['value']}")
+        print(f"   {f['path']}:{f['line']}  commit {f['commit'][:10]}  since {f['valid_from']}")
+    return 0

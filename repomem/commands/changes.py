@@ -1,0 +1,29 @@
+"""Supersessions and removals since a date or commit, oldest first: what an agent returning
+to the repository must unlearn."""
+
+from __future__ import annotations
+
+from repomem.cli import common
+from repomem.commands import open_repo, print_json
+
+HELP = "what changed (superseded or removed) since WHEN"
+
+
+def add_arguments(p) -> None:
+    common(p, json_flag=True)
+    p.add_argument("--since", required=True, metavar="WHEN",
+                   help="ISO 8601 date or datetime, or a git revision")
+
+
+def run(args) -> int:
+    from repomem.query import changes
+
+    r = open_repo(args)
+    result = changes(r, args.since)
+    if args.json:
+        print_json(result)
+        return 0
+    for c in result["changes"]:
+        to = f" -> {c['to_value']}" if c["change"] == "superseded" else " (removed)"
+        print(f"{c['at']}  {c['subject']}: {c['from_value']}{to}  [{c['commit'][:10]}]")
+    return 0

@@ -1,0 +1,28 @@
+"""List every fact valid now (or at --as-of), optionally of one kind."""
+
+from __future__ import annotations
+
+from repomem.cli import common
+from repomem.commands import open_repo, print_json
+from repomem.model import KINDS
+
+HELP = "list the facts valid at a time"
+
+
+def add_arguments(p) -> None:
+    common(p, json_flag=True)
+    p.add_argument("--as-of", default=None, metavar="WHEN")
+    p.add_argument("--kind", choices=KINDS, default=None)
+
+
+def run(args) -> int:
+    from repomem.query import facts
+
+    r = open_repo(args)
+    result = facts(r, args.as_of, args.kind)
+    if args.json:
+        print_json(result)
+        return 0
+    for f in result["facts"]:
+        print(f"{f['kind']:<10} {f['subject']}: {f['value']}   ({f['path']}:{f['line']})")
+    return 0

@@ -1,0 +1,141 @@
+"""Ingestion and view materialisation: git -> commit records -> ledger fold -> Chroma view.
+
+The view is the fold of every ingested record on the first-parent chain of HEAD.  It is keyed by
+a digest of (HEAD, the records applied), so it is rebuilt exactly when either changes: a new
+commit, a backfilled old commit, a checkout, a reset or a rebase.  Commits that are no longer
+reachable keep their records (nothing is deleted) but stop contributing to the view.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from repomem import git
+from repomem.embed import get_embedder
+from repomem.errors import RepomemError
+from repomem.ledger import Ledger, fold
+from repomem.mining import CommitMiner
+from repomem.model import short_hash
+from repomem.store import Store, default_store_path
+
+log = logging.getLogger("repomem")
+RECORD_BATCH = 200
+
+
+@dataclass
+class Repo:
+    """A work tree and its store."""
+
+    root: Path
+    store: Store
+
+    @classmethod
+    def open(cls, repo: str | Path = ".", store: str | Path | None = None,
+             embedder: str | None = None) -> "Repo":
+        root = git.toplevel(repo)
+        path = Path(store) if store else default_store_path(root)
+        return cls(root, Store(path, embedder))
+
+
+def _embedder(r: Repo, create: bool, spec: str | None = None):
+    if spec is None and r.store._embedder is not None:
+        spec = r.store._embedder
+    if spec is None and r.store.exists():
+        spec = r.store.get_meta("embedder")
+    emb = get_embedder(spec)
+    r.store.check_embedder(emb, create)
+    return emb
+
+
+def require_store(r: Repo) -> None:
+    if not r.store.exists():
+        raise RepomemError(f"no repomem store for {r.root}",
+                           hint="run 'repomem init' (or 'repomem ingest --all') first")
+
+
+def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
+           create: bool = True, progress: bool | None = None) -> dict:
+    """Mine the given commits (or the whole first-parent history) and refresh the view."""
+    with r.store.writer():
+        emb = _embedder(r, create)
+        if all_history or not revs:
+            infos = git.first_parent_chain(r.root)
+        else:
+            infos = git.commit_infos(r.root, [git.resolve_commit(r.root, x) for x in revs])
+        have = r.store.ingested()
+        todo = [c for c in infos if c.sha not in have]
+        show = progress if progress is not None else (sys.stderr.isatty() and len(todo) > 50)
+        started = time.time()
+        done = 0
+        if todo:
+            with CommitMiner(r.root) as miner:
+                for i in range(0, len(todo), RECORD_BATCH):
+                    batch = todo[i:i + RECORD_BATCH]
+                    changes = git.changes(r.root, batch)
+                    recs = [miner.mine(c, changes.get(c.sha, [])) for c in batch]
+                    r.store.put_records(recs, int(time.time()))
+                    done += len(batch)
+                    if show:
+                        rate = done / max(time.time() - started, 1e-6)
+                        print(f"\ringested {done}/{len(todo)} commits ({rate:.0f}/s)",
+                              end="", file=sys.stderr, flush=True)
+            if show:
+                print(file=sys.stderr)
+        stats = sync_view(r, emb)
+        stats.update(commits=len(infos), new=len(todo))
+        return stats
+
+
+def view_id(head: str | None, applied: list[str]) -> str:
+    return short_hash(head or "", *applied, n=20)
+
+
+def build_ledger(r: Repo) -> tuple[Ledger, str]:
+    chain = git.first_parent_chain(r.root)
+    eff = git.effective_times(chain)
+    have = r.store.ingested()
+    applied = [c.sha for c in chain if c.sha in have]
+    recs = r.store.load_records(applied)
+    ledger = fold([(recs[s][0], eff[s], recs[s][1]) for s in applied])
+    return ledger, view_id(chain[-1].sha if chain else None, applied)
+
+
+def view_is_current(r: Repo) -> tuple[bool, int]:
+    """(whether the view matches HEAD and the ingested records, commits on HEAD not ingested)."""
+    chain = git.first_parent_chain(r.root)
+    have = r.store.ingested()
+    applied = [c.sha for c in chain if c.sha in have]
+    want = view_id(chain[-1].sha if chain else None, applied)
+    state = r.store.get_meta("view") or {}
+    return state.get("id") == want, len(chain) - len(applied)
+
+
+def sync_view(r: Repo, emb=None) -> dict:
+    with r.store.writer():
+        emb = emb or _embedder(r, False)
+        ledger, vid = build_ledger(r)
+        state = r.store.get_meta("view") or {}
+        if state.get("id") == vid and state.get("complete"):
+            return {"versions": len(ledger.versions), "added": 0, "updated": 0, "dropped": 0}
+        # Marked incomplete first: a crash mid-sync leaves a view that the next run redoes.
+        r.store.set_meta("view", {"id": vid, "complete": False})
+        stats = r.store.sync_versions(ledger.versions, emb)
+        r.store.set_meta("view", {"id": vid, "complete": True, "head": git.head(r.root)})
+        stats["versions"] = len(ledger.versions)
+        return stats
+
+
+def ensure_view(r: Repo) -> int:
+    """Before a query: rebuild a stale view (after a checkout, say).  Returns the number of
+    commits on HEAD's history that are not ingested yet (the caller warns about them)."""
+    require_store(r)
+    with r.store.reader():
+        current, missing = view_is_current(r)
+        complete = (r.store.get_meta("view") or {}).get("complete", False)
+    if not (current and complete):
+        sync_view(r)
+    return missing

@@ -1,0 +1,152 @@
+"""The supersession ledger: a fold of commit records, in first-parent order, into fact versions.
+
+State is derived, never mutated in place by ingestion: the records are the source of truth and
+the versions are recomputed from them.  A key's value at time t is its value in the latest record
+at or before t that mentions it, so ingestion order, re-reads and crash-replays cannot change the
+outcome.  No similarity score and no LLM decides supersession: a key whose value differs is a new
+version, a key that disappears is removed.
+
+The one non-local piece is function identity.  A record says "anchor a.py::f became b.py::g"
+(from the commit's own diff); the fold carries f's identity over to g, so the rename or move is a
+new version of the same key, not a new fact.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from repomem.mining import CommitRecord
+from repomem.model import Fact, short_hash
+
+SUPERSEDED = "superseded"
+REMOVED = "removed"
+
+
+@dataclass
+class Version:
+    id: str
+    key: str
+    kind: str
+    subject: str
+    value: str
+    attrs: tuple[tuple[str, str], ...]
+    is_set: bool
+    valid_from: int
+    commit: str
+    recorded_at: int
+    path: str
+    line: int
+    text: str
+    purpose: str
+    valid_to: int | None = None
+    superseded_by: str | None = None
+    end_reason: str | None = None
+    end_commit: str | None = None
+
+    def valid_at(self, t: int) -> bool:
+        return self.valid_from <= t and (self.valid_to is None or t < self.valid_to)
+
+
+def final_key(fact: Fact, identity: str | None) -> str:
+    if fact.anchor is None:
+        return fact.key
+    base, _, suffix = fact.key.partition("#")
+    return f"{base}:{identity}" + (f"#{suffix}" if suffix else "")
+
+
+class Ledger:
+    """Apply records one at a time, oldest first along one first-parent chain."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, dict[str, Fact]] = {}  # path -> final key -> fact
+        self.key_paths: dict[str, set[str]] = {}  # final key -> paths that state it
+        self.identity: dict[str, str] = {}  # anchor -> function identity
+        self.open: dict[str, Version] = {}  # final key -> its current version
+        self.versions: list[Version] = []
+        self.applied: list[str] = []
+
+    def _effective(self, key: str) -> Fact | None:
+        # A key stated in several files (a dependency in requirements.txt and pyproject.toml)
+        # takes its value from one of them, chosen deterministically.
+        paths = self.key_paths.get(key)
+        return self.files[min(paths)][key] if paths else None
+
+    def apply(self, rec: CommitRecord, valid_time: int, recorded_at: int = 0) -> None:
+        self.applied.append(rec.sha)
+        link_src = {old for old, _ in rec.links}
+        carried = {new: self.identity[old] for old, new in rec.links if old in self.identity}
+
+        new_states: dict[str, dict[str, Fact]] = {}
+        new_anchors: dict[str, str] = {}
+        for path, facts in rec.files.items():
+            state: dict[str, Fact] = {}
+            for f in facts:
+                ident = None
+                if f.anchor is not None:
+                    ident = new_anchors.get(f.anchor)
+                    if ident is None:
+                        ident = carried.get(f.anchor)
+                    if ident is None and f.anchor not in link_src:
+                        ident = self.identity.get(f.anchor)
+                    if ident is None:
+                        ident = short_hash(f.anchor, rec.sha)
+                    new_anchors[f.anchor] = ident
+                state[final_key(f, ident)] = f
+            new_states[path] = state
+
+        affected: set[str] = set()
+        for path, state in new_states.items():
+            affected.update(self.files.get(path, {}))
+            affected.update(state)
+        before = {k: self._effective(k) for k in affected}
+
+        for path, state in new_states.items():
+            for k in self.files.get(path, {}):
+                self.key_paths[k].discard(path)
+                if not self.key_paths[k]:
+                    del self.key_paths[k]
+            for f in self.files.get(path, {}).values():
+                if f.anchor is not None and f.anchor not in new_anchors:
+                    self.identity.pop(f.anchor, None)
+            if state:
+                self.files[path] = state
+                for k in state:
+                    self.key_paths.setdefault(k, set()).add(path)
+            else:
+                self.files.pop(path, None)
+        self.identity.update(new_anchors)
+
+        for key in sorted(affected):
+            old, new = before[key], self._effective(key)
+            cur = self.open.get(key)
+            if new is None:
+                if cur is not None:
+                    self._close(cur, valid_time, rec.sha, REMOVED, None)
+            elif cur is None or old is None or new.value_id() != old.value_id():
+                v = Version(short_hash(key, rec.sha, n=16), key, new.kind, new.subject, new.value,
+                            new.attrs, new.is_set, valid_time, rec.sha, recorded_at, new.path,
+                            new.line, new.text, new.purpose)
+                if cur is not None:
+                    self._close(cur, valid_time, rec.sha, SUPERSEDED, v.id)
+                self.open[key] = v
+                self.versions.append(v)
+            elif cur is not None:
+                # Same value, new provenance (the line moved): not a new version.
+                cur.path, cur.line, cur.text = new.path, new.line, new.text
+                cur.subject, cur.purpose = new.subject, new.purpose
+
+    def _close(self, v: Version, t: int, sha: str, reason: str, successor: str | None) -> None:
+        v.valid_to, v.end_commit, v.end_reason, v.superseded_by = t, sha, reason, successor
+        del self.open[v.key]
+
+
+def fold(records: list[tuple[CommitRecord, int, int]]) -> Ledger:
+    """records: (record, valid time, recorded_at) in first-parent order, oldest first."""
+    ledger = Ledger()
+    for rec, t, recorded in records:
+        ledger.apply(rec, t, recorded)
+    return ledger
+
+
+def snapshot(versions: list[Version]) -> list[Version]:
+    return [replace(v) for v in versions]

@@ -1,0 +1,126 @@
+"""Turn commits into commit records: for every file a commit touches, the complete set of facts
+in the file's new version, plus the renames/moves of functions seen in that commit.
+
+A record depends on the commit alone (its tree and its first parent's), never on what was
+ingested before -- which is what makes ingestion idempotent and order independent.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from repomem import git
+from repomem.identity import match_moves
+from repomem.miners import MineError, mine_file, wants
+from repomem.model import FUNCTION, Fact
+
+log = logging.getLogger("repomem")
+
+
+@dataclass
+class CommitRecord:
+    sha: str
+    parent: str | None
+    ct: int
+    files: dict[str, list[Fact]] = field(default_factory=dict)  # path -> facts ([] = deleted)
+    links: list[tuple[str, str]] = field(default_factory=list)  # (old anchor, new anchor)
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
+
+    def to_json(self) -> dict:
+        return {"sha": self.sha, "parent": self.parent, "ct": self.ct,
+                "files": {p: [f.to_dict() for f in fs] for p, fs in sorted(self.files.items())},
+                "links": [list(x) for x in self.links],
+                "skipped": [list(x) for x in self.skipped]}
+
+    @classmethod
+    def from_json(cls, d: dict) -> "CommitRecord":
+        return cls(d["sha"], d["parent"], d["ct"],
+                   {p: [Fact.from_dict(f) for f in fs] for p, fs in d["files"].items()},
+                   [tuple(x) for x in d["links"]], [tuple(x) for x in d["skipped"]])
+
+
+class _FactCache:
+    """Facts by blob id: the blob a commit adds is the old blob of a later commit."""
+
+    def __init__(self, size: int = 4096):
+        self.size = size
+        self.data: OrderedDict[tuple[str, str], list[Fact] | MineError] = OrderedDict()
+
+    def get(self, key):
+        hit = self.data.get(key)
+        if hit is not None:
+            self.data.move_to_end(key)
+        return hit
+
+    def put(self, key, value) -> None:
+        self.data[key] = value
+        if len(self.data) > self.size:
+            self.data.popitem(last=False)
+
+
+class CommitMiner:
+    def __init__(self, repo):
+        self.repo = repo
+        self.blobs = git.BlobReader(repo)
+        self.cache = _FactCache()
+
+    def close(self) -> None:
+        self.blobs.close()
+
+    def __enter__(self) -> "CommitMiner":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _facts(self, path: str, blob: str) -> list[Fact]:
+        """Facts of one blob at one path; raises MineError when it cannot be mined."""
+        hit = self.cache.get((path, blob))
+        if hit is None:
+            data = self.blobs.read(blob)
+            if data is None:
+                hit = MineError("blob missing from the object store")
+            else:
+                try:
+                    hit = mine_file(path, data)
+                except MineError as e:
+                    hit = e
+                except RecursionError:
+                    hit = MineError("too deeply nested to parse")
+            self.cache.put((path, blob), hit)
+        if isinstance(hit, MineError):
+            raise hit
+        return hit
+
+    def mine(self, info: git.CommitInfo, changes: list[git.Change]) -> CommitRecord:
+        rec = CommitRecord(info.sha, info.parent, info.ct)
+        old_funcs: list[Fact] = []
+        new_funcs: list[Fact] = []
+        for ch in changes:
+            if not wants(ch.path):
+                continue
+            if ch.new_blob is None:
+                rec.files[ch.path] = []
+            else:
+                try:
+                    rec.files[ch.path] = self._facts(ch.path, ch.new_blob)
+                except MineError as e:
+                    # Keep the file's earlier facts: a broken commit must not retire them.
+                    rec.skipped.append((ch.path, str(e)))
+                    log.info("skip %s at %s: %s", ch.path, info.sha[:10], e)
+                    continue
+                new_funcs += [f for f in rec.files[ch.path] if f.kind == FUNCTION]
+            if ch.old_blob is not None:
+                try:
+                    old_funcs += [f for f in self._facts(ch.path, ch.old_blob) if f.kind == FUNCTION]
+                except MineError:
+                    pass
+        new_anchors = {f.anchor for f in new_funcs}
+        old_anchors = {f.anchor for f in old_funcs}
+        removed = [f for f in old_funcs if f.anchor not in new_anchors]
+        added = [f for f in new_funcs if f.anchor not in old_anchors]
+        if removed and added:
+            rec.links = sorted(match_moves(removed, added))
+        return rec

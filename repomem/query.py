@@ -1,0 +1,147 @@
+"""Read paths: ask, facts, history, changes, context.  Only versions valid at the asked time are
+ever handed to an answering model; history is for explicit history queries."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from datetime import datetime, timezone
+
+from repomem import git
+from repomem.embed import get_embedder, tokens
+from repomem.errors import RepomemError
+from repomem.index import Repo, ensure_view, require_store
+from repomem.store import FOREVER
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def iso(ts: int | None) -> str | None:
+    if ts is None or ts >= FOREVER:
+        return None
+    return datetime.fromtimestamp(ts, timezone.utc).isoformat()
+
+
+def parse_when(r: Repo, when: str | None) -> int:
+    """ISO 8601 date (end of that day, UTC), datetime (UTC unless it has an offset), or a git
+    revision (the commit's valid time)."""
+    if when is None:
+        return int(time.time())
+    when = when.strip()
+    try:
+        if _DATE.match(when):
+            d = datetime.fromisoformat(when).replace(hour=23, minute=59, second=59)
+            return int(d.replace(tzinfo=timezone.utc).timestamp())
+        d = datetime.fromisoformat(when.replace("Z", "+00:00"))
+        if d.tzinfo is None:
+            d = d.replace(tzinfo=timezone.utc)
+        return int(d.timestamp())
+    except ValueError:
+        pass
+    try:
+        sha = git.resolve_commit(r.root, when)
+    except RepomemError:
+        raise RepomemError(f"cannot read {when!r} as a date or a revision",
+                           hint="use an ISO 8601 date (2026-03-01), a datetime "
+                                "(2026-03-01T12:00:00+02:00) or a git revision") from None
+    chain = git.first_parent_chain(r.root)
+    eff = git.effective_times(chain)
+    if sha in eff:
+        return eff[sha]
+    return git.commit_infos(r.root, [sha])[0].ct
+
+
+def fact_json(row: dict) -> dict:
+    return {"key": row["key"], "kind": row["kind"], "subject": row["subject"],
+            "value": row["value"], "attrs": dict(json.loads(row["attrs"])),
+            "valid_from": iso(row["valid_from"]), "valid_to": iso(row["valid_to"]),
+            "commit": row["commit"], "path": row["path"], "line": row["line"],
+            "text": row["text"], "purpose": row["purpose"],
+            "superseded_by": row["superseded_by"] or None, "end_reason": row["end_reason"] or None,
+            "recorded_at": iso(row["recorded_at"])}
+
+
+# Question words that say which kind of fact is wanted.
+_KIND_HINTS = {"func": "function", "name": "function", "route": "route",
+               "dependency": "dependency", "python": "python", "constant": "constant",
+               "config": "config"}
+
+
+def _rerank(question: str, rows: list[dict]) -> list[dict]:
+    q = set(tokens(question))
+    hints = {_KIND_HINTS[t] for t in q if t in _KIND_HINTS}
+    for row in rows:
+        words = set(tokens(f"{row['subject']} {row['purpose']} {row['path']} {row['key']}"))
+        overlap = len(q & words) / max(len(q), 1)
+        score = (1.0 - row["distance"]) + 0.5 * overlap
+        if row["kind"] in hints:
+            score += 0.15
+        row["score"] = round(score, 4)
+    return sorted(rows, key=lambda r: (-r["score"], r["key"]))
+
+
+def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
+    missing = ensure_view(r)
+    t = parse_when(r, as_of)
+    with r.store.reader():
+        emb = get_embedder(r.store.get_meta("embedder"))
+        rows = r.store.search(emb.embed([question])[0], t, max(40, 4 * k))
+    ranked = _rerank(question, rows)[:k]
+    facts = [dict(fact_json(x), score=x["score"]) for x in ranked]
+    return {"question": question, "as_of": iso(t), "answer": facts[0]["value"] if facts else None,
+            "facts": facts, "unindexed_commits": missing}
+
+
+def facts(r: Repo, as_of: str | None = None, kind: str | None = None) -> dict:
+    ensure_view(r)
+    t = parse_when(r, as_of)
+    where = {"$and": [{"valid_from": {"$lte": t}}, {"valid_to": {"$gt": t}}]}
+    if kind:
+        where["$and"].append({"kind": kind})
+    with r.store.reader():
+        rows = r.store.rows(where)
+    rows.sort(key=lambda x: (x["kind"], x["path"], x["key"]))
+    return {"as_of": iso(t), "facts": [fact_json(x) for x in rows]}
+
+
+def history(r: Repo, key: str) -> dict:
+    """All versions of a key, oldest first.  KEY may also be a fact's current subject or value
+    (a function's name): it is resolved to the key of the current fact it names."""
+    ensure_view(r)
+    with r.store.reader():
+        rows = r.store.rows({"key": key})
+        if not rows:
+            named = [x for x in r.store.rows({"valid_to": {"$gt": int(time.time())}})
+                     if key in (x["value"], x["subject"])]
+            keys = sorted({x["key"] for x in named})
+            if len(keys) == 1:
+                key = keys[0]
+                rows = r.store.rows({"key": key})
+    if not rows:
+        raise RepomemError(f"unknown key: {key}",
+                           hint="list keys with 'repomem facts', or ask with 'repomem ask'")
+    rows.sort(key=lambda x: (x["valid_from"], x["valid_to"]))
+    return {"key": key, "versions": [fact_json(x) for x in rows]}
+
+
+def changes(r: Repo, since: str) -> dict:
+    """Supersessions and removals since WHEN, oldest first: what an agent must unlearn."""
+    ensure_view(r)
+    t = parse_when(r, since)
+    with r.store.reader():
+        rows = r.store.rows({"$and": [{"valid_to": {"$gt": t}}, {"valid_to": {"$lt": FOREVER}}]})
+        succ_ids = [x["superseded_by"] for x in rows if x["superseded_by"]]
+        succ = {}
+        if succ_ids:
+            got = r.store._col("versions").get(ids=succ_ids, include=["metadatas"])
+            succ = {i: m for i, m in zip(got["ids"], got["metadatas"])}
+    rows.sort(key=lambda x: (x["valid_to"], x["key"]))
+    out = []
+    for x in rows:
+        s = succ.get(x["superseded_by"])
+        out.append({"key": x["key"], "kind": x["kind"], "subject": x["subject"],
+                    "change": x["end_reason"], "at": iso(x["valid_to"]), "commit": x["end_commit"],
+                    "from_value": x["value"], "to_value": s["value"] if s else None,
+                    "path": s["path"] if s else x["path"], "line": s["line"] if s else x["line"]})
+    return {"since": iso(t), "changes": out}

@@ -1,0 +1,237 @@
+"""The Chroma store: commit records (the source of truth), the materialised version view, and
+a little metadata (schema, embedder, which view is materialised).
+
+Chroma's PersistentClient is not process-safe, so every use of a store happens under a file
+lock: one writer at a time (exclusive), readers shared.  A writer bumps a generation counter when
+it finishes, so a long-lived reader can tell that its open client may hold stale state and
+reopen it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import time
+from pathlib import Path
+
+from repomem.errors import RepomemError
+from repomem.ledger import Version
+from repomem.mining import CommitRecord
+from repomem.model import canonical_json, short_hash
+
+SCHEMA = 1
+FOREVER = 253402300799  # 9999-12-31T23:59:59Z: valid_to of a current version (Chroma has no null)
+_BATCH = 500
+
+
+def default_store_path(repo: Path) -> Path:
+    env = os.environ.get("REPOMEM_STORE")
+    if env:
+        return Path(env)
+    from repomem import git
+
+    return git.common_dir(repo) / "repomem"
+
+
+def valid_at(t: int) -> dict:
+    return {"$and": [{"valid_from": {"$lte": t}}, {"valid_to": {"$gt": t}}]}
+
+
+def version_meta(v: Version) -> dict:
+    return {"key": v.key, "kind": v.kind, "subject": v.subject, "value": v.value,
+            "attrs": json.dumps([list(a) for a in v.attrs]), "is_set": v.is_set,
+            "valid_from": v.valid_from, "valid_to": FOREVER if v.valid_to is None else v.valid_to,
+            "commit": v.commit, "recorded_at": v.recorded_at, "path": v.path, "line": v.line,
+            "text": v.text, "purpose": v.purpose, "superseded_by": v.superseded_by or "",
+            "end_reason": v.end_reason or "", "end_commit": v.end_commit or ""}
+
+
+def version_document(v: Version) -> str:
+    return f"{v.subject}. {v.purpose}. {v.value}. {v.path}"
+
+
+class Store:
+    def __init__(self, path: Path, embedder=None):
+        self.path = Path(path)
+        self._client = None
+        self._cols: dict = {}
+        self._generation = None
+        self._embedder = embedder
+        self._lock_depth = 0
+        self._lock_fd: int | None = None
+
+    # -- locking -------------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _locked(self, mode: int):
+        if self._lock_depth:  # re-entrant within one process
+            self._lock_depth += 1
+            try:
+                yield self
+            finally:
+                self._lock_depth -= 1
+            return
+        self.path.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path / "lock", os.O_RDWR | os.O_CREAT, 0o644)
+        fcntl.flock(fd, mode)
+        self._lock_fd, self._lock_depth = fd, 1
+        try:
+            self._refresh()
+            yield self
+        finally:
+            if mode == fcntl.LOCK_EX:
+                self._bump_generation()
+            self._lock_depth = 0
+            self._lock_fd = None
+            os.close(fd)  # releases the lock
+
+    def writer(self):
+        return self._locked(fcntl.LOCK_EX)
+
+    def reader(self):
+        return self._locked(fcntl.LOCK_SH)
+
+    def _gen_file(self) -> Path:
+        return self.path / "generation"
+
+    def _read_generation(self) -> str:
+        try:
+            return self._gen_file().read_text()
+        except FileNotFoundError:
+            return ""
+
+    def _bump_generation(self) -> None:
+        tmp = self.path / "generation.tmp"
+        tmp.write_text(f"{time.time_ns()}-{os.getpid()}")
+        os.replace(tmp, self._gen_file())
+        self._generation = self._read_generation()
+
+    def _refresh(self) -> None:
+        """Drop a client that another process's write may have made stale."""
+        gen = self._read_generation()
+        if self._client is not None and gen != self._generation:
+            self.close()
+        self._generation = gen
+
+    # -- chroma --------------------------------------------------------------------------------
+    def exists(self) -> bool:
+        return (self.path / "chroma.sqlite3").exists()
+
+    def _col(self, name: str):
+        col = self._cols.get(name)
+        if col is None:
+            if self._client is None:
+                import chromadb
+                from chromadb.config import Settings
+
+                self._client = chromadb.PersistentClient(
+                    path=str(self.path), settings=Settings(anonymized_telemetry=False,
+                                                           allow_reset=False))
+            meta = {"hnsw:space": "cosine"} if name == "versions" else None
+            col = self._client.get_or_create_collection(f"repomem_{name}", embedding_function=None,
+                                                        metadata=meta)
+            self._cols[name] = col
+        return col
+
+    def close(self) -> None:
+        if self._client is not None:
+            from chromadb.api.client import SharedSystemClient
+
+            self._cols.clear()
+            self._client = None
+            SharedSystemClient.clear_system_cache()
+
+    # -- metadata ------------------------------------------------------------------------------
+    def get_meta(self, name: str):
+        got = self._col("meta").get(ids=[name], include=["documents"])
+        return json.loads(got["documents"][0]) if got["ids"] else None
+
+    def set_meta(self, name: str, value) -> None:
+        self._col("meta").upsert(ids=[name], embeddings=[[1.0]], documents=[json.dumps(value)])
+
+    def check_embedder(self, embedder, create: bool) -> None:
+        """A store is bound to the embedder it was built with; vectors of two never mix."""
+        have = self.get_meta("embedder")
+        if have is None:
+            if not create:
+                raise RepomemError(f"no repomem store at {self.path}",
+                                   hint="run 'repomem init' in the repository first")
+            self.set_meta("schema", SCHEMA)
+            self.set_meta("embedder", embedder.name)
+        elif have != embedder.name:
+            raise RepomemError(f"this store was built with embedder {have!r}, not {embedder.name!r}",
+                               hint=f"pass --embedder {have} or use another --store")
+
+    # -- commit records ------------------------------------------------------------------------
+    def ingested(self) -> set[str]:
+        return set(self._col("commits").get(include=[])["ids"])
+
+    def put_records(self, recs: list[CommitRecord], ingested_at: int) -> None:
+        col = self._col("commits")
+        for i in range(0, len(recs), _BATCH):
+            chunk = recs[i:i + _BATCH]
+            # add, never upsert: a record that exists stays as first ingested (idempotent, and the
+            # transaction time of the first ingestion is kept).
+            have = set(col.get(ids=[r.sha for r in chunk], include=[])["ids"])
+            chunk = [r for r in chunk if r.sha not in have]
+            if chunk:
+                col.add(ids=[r.sha for r in chunk], embeddings=[[1.0]] * len(chunk),
+                        documents=[canonical_json(r.to_json()) for r in chunk],
+                        metadatas=[{"ct": r.ct, "ingested_at": ingested_at} for r in chunk])
+
+    def load_records(self, shas: list[str]) -> dict[str, tuple[CommitRecord, int]]:
+        out = {}
+        col = self._col("commits")
+        for i in range(0, len(shas), _BATCH):
+            got = col.get(ids=shas[i:i + _BATCH], include=["documents", "metadatas"])
+            for sha, doc, meta in zip(got["ids"], got["documents"], got["metadatas"]):
+                out[sha] = (CommitRecord.from_json(json.loads(doc)), int(meta["ingested_at"]))
+        return out
+
+    # -- the version view ----------------------------------------------------------------------
+    def sync_versions(self, versions: list[Version], embedder) -> dict[str, int]:
+        """Make the view hold exactly these versions; touch only rows that differ."""
+        col = self._col("versions")
+        existing = col.get(include=["metadatas"])
+        have = {i: m for i, m in zip(existing["ids"], existing["metadatas"])}
+        add, update_meta, stats = [], [], {"added": 0, "updated": 0, "dropped": 0}
+        want_ids = set()
+        for v in versions:
+            want_ids.add(v.id)
+            meta = version_meta(v)
+            doc = version_document(v)
+            meta["doc_hash"] = short_hash(doc)
+            old = have.get(v.id)
+            if old is None or old.get("doc_hash") != meta["doc_hash"]:
+                add.append((v.id, meta, doc))
+            elif old != meta:
+                update_meta.append((v.id, meta))
+        for i in range(0, len(add), _BATCH):
+            chunk = add[i:i + _BATCH]
+            col.upsert(ids=[c[0] for c in chunk], metadatas=[c[1] for c in chunk],
+                       documents=[c[2] for c in chunk],
+                       embeddings=embedder.embed([c[2] for c in chunk]))
+        for i in range(0, len(update_meta), _BATCH):
+            chunk = update_meta[i:i + _BATCH]
+            col.update(ids=[c[0] for c in chunk], metadatas=[c[1] for c in chunk])
+        gone = [i for i in have if i not in want_ids]
+        for i in range(0, len(gone), _BATCH):
+            col.delete(ids=gone[i:i + _BATCH])
+        stats.update(added=len(add), updated=len(update_meta), dropped=len(gone))
+        return stats
+
+    def count_versions(self) -> int:
+        return self._col("versions").count()
+
+    def search(self, embedding: list[float], t: int, n: int) -> list[dict]:
+        col = self._col("versions")
+        got = col.query(query_embeddings=[embedding], n_results=max(1, n), where=valid_at(t),
+                        include=["metadatas", "distances", "documents"])
+        return [dict(m, id=i, distance=d, document=doc) for i, m, d, doc in
+                zip(got["ids"][0], got["metadatas"][0], got["distances"][0], got["documents"][0])]
+
+    def rows(self, where: dict | None = None) -> list[dict]:
+        got = self._col("versions").get(where=where, include=["metadatas", "documents"])
+        return [dict(m, id=i, document=doc) for i, m, doc in
+                zip(got["ids"], got["metadatas"], got["documents"])]

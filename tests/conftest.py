@@ -1,0 +1,99 @@
+"""Shared fixtures: real git repositories with fixed dates, real Chroma stores in tmp dirs.
+
+No test may touch the network or the user's home: HOME points at a tmp dir and git reads no
+global or system config."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def _isolate(tmp_path_factory, monkeypatch):
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+    monkeypatch.setenv("GIT_TEMPLATE_DIR", "")
+    monkeypatch.setenv("ANONYMIZED_TELEMETRY", "False")
+    for var in ("REPOMEM_STORE", "REPOMEM_DEBUG", "OLLAMA_HOST"):
+        monkeypatch.delenv(var, raising=False)
+
+
+def git(repo, *args, date=None, check=True):
+    env = dict(os.environ, GIT_AUTHOR_NAME="T", GIT_AUTHOR_EMAIL="t@example.com",
+               GIT_COMMITTER_NAME="T", GIT_COMMITTER_EMAIL="t@example.com")
+    if date:
+        env.update(GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date)
+    out = subprocess.run(["git", "-C", str(repo), "-c", "commit.gpgsign=false", *args],
+                         env=env, capture_output=True, text=True)
+    if check and out.returncode != 0:
+        raise AssertionError(f"git {args} failed: {out.stderr}")
+    return out.stdout.strip()
+
+
+def commit(repo, date, message, files):
+    """Write files (None deletes) and commit them with a fixed author and committer date."""
+    for rel, text in files.items():
+        p = Path(repo) / rel
+        if text is None:
+            git(repo, "rm", "-q", "--", rel)
+            continue
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(text if isinstance(text, bytes) else text.encode())
+        git(repo, "add", "--", rel)
+    git(repo, "commit", "-q", "--allow-empty", "-m", message, date=date)
+    return git(repo, "rev-parse", "HEAD")
+
+
+@pytest.fixture
+def new_repo(tmp_path):
+    def make(name="repo"):
+        repo = tmp_path / name
+        repo.mkdir()
+        git(repo, "init", "-q", "-b", "main")
+        return repo
+    return make
+
+
+def cli(*args, check=True):
+    """Run the real console entry point in a subprocess; returns (rc, stdout, stderr)."""
+    proc = subprocess.run([sys.executable, "-m", "repomem", *map(str, args)],
+                          capture_output=True, text=True, cwd=ROOT)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"repomem {args} -> {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def cli_json(*args):
+    return json.loads(cli(*args, "--json")[1])
+
+
+@pytest.fixture(scope="session")
+def payments(tmp_path_factory):
+    """The payments sample, built and fully ingested once per session (read-only for tests)."""
+    from repomem import samples
+    from repomem.index import Repo, ingest
+
+    dest = tmp_path_factory.mktemp("samples") / "payments"
+    env = {k: os.environ.get(k) for k in ("GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_GLOBAL", "HOME")}
+    os.environ.update(GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull)
+    try:
+        defn = samples.load("payments")
+        shas = samples.build(defn, dest)
+        ingest(Repo.open(dest), all_history=True, progress=False)
+    finally:
+        for k, v in env.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    return dest, defn, shas
