@@ -14,8 +14,19 @@ import sys
 
 from repomem.errors import RepomemError
 
-# Command modules, in the order --help lists them.  Each has HELP, add_arguments(p), run(args).
-COMMANDS = ["init", "ingest", "ask", "facts", "history", "changes", "context", "demo"]
+# The core commands first in --help; any other module in repomem.commands follows,
+# alphabetically.  Each module has HELP, add_arguments(p), run(args); NAME overrides the
+# command name (default: the module name with _ as -).
+CORE = ["init", "ingest", "ask", "facts", "history", "changes", "context", "demo"]
+
+
+def command_modules() -> list[str]:
+    import pkgutil
+
+    import repomem.commands as pkg
+
+    found = sorted(m.name for m in pkgutil.iter_modules(pkg.__path__) if not m.name.startswith("_"))
+    return [m for m in CORE if m in found] + [m for m in found if m not in CORE]
 
 
 def common(p: argparse.ArgumentParser, json_flag: bool = False) -> None:
@@ -32,8 +43,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="The current truth about a git repository, and its dated history.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log skipped files")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
-        mod = importlib.import_module(f"repomem.commands.{name.replace('-', '_')}")
+    for modname in command_modules():
+        mod = importlib.import_module(f"repomem.commands.{modname}")
+        name = getattr(mod, "NAME", modname.replace("_", "-"))
         p = sub.add_parser(name, help=mod.HELP, description=mod.__doc__,
                            formatter_class=argparse.RawDescriptionHelpFormatter)
         mod.add_arguments(p)
