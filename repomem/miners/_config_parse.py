@@ -1,0 +1,273 @@
+"""Per-format parsers for the config miner: text -> leaves ``(parts, value, line)``.
+
+``parts`` is the key path (``str`` for mapping keys, ``int`` for list indexes), ``value`` is the
+scalar as text or, for a list of scalars, the list of item texts, ``line`` is 1-based.  Every
+parser raises :class:`MineError` with a one-line reason on a parse failure.
+"""
+
+from __future__ import annotations
+
+import configparser
+import datetime
+import json
+import re
+import tomllib
+
+import yaml
+
+from repomem.miners import MineError
+from repomem.miners._text import strip_comment
+
+Leaf = tuple[tuple, "str | list[str]", int]
+
+
+def _one_line(e: Exception) -> str:
+    return (str(e).strip().splitlines() or [type(e).__name__])[0]
+
+
+class _Raw(str):
+    """A TOML/JSON number kept as written (``1.50`` stays ``1.50``, not ``1.5``)."""
+
+
+def _scalar(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if v is None:
+        return "null"
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, (datetime.date, datetime.time)):
+        return v.isoformat()
+    return str(v)
+
+
+def _walk(obj, parts: tuple, out: list) -> None:
+    """Leaves of parsed data; a list of scalars is one leaf, other lists are indexed."""
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            _walk(v, parts + (str(k),), out)
+    elif isinstance(obj, list):
+        if not parts and not obj:
+            return
+        if parts and all(not isinstance(i, (dict, list)) for i in obj):
+            out.append((parts, [_scalar(i) for i in obj]))
+        else:
+            for i, v in enumerate(obj):
+                _walk(v, parts + (i,), out)
+    elif parts:
+        out.append((parts, _scalar(obj)))
+
+
+def _longest_prefix(where: dict[tuple, int], parts: tuple) -> int:
+    """Line of the deepest located part of the path (an inline table's members: its line)."""
+    return next((where[parts[:n]] for n in range(len(parts), 0, -1) if parts[:n] in where), 1)
+
+
+# ---- TOML --------------------------------------------------------------------------------------
+_TKEY = r'(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|\'[^\']*\')'
+_THEADER = re.compile(rf"^\s*(\[\[?)\s*({_TKEY}(?:\s*\.\s*{_TKEY})*)\s*\]\]?")
+_TASSIGN = re.compile(rf"^\s*({_TKEY}(?:\s*\.\s*{_TKEY})*)\s*=")
+
+
+def _tsplit(dotted: str) -> list[str]:
+    return [p.strip()[1:-1] if p.strip()[:1] in "\"'" else p.strip() for p in re.findall(_TKEY, dotted)]
+
+
+def _toml_lines(lines: list[str]) -> dict[tuple, int]:
+    """Map every table header and ``key =`` line to its full key path (arrays of tables indexed).
+
+    tomllib gives no positions, so replay the headers: ``[[servers]]`` opens ``servers.N``.
+    """
+    where: dict[tuple, int] = {}
+    aot: dict[tuple, int] = {}
+    table: tuple = ()
+
+    def resolve(parts: list[str]) -> tuple:
+        out: list = []
+        for p in parts:
+            out.append(p)
+            if tuple(out) in aot:
+                out.append(aot[tuple(out)] - 1)
+        return tuple(out)
+
+    for n, line in enumerate(lines, 1):
+        m = _THEADER.match(line)
+        if m:
+            parts = _tsplit(m.group(2))
+            if m.group(1) == "[[":
+                base = resolve(parts[:-1]) + (parts[-1],)
+                aot[base] = aot.get(base, 0) + 1
+                table = base + (aot[base] - 1,)
+            else:
+                table = resolve(parts)
+            where.setdefault(table, n)
+            continue
+        m = _TASSIGN.match(line)
+        if m:
+            where.setdefault(table + tuple(_tsplit(m.group(1))), n)
+    return where
+
+
+def parse_toml(text: str) -> list[Leaf]:
+    try:
+        data = tomllib.loads(text, parse_float=_Raw)  # 1.50 stays 1.50
+    except (tomllib.TOMLDecodeError, ValueError) as e:
+        raise MineError(f"TOML: {_one_line(e)}") from None
+    where = _toml_lines(text.splitlines())
+    leaves: list = []
+    _walk(data, (), leaves)
+    return [(parts, value, _longest_prefix(where, parts)) for parts, value in leaves]
+
+
+# ---- JSON --------------------------------------------------------------------------------------
+_JTOK = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\],:]|[^\s{}\[\],:"]+')
+
+
+def _json_lines(text: str) -> dict[tuple, int]:
+    """Line of every key and array element, by replaying the (already validated) token stream."""
+    where: dict[tuple, int] = {}
+    frames: list[list] = []  # [kind "{" or "[", current key or index, expecting a key]
+    line, last = 1, 0
+    for m in _JTOK.finditer(text):
+        line += text.count("\n", last, m.start())
+        last = m.start()
+        t = m.group(0)
+        top = frames[-1] if frames else None
+        if t == "," and top:
+            if top[0] == "{":
+                top[2] = True
+            else:
+                top[1] += 1
+        elif t in "}]" and top:
+            frames.pop()
+        elif t == ":":
+            pass
+        elif top and top[0] == "{" and top[2]:
+            top[1], top[2] = json.loads(t), False
+            where.setdefault(tuple(f[1] for f in frames), line)
+        else:
+            if top and top[0] == "[":
+                where.setdefault(tuple(f[1] for f in frames), line)
+            if t in "{[":
+                frames.append([t, None, True] if t == "{" else [t, 0, False])
+    return where
+
+
+def parse_json(text: str) -> list[Leaf]:
+    try:
+        data = json.loads(text, parse_float=_Raw, parse_int=_Raw)
+    except (json.JSONDecodeError, RecursionError, ValueError) as e:
+        raise MineError(f"JSON: {_one_line(e)}") from None
+    leaves: list = []
+    _walk(data, (), leaves)
+    where = _json_lines(text)
+    return [(parts, value, _longest_prefix(where, parts)) for parts, value in leaves]
+
+
+# ---- YAML --------------------------------------------------------------------------------------
+_BOOL_TRUE = {"true", "yes", "on", "y"}
+
+
+def _yscalar(node: yaml.ScalarNode) -> str:
+    tag = node.tag.rsplit(":", 1)[-1]
+    if tag == "bool":
+        return "true" if node.value.lower() in _BOOL_TRUE else "false"
+    if tag == "null":
+        return "null"
+    return node.value  # as written: "3.10" stays "3.10", not the float 3.1
+
+
+def _ywalk(node, parts: tuple, line: int, out: list, depth: int = 0) -> None:
+    if depth > 64:  # recursive aliases
+        return
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            if k.tag.endswith(":merge"):  # `<<: *base` -- the base's keys at this level
+                _ywalk(v, parts, line, out, depth + 1)
+                continue
+            key = k.value if isinstance(k, yaml.ScalarNode) else str(k.start_mark.line + 1)
+            _ywalk(v, parts + (key,), k.start_mark.line + 1, out, depth + 1)
+    elif isinstance(node, yaml.SequenceNode):
+        if parts and all(isinstance(i, yaml.ScalarNode) for i in node.value):
+            out.append((parts, [_yscalar(i) for i in node.value], line))
+        else:
+            for i, item in enumerate(node.value):
+                _ywalk(item, parts + (i,), item.start_mark.line + 1, out, depth + 1)
+    elif isinstance(node, yaml.ScalarNode) and parts:
+        out.append((parts, _yscalar(node), line))
+
+
+def parse_yaml(text: str) -> list[Leaf]:
+    try:
+        docs = [d for d in yaml.compose_all(text, Loader=yaml.SafeLoader) if d is not None]
+    except yaml.YAMLError as e:
+        raise MineError(f"YAML: {_one_line(e)}") from None
+    out: list = []
+    for n, doc in enumerate(docs):
+        # a multi-document file (Kubernetes manifests) gets the document index as the first part
+        _ywalk(doc, (n,) if len(docs) > 1 else (), 1, out)
+    return out
+
+
+# ---- INI / cfg ---------------------------------------------------------------------------------
+_NO_DEFAULT = "\x00no-default"  # makes [DEFAULT] an ordinary section instead of copying it around
+
+
+def parse_ini(text: str) -> list[Leaf]:
+    cp = configparser.ConfigParser(
+        interpolation=None, strict=False, allow_no_value=True,
+        default_section=_NO_DEFAULT, inline_comment_prefixes=("#",),
+    )
+    cp.optionxform = str  # keep option names as written
+    try:
+        cp.read_string(text)
+    except Exception as e:  # noqa: BLE001 -- configparser also raises AttributeError on some
+        # malformed continuation lines (a valueless key followed by an indented line)
+        raise MineError(f"INI: {_one_line(e)}") from None
+    where: dict[tuple, int] = {}
+    section = ""
+    for n, line in enumerate(text.splitlines(), 1):
+        m = re.match(r"\[([^\]]+)\]", line)
+        if m:
+            section = m.group(1).strip()
+            where.setdefault((section,), n)
+            continue
+        m = re.match(r"([^\s#;=:][^=:]*?)\s*[=:]", line) or re.match(r"([^\s#;=:][^=:]*?)\s*$", line)
+        if m:
+            where.setdefault((section, m.group(1).strip()), n)
+    out = []
+    for section in cp.sections():
+        for option, raw in cp[section].items():
+            items = [ln.strip() for ln in (raw or "").splitlines() if ln.strip()]
+            value = items if len(items) > 1 else (items[0] if items else "")
+            line = where.get((section, option), where.get((section,), 1))
+            out.append(((section, option), value, line))
+    return out
+
+
+# ---- .env --------------------------------------------------------------------------------------
+_ENV = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*)$")
+
+
+def parse_env(text: str) -> list[Leaf]:
+    """``NAME=value`` lines; quotes removed, a quoted value may span lines, bad lines ignored."""
+    lines = text.splitlines()
+    out = []
+    i = 0
+    while i < len(lines):
+        m = _ENV.match(lines[i])
+        start = i + 1
+        i += 1
+        if not m:
+            continue
+        name, rest = m.group(1), m.group(2)
+        if rest[:1] in ("'", '"'):
+            q, body = rest[0], rest[1:]
+            while q not in body and i < len(lines):  # multi-line quoted value (a PEM key)
+                body += "\n" + lines[i]
+                i += 1
+            value = body.split(q, 1)[0]
+        else:
+            value = strip_comment(rest).strip()
+        out.append(((name,), value, start))
+    return out

@@ -1,0 +1,102 @@
+"""Small text helpers shared by the config and dependency miners.
+
+Parsers such as ``tomllib`` and ``json`` return values without positions, so the miners find a
+fact's line heuristically in the source text; the helpers for that, and for turning key paths into
+the words a question is matched against, live here.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_SEP = re.compile(r"[^A-Za-z0-9]+")
+_TYPE_SUFFIXES = {"toml", "yaml", "yml", "json", "ini", "cfg", "txt", "py", "lock", "conf"}
+
+
+def words(*parts) -> str:
+    """``("server", "maxConnections")`` -> ``"server max connections"``; list indexes dropped.
+
+    Questions are phrased in words, keys in identifiers: splitting both camelCase and separators
+    lets "max connections" match ``maxConnections`` and ``MAX_CONNECTIONS``.
+    """
+    out: list[str] = []
+    for part in parts:
+        if isinstance(part, int):
+            continue
+        for w in _SEP.split(_CAMEL.sub(" ", str(part)).replace(" ", "_")):
+            if w and not w.isdigit():
+                out.append(w.lower())
+    return " ".join(out)
+
+
+def path_words(path: str) -> str:
+    """``config/production.toml`` -> ``"config production"`` (directories and stem, no suffix).
+
+    Only a known file-type suffix is dropped: in ``.env.production`` the suffix is the environment.
+    """
+    dirs, _, base = path.rpartition("/")
+    stem = base.lstrip(".")
+    if "." in stem and stem.rsplit(".", 1)[1].lower() in _TYPE_SUFFIXES:
+        stem = stem.rsplit(".", 1)[0]
+    return words(*dirs.split("/"), stem) if dirs else words(stem)
+
+
+def line_of(text: str, offset: int) -> int:
+    """1-based line number of a character offset."""
+    return text.count("\n", 0, offset) + 1
+
+
+def source_line(lines: list[str], line: int) -> str:
+    return lines[line - 1].rstrip("\r\n") if 1 <= line <= len(lines) else ""
+
+
+def find_after(text: str, pattern: str, start: int = 0, nth: int = 1) -> int:
+    """Offset of the ``nth`` match of regex ``pattern`` at or after ``start``; -1 if none."""
+    rx = re.compile(pattern, re.MULTILINE)
+    pos = start
+    for _ in range(nth):
+        m = rx.search(text, pos)
+        if not m:
+            return -1
+        pos = m.end()
+        found = m.start()
+    return found
+
+
+def _comment_start(line: str, prefixes: str) -> int:
+    """Index of an end-of-line comment (prefix at line start or after whitespace, not in quotes)."""
+    quote = ""
+    for i, ch in enumerate(line):
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch in prefixes and (i == 0 or line[i - 1] in " \t"):
+            return i
+    return -1
+
+
+def comment_for(lines: list[str], line: int, prefixes: str) -> str:
+    """The comment on a fact's line, else a whole-line comment just above it ('' if none).
+
+    Authors explain a setting in exactly these two places, and the explanation is the best text
+    to match a question against.
+    """
+    if not prefixes or not 1 <= line <= len(lines):
+        return ""
+    here = lines[line - 1]
+    i = _comment_start(here, prefixes)
+    if i > 0 and here[:i].strip():
+        return here[i:].lstrip(prefixes).strip()
+    if line >= 2:
+        above = lines[line - 2].strip()
+        if above and above[0] in prefixes and not above.startswith("#!"):
+            return above.lstrip(prefixes).strip()
+    return ""
+
+
+def strip_comment(line: str, prefixes: str = "#") -> str:
+    i = _comment_start(line, prefixes)
+    return line if i < 0 else line[:i]

@@ -1,0 +1,146 @@
+"""Config miner: one fact per setting in TOML, YAML, JSON, INI/cfg and .env files.
+
+The file path is part of every key (``config:config/production.toml:server.port``), so the same
+setting in two environments' files is two facts that never supersede each other.  Parts that the
+dependency miner owns (dependency lists, required Python, classifiers) are skipped here so one
+change never shows up as two facts.  Two list settings are really sets of Python versions (the
+GitHub Actions matrix, the tox envlist) and become order-insensitive ``python:`` facts instead.
+"""
+
+from __future__ import annotations
+
+import re
+from fnmatch import fnmatchcase
+
+from repomem.miners import _config_parse as P
+from repomem.miners._text import comment_for, path_words, source_line, words
+from repomem.model import CONFIG, PYTHON, Fact, set_value
+
+_LOCKS = {"poetry.lock", "package-lock.json", "yarn.lock", "pipfile.lock", "pnpm-lock.yaml",
+          "composer.lock", "cargo.lock", "npm-shrinkwrap.json"}
+
+# Key paths the dependency miner owns, per file name; "*" matches one path part.
+_DEPS_OWNED = {
+    "pyproject.toml": ["project.dependencies", "project.optional-dependencies",
+                       "project.requires-python", "project.classifiers", "tool.poetry.*dependencies",
+                       "tool.poetry.group"],
+    "package.json": ["dependencies", "devDependencies", "peerDependencies",
+                     "optionalDependencies", "engines.node"],
+    "setup.cfg": ["options.install_requires", "options.extras_require", "options.python_requires",
+                  "metadata.classifiers"],
+}
+
+_PY_KEYS = {"python-version", "python-versions", "python_version", "python"}
+
+
+def _format(path: str) -> str | None:
+    base = path.rsplit("/", 1)[-1].lower()
+    if base == ".env" or base.startswith(".env.") or base.endswith(".env"):
+        return "env"
+    ext = base.rsplit(".", 1)[-1] if "." in base else ""
+    return {"toml": "toml", "yaml": "yaml", "yml": "yaml", "json": "json",
+            "ini": "ini", "cfg": "ini"}.get(ext)
+
+
+_COMMENTS = {"toml": "#", "yaml": "#", "json": "", "ini": "#;", "env": "#"}
+_PARSERS = {"toml": P.parse_toml, "yaml": P.parse_yaml, "json": P.parse_json,
+            "ini": P.parse_ini, "env": P.parse_env}
+
+
+def _owned(base: str, parts: tuple) -> bool:
+    # match on the dotted text: an INI section name such as "options.extras_require" has dots too
+    dotted = ".".join(str(p) for p in parts)
+    return any(fnmatchcase(dotted, pat) or fnmatchcase(dotted, pat + ".*")
+               for pat in _DEPS_OWNED.get(base, ()))
+
+
+def _expand_braces(item: str) -> list[str]:
+    """tox's ``py{310,311}-django{4,5}`` -> the product of the alternatives."""
+    m = re.search(r"\{([^{}]*)\}", item)
+    if not m:
+        return [item]
+    return [x for alt in m.group(1).split(",")
+            for x in _expand_braces(item[: m.start()] + alt.strip() + item[m.end():])]
+
+
+def _envlist(value) -> list[str]:
+    raw = ",".join(value) if isinstance(value, list) else value
+    items = [s.strip() for s in re.split(r",(?![^{]*\})", raw) if s.strip()]
+    return [x for s in items for x in _expand_braces(s)]
+
+
+class ConfigMiner:
+    name = "config"
+
+    def accepts(self, path: str) -> bool:
+        parts = path.lower().split("/")
+        if "node_modules" in parts or parts[-1] in _LOCKS or parts[-1].endswith(".lock"):
+            return False
+        return _format(path) is not None
+
+    def mine(self, path: str, text: str) -> list[Fact]:
+        fmt = _format(path)
+        if fmt is None:
+            return []
+        leaves = _PARSERS[fmt](text)
+        lines = text.splitlines()
+        base = path.rsplit("/", 1)[-1].lower()
+        is_workflow = fmt == "yaml" and re.match(r"(.*/)?\.github/workflows/[^/]+$", path)
+        facts: dict[str, Fact] = {}  # by key: a repeated key (YAML merge, duplicate) -- last wins
+        matrix: dict[str, tuple[list[str], int]] = {}
+
+        for parts, value, line in leaves:
+            if _owned(base, parts):
+                continue
+            if is_workflow and self._matrix_item(parts, value, line, matrix):
+                continue
+            if base == "tox.ini" and parts == ("tox", "envlist"):
+                f = self._set_fact(f"python:tox-envlist:{path}", f"tox environments ({path})",
+                                   _envlist(value), path, line, lines,
+                                   f"tox envlist environments python versions tested ({path})")
+                facts[f.key] = f
+                continue
+            f = self._leaf_fact(path, fmt, parts, value, line, lines)
+            facts[f.key] = f
+
+        for job, (items, line) in matrix.items():
+            f = self._set_fact(f"python:ci-matrix:{path}:{job}", f"Python versions tested in CI ({job})",
+                               items, path, line, lines,
+                               f"python versions tested in CI matrix github actions ({job}, {path})")
+            facts[f.key] = f
+        return list(facts.values())
+
+    @staticmethod
+    def _matrix_item(parts: tuple, value, line: int, matrix: dict) -> bool:
+        """Collect ``jobs.<job>.strategy.matrix.python-version`` (and matrix ``include`` entries)."""
+        if len(parts) < 5 or parts[0] != "jobs" or parts[2:4] != ("strategy", "matrix"):
+            return False
+        if parts[-1] not in _PY_KEYS or not (len(parts) == 5 or (
+                len(parts) == 7 and parts[4] == "include" and isinstance(parts[5], int))):
+            return False
+        items = value if isinstance(value, list) else [value]
+        if any("${{" in i for i in items):  # an expression, not versions: keep it as a setting
+            return False
+        have, first = matrix.get(str(parts[1]), ([], line))
+        matrix[str(parts[1])] = (have + items, min(first, line))
+        return True
+
+    @staticmethod
+    def _set_fact(key, subject, items, path, line, lines, purpose) -> Fact:
+        return Fact(key=key, kind=PYTHON, subject=subject, value=set_value(items), path=path,
+                    line=line, text=source_line(lines, line), purpose=purpose, is_set=True)
+
+    @staticmethod
+    def _leaf_fact(path, fmt, parts, value, line, lines) -> Fact:
+        dotted = ".".join(str(p) for p in parts)
+        text_value = ", ".join(value) if isinstance(value, list) else value
+        purpose = f"{words(*parts)} ({path_words(path)})"
+        comment = comment_for(lines, line, _COMMENTS[fmt])
+        if comment:
+            purpose += f": {comment}"
+        return Fact(key=f"config:{path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {path}",
+                    value=text_value, path=path, line=line, text=source_line(lines, line),
+                    purpose=purpose)
+
+
+MINER = ConfigMiner()

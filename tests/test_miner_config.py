@@ -1,0 +1,282 @@
+"""The config miner: one fact per setting, keyed by file and key path, with line and purpose."""
+
+from __future__ import annotations
+
+import pytest
+
+from repomem.miners import MineError, mine_file
+from repomem.miners.config import MINER
+from repomem.model import CONFIG, PYTHON, set_value
+
+
+def by_key(path: str, text: str) -> dict:
+    facts = MINER.mine(path, text)
+    keys = [f.key for f in facts]
+    assert len(keys) == len(set(keys)), "a key appears twice in one file"
+    return {f.key: f for f in facts}
+
+
+TOML = """\
+title = "demo"
+
+[server]
+# the port nginx proxies to
+port = 8080
+host = "0.0.0.0"  # all interfaces
+ratio = 1.50
+debug = false
+
+[[servers]]
+host = "a.example"
+
+[[servers]]
+host = "b.example"
+tags = ["blue", "green"]
+"""
+
+YAML = """\
+server:
+  # the port nginx proxies to
+  port: 8080
+  host: 0.0.0.0  # all interfaces
+  ratio: 1.50
+  debug: no
+  nothing: ~
+servers:
+  - host: a.example
+  - host: b.example
+    tags: [blue, green]
+"""
+
+JSON = """\
+{
+  "server": {
+    "port": 8080,
+    "host": "0.0.0.0",
+    "ratio": 1.50,
+    "debug": false,
+    "nothing": null
+  },
+  "servers": [
+    {"host": "a.example"},
+    {
+      "host": "b.example",
+      "tags": ["blue", "green"]
+    }
+  ]
+}
+"""
+
+INI = """\
+[server]
+# the port nginx proxies to
+port = 8080
+host = 0.0.0.0 # all interfaces
+debug = false
+tags =
+    blue
+    green
+"""
+
+
+@pytest.mark.parametrize("path,text,expected", [
+    ("config/app.toml", TOML, {"server.port": ("8080", 5), "server.host": ("0.0.0.0", 6),
+                               "server.ratio": ("1.50", 7), "server.debug": ("false", 8),
+                               "servers.0.host": ("a.example", 11), "servers.1.host": ("b.example", 14),
+                               "servers.1.tags": ("blue, green", 15), "title": ("demo", 1)}),
+    ("config/app.yaml", YAML, {"server.port": ("8080", 3), "server.host": ("0.0.0.0", 4),
+                               "server.ratio": ("1.50", 5), "server.debug": ("false", 6),
+                               "server.nothing": ("null", 7), "servers.0.host": ("a.example", 9),
+                               "servers.1.host": ("b.example", 10), "servers.1.tags": ("blue, green", 11)}),
+    ("config/app.json", JSON, {"server.port": ("8080", 3), "server.host": ("0.0.0.0", 4),
+                               "server.ratio": ("1.50", 5), "server.debug": ("false", 6),
+                               "server.nothing": ("null", 7), "servers.0.host": ("a.example", 10),
+                               "servers.1.host": ("b.example", 12), "servers.1.tags": ("blue, green", 13)}),
+    ("config/app.ini", INI, {"server.port": ("8080", 3), "server.host": ("0.0.0.0", 4),
+                             "server.debug": ("false", 5), "server.tags": ("blue, green", 6)}),
+])
+def test_formats_values_and_lines(path, text, expected):
+    facts = by_key(path, text)
+    assert set(facts) == {f"config:{path}:{k}" for k in expected}
+    lines = text.splitlines()
+    for k, (value, line) in expected.items():
+        f = facts[f"config:{path}:{k}"]
+        assert (f.value, f.line) == (value, line), k
+        assert f.kind == CONFIG and f.path == path and not f.is_set
+        assert f.subject == f"{k} in {path}"
+        assert f.text == lines[line - 1]
+
+
+@pytest.mark.parametrize("path,text", [
+    ("config/app.toml", TOML), ("config/app.yaml", YAML), ("config/app.ini", INI)])
+def test_comments_go_into_purpose(path, text):
+    facts = by_key(path, text)
+    port = facts[f"config:{path}:server.port"]
+    assert port.purpose == "server port (config app): the port nginx proxies to"
+    assert facts[f"config:{path}:server.host"].purpose.endswith(": all interfaces")
+
+
+def test_purpose_words_split_identifiers():
+    f = by_key("deploy/prod/settings.json", '{"db": {"maxConnections": 5}}')
+    assert f["config:deploy/prod/settings.json:db.maxConnections"].purpose == \
+        "db max connections (deploy prod settings)"
+
+
+def test_same_key_in_two_files_gives_two_keys():
+    staging = MINER.mine("config/staging.toml", "[server]\nport = 8000\n")
+    production = MINER.mine("config/production.toml", "[server]\nport = 443\n")
+    assert staging[0].key == "config:config/staging.toml:server.port"
+    assert production[0].key == "config:config/production.toml:server.port"
+    assert "staging" in staging[0].purpose and "production" in production[0].purpose
+
+
+def test_toml_dotted_keys_and_inline_tables():
+    text = 'a.b = 1\n[tool.x]\nopts = {level = 3, name = "n"}\n'
+    facts = by_key("t.toml", text)
+    assert facts["config:t.toml:a.b"].line == 1
+    assert facts["config:t.toml:tool.x.opts.level"].value == "3"
+    assert facts["config:t.toml:tool.x.opts.level"].line == 3  # the inline table's line
+
+
+def test_yaml_multi_document_and_merge_keys():
+    text = "base: &b\n  retries: 3\nsvc:\n  <<: *b\n  name: api\n---\nkind: Service\n"
+    facts = by_key("k8s.yaml", text)
+    assert facts["config:k8s.yaml:0.svc.retries"].value == "3"
+    assert facts["config:k8s.yaml:0.svc.name"].line == 5
+    assert facts["config:k8s.yaml:1.kind"].value == "Service"
+
+
+@pytest.mark.parametrize("path", [".env", ".env.production", "deploy/prod.env"])
+def test_env_files(path):
+    text = ('# database\nexport DB_HOST=db.internal\nDB_PORT="5432"\n'
+            "DB_NAME='app'  # the schema\nnot a setting\nEMPTY=\nWITH_HASH=a#b # c\n")
+    facts = by_key(path, text)
+    got = {k.rsplit(":", 1)[1]: (f.value, f.line) for k, f in facts.items()}
+    assert got == {"DB_HOST": ("db.internal", 2), "DB_PORT": ("5432", 3), "DB_NAME": ("app", 4),
+                   "EMPTY": ("", 6), "WITH_HASH": ("a#b", 7)}
+    assert facts[f"config:{path}:DB_HOST"].purpose.endswith(": database")
+    assert facts[f"config:{path}:DB_NAME"].purpose.endswith(": the schema")
+
+
+@pytest.mark.parametrize("path,accepted", [
+    ("config.toml", True), ("a/b.yml", True), ("a/b.yaml", True), ("x.json", True),
+    ("setup.cfg", True), ("tox.ini", True), (".env", True), (".env.local", True), ("prod.env", True),
+    ("poetry.lock", False), ("package-lock.json", False), ("yarn.lock", False),
+    ("Pipfile.lock", False), ("web/node_modules/x/package.json", False), ("main.py", False),
+    ("README.md", False)])
+def test_accepts(path, accepted):
+    assert MINER.accepts(path) is accepted
+
+
+@pytest.mark.parametrize("path,text", [
+    ("a.toml", "[server\nport = 1\n"), ("a.json", '{"a": 1,}'), ("a.yaml", "a: [1, 2\nb: c\n"),
+    ("a.ini", "no section header\n")])
+def test_broken_files_raise_mine_error(path, text):
+    with pytest.raises(MineError) as e:
+        MINER.mine(path, text)
+    assert "\n" not in str(e.value)
+
+
+def test_pyproject_skips_what_the_dependency_miner_owns():
+    text = """\
+[project]
+name = "x"
+requires-python = ">=3.10"
+dependencies = ["requests"]
+classifiers = ["Programming Language :: Python :: 3.11"]
+[project.optional-dependencies]
+dev = ["pytest"]
+[tool.poetry.dependencies]
+python = "^3.10"
+[tool.poetry.dev-dependencies]
+black = "*"
+[tool.poetry.group.test.dependencies]
+pytest = "*"
+[tool.ruff]
+line-length = 100
+"""
+    assert set(by_key("pyproject.toml", text)) == {
+        "config:pyproject.toml:project.name", "config:pyproject.toml:tool.ruff.line-length"}
+
+
+def test_package_json_and_setup_cfg_skip_dependency_parts():
+    pj = '{"name": "w", "dependencies": {"a": "1"}, "devDependencies": {"b": "2"},' \
+         ' "engines": {"node": ">=18"}, "scripts": {"test": "jest"}}'
+    assert set(by_key("package.json", pj)) == {"config:package.json:name",
+                                               "config:package.json:scripts.test"}
+    cfg = ("[metadata]\nname = x\nclassifiers =\n    A :: B\n[options]\npython_requires = >=3.8\n"
+           "install_requires =\n    requests\n[options.extras_require]\ndev = pytest\n"
+           "[flake8]\nmax-line-length = 100\n")
+    assert set(by_key("setup.cfg", cfg)) == {"config:setup.cfg:metadata.name",
+                                             "config:setup.cfg:flake8.max-line-length"}
+
+
+WORKFLOW = """\
+on: [push]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        python-version: ["3.12", "3.10", 3.11]
+        os: [ubuntu-latest]
+  legacy:
+    strategy:
+      matrix:
+        include:
+          - python-version: "3.8"
+          - python-version: "3.9"
+  dynamic:
+    strategy:
+      matrix:
+        python-version: ${{ fromJson(needs.setup.outputs.versions) }}
+"""
+
+
+def test_ci_matrix_is_a_set_fact():
+    facts = by_key(".github/workflows/ci.yml", WORKFLOW)
+    test = facts["python:ci-matrix:.github/workflows/ci.yml:test"]
+    assert test.kind == PYTHON and test.is_set
+    assert test.value == set_value(["3.10", "3.11", "3.12"]) == "3.10, 3.11, 3.12"  # 3.10 not 3.1
+    assert test.subject == "Python versions tested in CI (test)"
+    assert test.line == 7 and "python-version" in test.text
+    assert facts["python:ci-matrix:.github/workflows/ci.yml:legacy"].value == "3.8, 3.9"
+    assert "config:.github/workflows/ci.yml:jobs.test.strategy.matrix.python-version" not in facts
+    assert facts["config:.github/workflows/ci.yml:jobs.test.strategy.matrix.os"].value == "ubuntu-latest"
+    # an expression is not a list of versions: it stays an ordinary setting
+    assert "python:ci-matrix:.github/workflows/ci.yml:dynamic" not in facts
+    assert "config:.github/workflows/ci.yml:jobs.dynamic.strategy.matrix.python-version" in facts
+
+
+def test_ci_matrix_order_insensitive():
+    a = by_key(".github/workflows/ci.yml", WORKFLOW)
+    b = by_key(".github/workflows/ci.yml", WORKFLOW.replace('["3.12", "3.10", 3.11]', '[3.11, "3.12", "3.10"]'))
+    key = "python:ci-matrix:.github/workflows/ci.yml:test"
+    assert a[key].value_id() == b[key].value_id()
+
+
+def test_matrix_outside_workflows_is_plain_config():
+    facts = by_key("ci/other.yml", WORKFLOW)
+    assert not any(k.startswith("python:") for k in facts)
+
+
+@pytest.mark.parametrize("envlist,expected", [
+    ("py39, py310, lint", {"py39", "py310", "lint"}),
+    ("py{39,310,311}-django{4,5}", {f"py{p}-django{d}" for p in (39, 310, 311) for d in (4, 5)}),
+    ("\n    py311\n    py312\n", {"py311", "py312"}),
+])
+def test_tox_envlist_is_a_set_fact(envlist, expected):
+    facts = by_key("tox.ini", f"[tox]\nenvlist = {envlist}\n[testenv]\ncommands = pytest\n")
+    f = facts["python:tox-envlist:tox.ini"]
+    assert f.kind == PYTHON and f.is_set and f.line == 2
+    assert set(f.value.split(", ")) == expected
+    assert f.value == set_value(expected)
+    assert "config:tox.ini:tox.envlist" not in facts
+    assert facts["config:tox.ini:testenv.commands"].value == "pytest"
+
+
+def test_mine_file_for_config_files():
+    facts = mine_file("config/production.toml", TOML.encode())
+    assert {f.key for f in facts} >= {"config:config/production.toml:server.port"}
+    with pytest.raises(MineError):
+        mine_file("config/production.toml", b"[broken\n")
