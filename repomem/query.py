@@ -52,14 +52,19 @@ def parse_when(r: Repo, when: str | None) -> int:
     return git.commit_infos(r.root, [sha])[0].ct
 
 
-def fact_json(row: dict) -> dict:
-    return {"key": row["key"], "kind": row["kind"], "subject": row["subject"],
+def fact_json(row: dict, tx: bool = False) -> dict:
+    """A version as the JSON contract shows it.  Transaction time (when the commit was ingested)
+    is left out unless asked for: it differs between two stores that ingested the same history
+    at different moments, while everything else is a function of the history alone."""
+    out = {"key": row["key"], "kind": row["kind"], "subject": row["subject"],
             "value": row["value"], "attrs": dict(json.loads(row["attrs"])),
             "valid_from": iso(row["valid_from"]), "valid_to": iso(row["valid_to"]),
             "commit": row["commit"], "path": row["path"], "line": row["line"],
             "text": row["text"], "purpose": row["purpose"],
-            "superseded_by": row["superseded_by"] or None, "end_reason": row["end_reason"] or None,
-            "recorded_at": iso(row["recorded_at"])}
+            "superseded_by": row["superseded_by"] or None, "end_reason": row["end_reason"] or None}
+    if tx:
+        out["recorded_at"] = iso(row["recorded_at"])
+    return out
 
 
 # Question words that say which kind of fact is wanted.
@@ -93,7 +98,7 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
             "facts": facts, "unindexed_commits": missing}
 
 
-def facts(r: Repo, as_of: str | None = None, kind: str | None = None) -> dict:
+def facts(r: Repo, as_of: str | None = None, kind: str | None = None, tx: bool = False) -> dict:
     ensure_view(r)
     t = parse_when(r, as_of)
     where = {"$and": [{"valid_from": {"$lte": t}}, {"valid_to": {"$gt": t}}]}
@@ -102,10 +107,10 @@ def facts(r: Repo, as_of: str | None = None, kind: str | None = None) -> dict:
     with r.store.reader():
         rows = r.store.rows(where)
     rows.sort(key=lambda x: (x["kind"], x["path"], x["key"]))
-    return {"as_of": iso(t), "facts": [fact_json(x) for x in rows]}
+    return {"as_of": iso(t), "facts": [fact_json(x, tx) for x in rows]}
 
 
-def history(r: Repo, key: str) -> dict:
+def history(r: Repo, key: str, tx: bool = False) -> dict:
     """All versions of a key, oldest first.  KEY may also be a fact's current subject or value
     (a function's name): it is resolved to the key of the current fact it names."""
     ensure_view(r)
@@ -122,7 +127,7 @@ def history(r: Repo, key: str) -> dict:
         raise RepomemError(f"unknown key: {key}",
                            hint="list keys with 'repomem facts', or ask with 'repomem ask'")
     rows.sort(key=lambda x: (x["valid_from"], x["valid_to"]))
-    return {"key": key, "versions": [fact_json(x) for x in rows]}
+    return {"key": key, "versions": [fact_json(x, tx) for x in rows]}
 
 
 def changes(r: Repo, since: str) -> dict:

@@ -11,6 +11,8 @@ HELP = "list the facts valid at a time"
 
 def add_arguments(p) -> None:
     common(p, json_flag=True)
+    p.add_argument("--tx", action="store_true",
+                   help="include transaction time (recorded_at: when each commit was ingested)")
     p.add_argument("--as-of", default=None, metavar="WHEN")
     p.add_argument("--kind", choices=KINDS, default=None)
 
@@ -19,7 +21,7 @@ def run(args) -> int:
     from repomem.query import facts
 
     r = open_repo(args)
-    result = facts(r, args.as_of, args.kind)
+    result = facts(r, args.as_of, args.kind, tx=args.tx)
     if args.json:
         print_json(result)
         return 0

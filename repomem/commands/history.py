@@ -13,6 +13,8 @@ HELP = "show every version of a key"
 
 def add_arguments(p) -> None:
     common(p, json_flag=True)
+    p.add_argument("--tx", action="store_true",
+                   help="include transaction time (recorded_at: when each commit was ingested)")
     p.add_argument("key")
 
 
@@ -20,7 +22,7 @@ def run(args) -> int:
     from repomem.query import history
 
     r = open_repo(args)
-    result = history(r, args.key)
+    result = history(r, args.key, tx=args.tx)
     if args.json:
         print_json(result)
         return 0
