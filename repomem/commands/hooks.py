@@ -1,0 +1,36 @@
+"""Install, remove or inspect the git hooks that keep the index fresh.
+
+The hooks (post-commit, post-merge, post-rewrite, post-checkout) only note that indexing is due
+and start a detached worker: 'git commit' never waits for repomem, and never fails because of it.
+A hook that was already there is kept as <hook>.legacy and still runs.
+
+  repomem hooks install          (also done by 'repomem init' unless --no-hooks)
+  repomem hooks status
+  repomem hooks uninstall        (restores the earlier hooks)
+  repomem hooks run post-commit  (for a hook manager or core.hooksPath folder to call)"""
+
+from __future__ import annotations
+
+from repomem.cli import common
+
+HELP = "install, remove or inspect the git hooks"
+
+
+def add_arguments(p) -> None:
+    p.add_argument("action", choices=["install", "uninstall", "status", "run"])
+    p.add_argument("hook", nargs="?", default="manual", help="for 'run': the hook's name")
+    common(p)
+
+
+def run(args) -> int:
+    from repomem import hooks
+
+    if args.action == "run":
+        from repomem import worker
+
+        argv = [args.hook, "--repo", args.repo] + (["--store", args.store] if args.store else [])
+        return worker.main(argv)
+    fn = {"install": hooks.install, "uninstall": hooks.uninstall, "status": hooks.status}
+    for line in fn[args.action](args.repo):
+        print(line)
+    return 0

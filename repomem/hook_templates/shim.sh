@@ -1,0 +1,39 @@
+#!/bin/sh
+# repomem git hook: notes that indexing is due and hands it to a detached worker, then returns.
+# It never makes a git command fail and never waits for indexing.
+# ID: repomem-@ID@
+# Written by `repomem hooks install`; `repomem hooks uninstall` removes it and restores any hook
+# that was here before (kept as @HOOK@.legacy, and run first).
+HOOK=@HOOK@
+PY=@PYTHON@
+DEFAULT_STORE=@STORE@
+STORE="${REPOMEM_STORE:-$DEFAULT_STORE}"
+
+rc=0
+legacy="$(dirname "$0")/$HOOK.legacy"
+if [ -x "$legacy" ]; then
+    "$legacy" "$@"
+    rc=$?  # a chained hook keeps its own exit status; repomem's part never adds a failure
+fi
+
+# Mid-rebase, every replayed commit would run post-commit: skip them, post-rewrite catches up once.
+if [ "$HOOK" = post-commit ]; then
+    case "${GIT_REFLOG_ACTION:-}" in *rebase*) exit $rc ;; esac
+fi
+# git exports these while a hook runs; a nested git call must not inherit them.
+unset GIT_DIR GIT_INDEX_FILE GIT_WORK_TREE GIT_PREFIX GIT_OBJECT_DIRECTORY GIT_COMMON_DIR \
+    GIT_ALTERNATE_OBJECT_DIRECTORIES GIT_REFLOG_ACTION GIT_NAMESPACE GIT_QUARANTINE_PATH \
+    GIT_EDITOR GIT_AUTHOR_DATE GIT_COMMITTER_DATE
+if [ "$HOOK" = post-commit ]; then
+    gitdir=$(git rev-parse --git-dir 2>/dev/null) || exit $rc
+    if [ -d "$gitdir/rebase-merge" ] || [ -d "$gitdir/rebase-apply" ]; then exit $rc; fi
+fi
+
+[ -d "$STORE" ] || exit $rc  # no store (repomem init not run): nothing to keep fresh
+: > "$STORE/pending" 2>/dev/null
+if [ -x "$PY" ]; then
+    "$PY" -m repomem.worker "$HOOK" --repo "$PWD" --store "$STORE" </dev/null >/dev/null 2>&1 &
+elif command -v repomem >/dev/null 2>&1; then
+    repomem hooks run "$HOOK" --repo "$PWD" --store "$STORE" </dev/null >/dev/null 2>&1 &
+fi
+exit $rc

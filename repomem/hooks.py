@@ -1,0 +1,140 @@
+"""Install, remove and inspect repomem's git hook shims.
+
+The shims (``hook_templates/shim.sh``) are tiny POSIX sh scripts marked with an ``# ID: repomem-``
+line.  Install never clobbers: a hook that was already there is moved to ``<hook>.legacy`` and the
+shim runs it first; uninstall puts it back.  A ``core.hooksPath`` that points away from the
+repository's own hooks folder (a shared folder, husky, pre-commit) is refused with a hint, since
+writing there would change other repositories' hooks too.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from importlib import resources
+from pathlib import Path
+
+from repomem import git
+from repomem.errors import RepomemError
+from repomem.model import short_hash
+
+HOOKS = ("post-commit", "post-merge", "post-rewrite", "post-checkout")
+MARKER = "# ID: repomem-"
+
+
+def template() -> str:
+    # Package data, so an installed (non-editable) package finds it too.
+    return resources.files("repomem").joinpath("hook_templates/shim.sh").read_text()
+
+
+def render(hook: str, python: str, store: Path) -> str:
+    text = template()
+    return (text.replace("@ID@", short_hash(text, n=12)).replace("@HOOK@", hook)
+            .replace("@PYTHON@", shlex.quote(python)).replace("@STORE@", shlex.quote(str(store))))
+
+
+def is_ours(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            head = f.read(1024)
+    except OSError:
+        return False
+    return MARKER.encode() in head
+
+
+def hooks_dir(root: Path) -> Path:
+    default = git.common_dir(root) / "hooks"
+    configured = git.git(root, "config", "--get", "core.hooksPath", check=False).decode().strip()
+    if configured:
+        path = Path(os.path.expanduser(configured))
+        if not path.is_absolute():
+            path = root / path
+        if path.resolve() != default.resolve():
+            raise RepomemError(
+                f"core.hooksPath is set to {configured}: hooks there may be shared with other "
+                "repositories or managed by another tool, so repomem will not write into it",
+                hint="call 'repomem hooks run <hook> --repo .' from the post-commit, post-merge, "
+                     "post-rewrite and post-checkout hooks there, or 'git config --unset "
+                     "core.hooksPath' and install again")
+    return default
+
+
+def install(root: str | Path, python: str | None = None) -> list[str]:
+    """Install the four shims; returns the lines to print."""
+    from repomem.store import default_store_path
+
+    root = git.toplevel(root)
+    d = hooks_dir(root)
+    d.mkdir(parents=True, exist_ok=True)
+    python = python or sys.executable
+    store = default_store_path(root)
+    lines = []
+    for hook in HOOKS:
+        path, legacy = d / hook, d / f"{hook}.legacy"
+        note = ""
+        if path.exists() and not is_ours(path):
+            if legacy.exists():
+                raise RepomemError(f"{path} is not repomem's and {legacy.name} exists already",
+                                   hint=f"merge or remove one of them by hand, then install again")
+            os.replace(path, legacy)
+            note = f" (the existing hook was moved to {legacy.name} and still runs first)"
+        tmp = d / f".{hook}.repomem-tmp"
+        tmp.write_text(render(hook, python, store))
+        tmp.chmod(0o755)
+        os.replace(tmp, path)
+        lines.append(f"installed {path}{note}")
+    return lines
+
+
+def uninstall(root: str | Path) -> list[str]:
+    root = git.toplevel(root)
+    d = hooks_dir(root)
+    lines = []
+    for hook in HOOKS:
+        path, legacy = d / hook, d / f"{hook}.legacy"
+        if not is_ours(path):
+            if path.exists():
+                lines.append(f"left {path}: not repomem's")
+            continue
+        path.unlink()
+        if legacy.exists():
+            os.replace(legacy, path)
+            lines.append(f"removed repomem from {path}; restored the earlier hook")
+        else:
+            lines.append(f"removed {path}")
+    return lines
+
+
+def status(root: str | Path) -> list[str]:
+    root = git.toplevel(root)
+    d = hooks_dir(root)
+    lines = []
+    for hook in HOOKS:
+        path, legacy = d / hook, d / f"{hook}.legacy"
+        if is_ours(path):
+            state = "installed"
+            py = _recorded_python(path)
+            if py and not os.access(py, os.X_OK):
+                state += f" (python {py} is gone: falls back to 'repomem' on PATH)"
+            if legacy.exists():
+                state += f", chains {legacy.name}"
+        elif path.exists():
+            state = "foreign hook (repomem not installed)"
+        else:
+            state = "not installed"
+        lines.append(f"{hook}: {state}")
+    return lines
+
+
+def installed(root: str | Path) -> bool:
+    root = git.toplevel(root)
+    return all(is_ours(hooks_dir(root) / h) for h in HOOKS)
+
+
+def _recorded_python(path: Path) -> str | None:
+    for line in path.read_text(errors="replace").splitlines():
+        if line.startswith("PY="):
+            parts = shlex.split(line[3:])
+            return parts[0] if parts else None
+    return None

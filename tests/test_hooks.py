@@ -1,0 +1,125 @@
+"""Hook shims: install never clobbers, chains and restores a foreign hook, never fails git, and
+keeps the index fresh through commits made by real git subprocesses."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import cli, commit, git
+from repomem import hooks, worker
+from repomem.index import Repo, ingest
+from repomem.query import ask
+
+
+def _init(repo):
+    commit(repo, "2026-01-01T10:00:00+00:00", "one", {"app.py": "PORT = 8080\n"})
+    cli("init", "--repo", repo)
+    return repo / ".git" / "repomem"
+
+
+def _port(repo) -> str:
+    return ask(Repo.open(repo), "PORT in app.py", k=1)["answer"]
+
+
+def test_install_chains_and_uninstall_restores_a_foreign_hook(new_repo):
+    repo = new_repo()
+    hook = repo / ".git" / "hooks" / "post-commit"
+    hook.parent.mkdir(parents=True, exist_ok=True)
+    hook.write_text("#!/bin/sh\necho ran >> \"$(git rev-parse --git-dir)/foreign.log\"\n")
+    hook.chmod(0o755)
+    store = _init(repo)
+
+    assert hooks.is_ours(hook)
+    assert (hook.parent / "post-commit.legacy").exists()
+    head = hook.read_text().splitlines()
+    assert head[0] == "#!/bin/sh" and any(ln.startswith("# ID: repomem-") for ln in head)
+    assert "post-commit: installed, chains post-commit.legacy" in cli("hooks", "status", "--repo", repo)[1]
+
+    foreign = repo / ".git" / "foreign.log"
+    foreign.unlink()
+    commit(repo, "2026-01-02T10:00:00+00:00", "two", {"app.py": "PORT = 9090\n"})
+    assert foreign.read_text() == "ran\n"
+    assert worker.wait_idle(store)
+    assert _port(repo) == "9090"
+
+    # A second install is a no-op for the chained hook (it is not moved over itself).
+    assert len(hooks.install(repo)) == 4
+    assert (hook.parent / "post-commit.legacy").read_text().startswith("#!/bin/sh\necho ran")
+
+    cli("hooks", "uninstall", "--repo", repo)
+    assert hook.read_text().startswith("#!/bin/sh\necho ran")
+    assert not (hook.parent / "post-commit.legacy").exists()
+    assert not (hook.parent / "post-merge").exists()
+    commit(repo, "2026-01-03T10:00:00+00:00", "three", {"app.py": "PORT = 7070\n"})
+    assert foreign.read_text() == "ran\nran\n"
+
+
+def test_core_hooks_path_elsewhere_is_refused_with_a_hint(new_repo, tmp_path):
+    repo = new_repo()
+    git(repo, "config", "core.hooksPath", str(tmp_path / "shared-hooks"))
+    rc, out, err = cli("hooks", "install", "--repo", repo, check=False)
+    assert rc == 1
+    assert "core.hooksPath" in err and "hint:" in err
+    assert not (tmp_path / "shared-hooks").exists()
+    # The repository's own hooks folder, named explicitly, is fine.
+    git(repo, "config", "core.hooksPath", ".git/hooks")
+    cli("hooks", "install", "--repo", repo)
+
+
+def test_a_missing_repomem_never_fails_git(new_repo, tmp_path):
+    repo = new_repo()
+    store = _init(repo)
+    hooks.install(repo, python=str(tmp_path / "no-such-python"))
+    env = dict(os.environ, PATH="/usr/bin:/bin")  # no repomem on PATH either
+    for args in (["commit", "-q", "--allow-empty", "-m", "x"], ["checkout", "-q", "-b", "b2"],
+                 ["commit", "-q", "--amend", "--allow-empty", "-m", "y"]):
+        proc = subprocess.run(["git", "-C", str(repo), "-c", "user.name=T", "-c",
+                               "user.email=t@example.com", *args], env=env, capture_output=True)
+        assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == b""
+    assert store.exists()
+
+
+def _spy_python(tmp_path):
+    """A stand-in interpreter that logs which hook asked for work."""
+    spy = tmp_path / "spy-python"
+    log = tmp_path / "spy.log"
+    spy.write_text(f"#!/bin/sh\necho \"$3\" >> {log}\n")
+    spy.chmod(spy.stat().st_mode | stat.S_IEXEC)
+    return spy, log
+
+
+def test_rebase_runs_no_per_commit_work_and_catches_up_once(new_repo, tmp_path):
+    repo = new_repo()
+    _init(repo)
+    git(repo, "checkout", "-q", "-b", "topic")
+    for i in range(3):
+        commit(repo, f"2026-01-0{i + 2}T10:00:00+00:00", f"t{i}", {f"t{i}.py": f"X{i} = {i}\n"})
+    git(repo, "checkout", "-q", "main")
+    commit(repo, "2026-01-06T10:00:00+00:00", "m", {"m.py": "M = 1\n"})
+    spy, log = _spy_python(tmp_path)
+    hooks.install(repo, python=str(spy))
+    git(repo, "rebase", "-q", "main", "topic")
+    # The spy runs in the background: wait for its line with a bounded poll.
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and "post-rewrite" not in (log.read_text() if log.exists() else ""):
+        time.sleep(0.02)
+    calls = log.read_text().split()
+    assert "post-rewrite" in calls
+    assert "post-commit" not in calls
+    assert calls.count("post-rewrite") == 1
+
+
+def test_shim_is_small_posix_sh(new_repo):
+    repo = new_repo()
+    hooks.install(repo)
+    text = (repo / ".git" / "hooks" / "post-merge").read_text()
+    assert len(text.splitlines()) < 60
+    assert sys.executable in text
+    subprocess.run(["sh", "-n", str(repo / ".git" / "hooks" / "post-merge")], check=True)
