@@ -8,6 +8,7 @@ reachable keep their records (nothing is deleted) but stop contributing to the v
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sys
 import time
@@ -71,21 +72,28 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
         show = progress if progress is not None else (sys.stderr.isatty() and len(todo) > 50)
         started = time.time()
         done = 0
-        if todo:
-            with CommitMiner(r.root) as miner:
+        try:
+            with CommitMiner(r.root) if todo else contextlib.nullcontext() as miner:
                 for i in range(0, len(todo), RECORD_BATCH):
                     batch = todo[i:i + RECORD_BATCH]
                     changes = git.changes(r.root, batch)
-                    recs = [miner.mine(c, changes.get(c.sha, [])) for c in batch]
+                    recs = []
+                    for c in batch:
+                        try:
+                            recs.append(miner.mine(c, changes.get(c.sha, [])))
+                        except RepomemError:
+                            r.store.put_records(recs, int(time.time()))  # keep what is good
+                            raise
                     r.store.put_records(recs, int(time.time()))
                     done += len(batch)
                     if show:
                         rate = done / max(time.time() - started, 1e-6)
                         print(f"\ringested {done}/{len(todo)} commits ({rate:.0f}/s)",
                               end="", file=sys.stderr, flush=True)
+        finally:
             if show:
                 print(file=sys.stderr)
-        stats = sync_view(r, emb)
+            stats = sync_view(r, emb)
         stats.update(commits=len(infos), new=len(todo))
         return stats
 

@@ -12,6 +12,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from repomem import git
+from repomem.errors import RepomemError
 from repomem.identity import match_moves
 from repomem.miners import MineError, mine_file, wants
 from repomem.model import FUNCTION, Fact
@@ -81,7 +82,11 @@ class CommitMiner:
         if hit is None:
             data = self.blobs.read(blob)
             if data is None:
-                hit = MineError("blob missing from the object store")
+                # Not a bad file but a broken repository: recording a skip would make the
+                # record permanently wrong, so nothing is recorded for this commit.
+                raise RepomemError(f"object {blob[:12]} ({path}) is missing from the repository",
+                                   hint="the repository is damaged: run 'git fsck'; facts "
+                                        "already stored are unchanged")
             else:
                 try:
                     hit = mine_file(path, data)
