@@ -131,9 +131,13 @@ def history(r: Repo, key: str, tx: bool = False) -> dict:
 
 
 def changes(r: Repo, since: str) -> dict:
-    """Supersessions and removals since WHEN, oldest first: what an agent must unlearn."""
+    """Supersessions and removals since WHEN, oldest first: what an agent must unlearn.
+    A date includes that whole day (since 2026-02-10 = from 00:00 UTC); a revision excludes the
+    commit itself, like ``git log REV..HEAD``."""
     ensure_view(r)
     t = parse_when(r, since)
+    if _DATE.match(since.strip()):
+        t -= 86400  # parse_when gives the day's last second (right for --as-of); since = its start
     with r.store.reader():
         rows = r.store.rows({"$and": [{"valid_to": {"$gt": t}}, {"valid_to": {"$lt": FOREVER}}]})
         succ_ids = [x["superseded_by"] for x in rows if x["superseded_by"]]
@@ -149,4 +153,8 @@ def changes(r: Repo, since: str) -> dict:
                     "change": x["end_reason"], "at": iso(x["valid_to"]), "commit": x["end_commit"],
                     "from_value": x["value"], "to_value": s["value"] if s else None,
                     "path": s["path"] if s else x["path"], "line": s["line"] if s else x["line"]})
-    return {"since": iso(t), "changes": out}
+        if s:  # the same value with another signature, handler or location is a change too
+            a, b = dict(json.loads(x["attrs"])), dict(json.loads(s["attrs"]))
+            out[-1]["attrs_changed"] = {k: [a.get(k), b.get(k)] for k in sorted(a.keys() | b.keys())
+                                        if a.get(k) != b.get(k)}
+    return {"since": iso(t + 1 if _DATE.match(since.strip()) else t), "changes": out}

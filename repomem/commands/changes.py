@@ -25,5 +25,10 @@ def run(args) -> int:
         return 0
     for c in result["changes"]:
         to = f" -> {c['to_value']}" if c["change"] == "superseded" else " (removed)"
+        if c["change"] == "superseded" and c["to_value"] == c["from_value"]:
+            to = " (" + ", ".join(f"{k}: {a} -> {b}" for k, (a, b) in
+                                  c.get("attrs_changed", {}).items()) + ")"
         print(f"{c['at']}  {c['subject']}: {c['from_value']}{to}  [{c['commit'][:10]}]")
+    if not result["changes"]:
+        print(f"nothing superseded or removed since {result['since']}")
     return 0

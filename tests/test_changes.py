@@ -1,0 +1,50 @@
+"""repomem changes --since: supersessions and removals, oldest first; a date includes its day,
+a revision excludes its own commit."""
+
+from __future__ import annotations
+
+from repomem.index import Repo
+from repomem.query import changes
+from tests.conftest import cli, cli_json
+
+
+def test_since_a_date_includes_that_day_oldest_first(payments):
+    repo, _, shas = payments
+    out = changes(Repo.open(repo), "2026-02-10")
+    assert out["since"] == "2026-02-10T00:00:00+00:00"
+    ch = out["changes"]
+    assert [c["at"] for c in ch] == sorted(c["at"] for c in ch)
+    first = ch[0]
+    assert (first["key"], first["from_value"], first["to_value"]) == (
+        "config:config/production.toml:server.port", "8000", "8080")
+    assert first["change"] == "superseded" and first["commit"] == shas[1]
+    assert first["at"] == "2026-02-10T09:30:00+00:00"
+    assert first["path"] == "config/production.toml" and first["line"] == 3
+
+
+def test_since_a_revision_excludes_that_commit(payments):
+    repo, _, shas = payments
+    ch = cli_json("changes", "--since", shas[1], "--repo", repo)["changes"]
+    assert "config:config/production.toml:server.port" not in {c["key"] for c in ch}
+    rename = ch[0]
+    assert (rename["from_value"], rename["to_value"], rename["commit"]) == (
+        "get_user_by_id", "fetch_user", shas[2])
+    removed = {c["key"]: c for c in ch if c["change"] == "removed"}
+    assert removed["dependency:pypi:main:simplejson"]["to_value"] is None
+    assert removed["dependency:pypi:main:simplejson"]["at"] == "2026-03-15T16:45:00+00:00"
+    assert any(c["from_value"] == "format_amount" for c in removed.values())
+    # the handler rename kept the route's value: the change says what did change
+    same = [c for c in ch if c["kind"] == "route" and c["from_value"] == c["to_value"]]
+    assert same and same[0]["attrs_changed"] == {"handler": ["get_user_by_id", "fetch_user"]}
+    # the revert is a change too (5 -> 3), after the change it reverts (3 -> 5)
+    retries = [(c["from_value"], c["to_value"]) for c in ch if c["key"].endswith("MAX_RETRIES")]
+    assert retries == [("3", "5"), ("5", "3")]
+
+
+def test_nothing_since_head_and_text_output(payments):
+    repo, _, shas = payments
+    assert cli_json("changes", "--since", "HEAD", "--repo", repo)["changes"] == []
+    text = cli("changes", "--since", "2026-04-15", "--repo", repo)[1]
+    assert "PAYMENTS_API_TOKEN" in text and "tok_" not in text
+    rc, out, err = cli("changes", "--since", "not-a-date", "--repo", repo, check=False)
+    assert rc == 1 and "hint:" in err

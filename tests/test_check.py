@@ -1,0 +1,125 @@
+"""repomem check: stale mentions of superseded values, tied to their key; never a bare value."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from repomem import samples
+from repomem.check import check_tree
+from repomem.index import Repo, ingest
+from tests.conftest import cli, commit, git
+
+README = """\
+# Payments
+
+The production server listens on port 8000.
+Staging listens on port 8000 as well.
+The number 8000 alone means nothing here, nor does "1800".
+Look users up with `get_user_by_id(user_id)`.
+"""
+
+AGENTS = """\
+Use fetch_user for lookups and call the API on port 8080.
+Never call get_user_by_id directly; the production port is 8000.
+"""
+
+FIXED_README = README.replace("production server listens on port 8000",
+                              "production server listens on port 8080").replace(
+    "get_user_by_id(user_id)", "fetch_user(user_id)")
+FIXED_AGENTS = AGENTS.replace("get_user_by_id", "fetch_user").replace("port is 8000",
+                                                                      "port is 8080")
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory):
+    dest = tmp_path_factory.mktemp("check") / "payments"
+    shas = samples.build(samples.load("payments"), dest)
+    ingest(Repo.open(dest), all_history=True, progress=False)
+    return dest, shas
+
+
+def _lines(result):
+    return sorted((f["path"], f["line"], f["stale_value"]) for f in result["findings"])
+
+
+def test_reports_exactly_the_stale_lines_then_nothing_once_fixed(sample):
+    repo, shas = sample
+    commit(repo, "2026-05-01T10:00:00+00:00", "docs", {"README.md": README, "AGENTS.md": AGENTS})
+    rc, out, _ = cli("check", "--repo", repo, check=False)
+    assert rc == 1, out
+    res = check_tree(Repo.open(repo))
+    assert _lines(res) == [("AGENTS.md", 2, "8000"), ("AGENTS.md", 2, "get_user_by_id"),
+                           ("README.md", 3, "8000"), ("README.md", 6, "get_user_by_id")]
+    port = next(f for f in res["findings"] if f["path"] == "README.md" and f["line"] == 3)
+    assert port["key"] == "config:config/production.toml:server.port"
+    assert port["current_value"] == "8080" and port["changed_in"] == shas[1]
+    assert port["changed_at"] == "2026-02-10T09:30:00+00:00" and port["mention"] == "port 8000"
+    fn = next(f for f in res["findings"] if f["path"] == "README.md" and f["line"] == 6)
+    assert fn["current_value"] == "fetch_user" and fn["changed_in"] == shas[2]
+    assert "README.md:3: 'port 8000' is stale" in out and "now 8080" in out
+
+    commit(repo, "2026-05-02T10:00:00+00:00", "fix docs",
+           {"README.md": FIXED_README, "AGENTS.md": FIXED_AGENTS})
+    rc, out, _ = cli("check", "--repo", repo, check=False)
+    assert rc == 0 and "no stale mentions" in out
+
+
+def _scan(repo, files):
+    """Stage files (check reads tracked files from the work tree), scan, then unstage them."""
+    for rel, text in files.items():
+        p = Path(repo) / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+        git(repo, "add", "--", rel)
+    try:
+        return check_tree(Repo.open(repo))
+    finally:
+        for rel in files:
+            git(repo, "rm", "-q", "-f", "--cached", "--", rel)
+            (Path(repo) / rel).unlink()
+
+
+def test_scope_rule_for_a_value_still_current_elsewhere(sample):
+    repo, _ = sample
+    res = _scan(repo, {"docs/deploy.md": (
+        "# Deploying\n"
+        "Set port 8000.\n"                       # 4 staging is on 8000 now: ambiguous, quiet
+        "\n## Staging\n\nport = 8000\n"          # tied to staging by its heading: current
+        "\n## Production\n\nport = 8000\n"       # tied to production by its heading: stale
+        "staging port 8000, prod port 8000\n"    # one line, two scopes: only prod is tied...
+    )})
+    got = [(f["line"], f["mention"]) for f in res["findings"]]
+    assert (10, "port = 8000") in got
+    assert all(line not in (2, 6) for line, _ in got)
+    # both scope words on line 11 tie it to both keys; the production key is among them
+    assert any(line == 11 for line, _ in got)
+
+
+def test_code_comments_docstrings_and_exclusions(sample):
+    repo, _ = sample
+    res = _scan(repo, {
+        "tools/client.py": ('"""Client helpers; the session timeout is 1800 seconds."""\n'
+                            "import requests  # pinned: requests==2.31.0\n"
+                            "URL = '/api/v1/users/7'  # code, not a comment: not scanned\n"
+                            "def helper():\n    '''Wraps get_user_by_id.'''\n"),
+        "CHANGELOG.md": "- renamed get_user_by_id to fetch_user\n",
+        ".cursorrules": "Routes live under /api/v1/users/<id>.\n",
+        "notes.txt": "get_user_by_id was renamed  (repomem: ignore)\n",
+        ".github/copilot-instructions.md": "Supports Python 3.10 and 3.11.\n",
+    })
+    got = sorted((f["path"], f["line"], f["stale_value"]) for f in res["findings"])
+    assert got == [(".cursorrules", 1, "GET /api/v1/users/<int:user_id>"),
+                   (".github/copilot-instructions.md", 1, "3.10"),
+                   ("tools/client.py", 1, "1800"),
+                   ("tools/client.py", 2, "2.31.0"),
+                   ("tools/client.py", 5, "get_user_by_id")]
+
+
+def test_reverted_value_is_not_stale(sample):
+    repo, _ = sample
+    # MAX_RETRIES went 3 -> 5 -> 3: 3 is current again, 5 is stale
+    res = _scan(repo, {"docs/ops.md": "MAX_RETRIES = 3\nMAX_RETRIES = 5\n"})
+    assert [(f["line"], f["stale_value"], f["current_value"]) for f in res["findings"]] == [
+        (2, "5", "3")]
