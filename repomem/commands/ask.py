@@ -19,13 +19,21 @@ def add_arguments(p) -> None:
     p.add_argument("--as-of", default=None, metavar="WHEN",
                    help="ISO 8601 date or datetime, or a git revision")
     p.add_argument("-k", type=int, default=5, metavar="N", help="how many facts (default 5)")
+    p.add_argument("--llm", default=None, metavar="ollama:MODEL",
+                   help="have a local Ollama model write the answer from these facts only")
 
 
 def run(args) -> int:
     from repomem.query import ask
 
     r = open_repo(args)
-    result = ask(r, args.question, args.as_of, max(1, args.k))
+    if args.llm:
+        from repomem.agents import llm_answer
+        from repomem.ollama_client import parse_llm
+
+        result = llm_answer(r, args.question, parse_llm(args.llm), args.as_of, max(1, args.k))
+    else:
+        result = ask(r, args.question, args.as_of, max(1, args.k))
     if result.pop("unindexed_commits", 0):
         print("repomem: note: HEAD has commits that are not indexed yet; run 'repomem ingest'",
               file=sys.stderr)
@@ -35,6 +43,8 @@ def run(args) -> int:
     if not result["facts"]:
         print("no fact matches this question")
         return 0
+    if result.get("llm_answer"):
+        print(result["llm_answer"] + "\n\nfrom these facts:")
     for i, f in enumerate(result["facts"]):
         mark = "=>" if i == 0 else "  "
         print(f"{mark} {f['subject']}: {f['value']}")

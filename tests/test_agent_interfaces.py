@@ -1,0 +1,140 @@
+"""The MCP server over stdio (a real SDK client against 'python -m repomem mcp') and the
+Claude Code UserPromptSubmit hook script: current values only, as-of on request, never a failure
+that blocks the agent."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import anyio
+import pytest
+
+from repomem.index import Repo, ingest
+from tests.conftest import ROOT, commit
+
+HOOK = ROOT / "hooks" / "claude_code_prompt_context.py"
+TOOLS = {"ask", "context", "list_facts", "key_history", "changes_since"}
+
+
+def _mcp(repo, script):
+    """Start the server over stdio, run script(session) inside a ClientSession, return its result."""
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    params = StdioServerParameters(command=sys.executable, cwd=str(ROOT),
+                                   args=["-m", "repomem", "mcp", "--repo", str(repo)])
+
+    async def main():
+        with anyio.fail_after(60):
+            async with stdio_client(params) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    return await script(session)
+
+    return anyio.run(main)
+
+
+def test_mcp_lists_tools_and_answers_current_and_as_of(payments):
+    pytest.importorskip("mcp.server.mcpserver")
+    repo, _, shas = payments
+
+    async def script(s):
+        tools = (await s.list_tools()).tools
+        now = await s.call_tool("ask", {"question": "What port does the payment service listen "
+                                                    "on in production?"})
+        then = await s.call_tool("ask", {"question": "What port does the payment service listen "
+                                                     "on in production?", "as_of": "2026-02-01"})
+        fn = await s.call_tool("ask", {"question": "What is the function that looks up a user "
+                                                   "by primary key called now?"})
+        hist = await s.call_tool("key_history", {"key": "fetch_user"})
+        routes = await s.call_tool("list_facts", {"kind": "route"})
+        ctx = await s.call_tool("context", {"question": "user lookup function and its route"})
+        since = await s.call_tool("changes_since", {"since": "2026-02-10"})
+        bad = await s.call_tool("key_history", {"key": "no_such_thing"})
+        return tools, now, then, fn, hist, routes, ctx, since, bad
+
+    tools, now, then, fn, hist, routes, ctx, since, bad = _mcp(repo, script)
+    assert {t.name for t in tools} == TOOLS
+    for t in tools:
+        assert len(t.description) > 80 and t.annotations.read_only_hint
+    assert not now.is_error
+    top = now.structured_content["facts"][0]
+    assert now.structured_content["answer"] == "8080" and top["commit"] == shas[1]
+    assert top["path"] == "config/production.toml" and top["valid_from"].startswith("2026-02-10")
+    assert then.structured_content["answer"] == "8000"
+    facts = fn.structured_content["facts"]
+    assert fn.structured_content["answer"] == "fetch_user"
+    assert "get_user_by_id" not in json.dumps(facts)
+    assert [v["value"] for v in hist.structured_content["versions"]] == ["get_user_by_id",
+                                                                         "fetch_user"]
+    assert "GET /api/v2/users/<int:user_id>" in {f["value"] for f in
+                                                 routes.structured_content["facts"]}
+    text = ctx.content[0].text
+    assert "fetch_user" in text and "get_user_by_id" not in text and "/api/v1/users" not in text
+    assert since.structured_content["changes"][0]["to_value"] == "8080"
+    assert bad.is_error and "unknown key" in bad.content[0].text
+
+
+def test_mcp_sees_writes_by_another_process(new_repo):
+    """A long-lived server and a writer (hook, daemon) on the same store: each call re-checks
+    the store's generation, so the next answer reflects the new commit."""
+    pytest.importorskip("mcp.server.mcpserver")
+    repo = new_repo()
+    commit(repo, "2026-01-01T00:00:00+00:00", "cfg", {"app.toml": "[cache]\nttl = 30\n"})
+    ingest(Repo.open(repo), all_history=True, progress=False)
+    q = {"question": "cache ttl"}
+
+    async def script(s):
+        first = await s.call_tool("ask", q)
+        commit(repo, "2026-01-02T00:00:00+00:00", "longer ttl",
+               {"app.toml": "[cache]\nttl = 90\n"})
+        await anyio.to_thread.run_sync(
+            lambda: ingest(Repo.open(repo), all_history=True, progress=False))
+        second = await s.call_tool("ask", q)
+        return first, second
+
+    first, second = _mcp(repo, script)
+    assert first.structured_content["answer"] == "30"
+    assert second.structured_content["answer"] == "90"
+
+
+def _hook(event, env=None):
+    data = event if isinstance(event, str) else json.dumps(event)
+    return subprocess.run([sys.executable, str(HOOK)], input=data, capture_output=True,
+                          text=True, timeout=60, env=env)
+
+
+def test_claude_code_hook_prints_current_values_only(payments):
+    repo, _, _ = payments
+    ev = {"session_id": "s1", "transcript_path": "/dev/null", "cwd": str(repo),
+          "hook_event_name": "UserPromptSubmit",
+          "prompt": "rename the function that looks up a user and update its route"}
+    out = _hook(ev)
+    assert out.returncode == 0
+    assert out.stdout.startswith("## Repository facts")
+    assert "fetch_user" in out.stdout and "/api/v2/users" in out.stdout
+    assert "get_user_by_id" not in out.stdout and "/api/v1/users" not in out.stdout
+    port = _hook(dict(ev, prompt="what port does production listen on?"))
+    assert "production.toml: `8080`" in port.stdout
+    assert "production.toml: `8000`" not in port.stdout
+    assert len(port.stdout) // 4 <= 250  # the hook's small token budget
+
+
+@pytest.mark.parametrize("event", [
+    "not json",
+    {"prompt": "what port does production use?", "cwd": "/nonexistent/dir"},
+    {"prompt": "/clear", "cwd": "."},
+    {"prompt": "ok"},
+])
+def test_claude_code_hook_never_fails_the_prompt(event, tmp_path):
+    out = _hook(event)
+    assert (out.returncode, out.stdout) == (0, "")
+
+
+def test_claude_code_hook_without_a_store_prints_nothing(new_repo):
+    repo = new_repo()
+    commit(repo, "2026-01-01T00:00:00+00:00", "x", {"a.toml": "port = 1\n"})
+    out = _hook({"prompt": "which port is used?", "cwd": str(repo)})
+    assert (out.returncode, out.stdout) == (0, "")
+    assert not (repo / ".git" / "repomem").exists()  # a hook never creates a store
