@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from repomem import git
+from repomem import git, viewcache
 from repomem.embed import get_embedder
 from repomem.errors import RepomemError
 from repomem.ledger import Ledger, fold
@@ -42,9 +42,8 @@ class Repo:
         return cls(root, Store(path, embedder))
 
 
-def _embedder(r: Repo, create: bool, spec: str | None = None):
-    if spec is None and r.store._embedder is not None:
-        spec = r.store._embedder
+def _embedder(r: Repo, create: bool):
+    spec = r.store.embedder_spec
     if spec is None and r.store.exists():
         spec = r.store.get_meta("embedder")
     emb = get_embedder(spec)
@@ -102,39 +101,54 @@ def view_id(head: str | None, applied: list[str]) -> str:
     return short_hash(head or "", *applied, n=20)
 
 
-def build_ledger(r: Repo) -> tuple[Ledger, str]:
+def _target(r: Repo) -> tuple[list[str], dict[str, int], str, int]:
+    """(records to fold in order, their valid times, the view id, HEAD commits not ingested)."""
     chain = git.first_parent_chain(r.root)
-    eff = git.effective_times(chain)
     have = r.store.ingested()
     applied = [c.sha for c in chain if c.sha in have]
+    vid = view_id(chain[-1].sha if chain else None, applied)
+    return applied, git.effective_times(chain), vid, len(chain) - len(applied)
+
+
+def build_ledger(r: Repo) -> tuple[Ledger, str]:
+    applied, eff, vid, _ = _target(r)
     recs = r.store.load_records(applied)
-    ledger = fold([(recs[s][0], eff[s], recs[s][1]) for s in applied])
-    return ledger, view_id(chain[-1].sha if chain else None, applied)
+    return fold([(recs[s][0], eff[s], recs[s][1]) for s in applied]), vid
 
 
 def view_is_current(r: Repo) -> tuple[bool, int]:
     """(whether the view matches HEAD and the ingested records, commits on HEAD not ingested)."""
-    chain = git.first_parent_chain(r.root)
-    have = r.store.ingested()
-    applied = [c.sha for c in chain if c.sha in have]
-    want = view_id(chain[-1].sha if chain else None, applied)
+    _, _, vid, missing = _target(r)
     state = r.store.get_meta("view") or {}
-    return state.get("id") == want, len(chain) - len(applied)
+    return state.get("id") == vid and state.get("complete", False), missing
 
 
 def sync_view(r: Repo, emb=None) -> dict:
     with r.store.writer():
         emb = emb or _embedder(r, False)
-        ledger, vid = build_ledger(r)
+        applied, eff, vid, missing = _target(r)
         state = r.store.get_meta("view") or {}
         if state.get("id") == vid and state.get("complete"):
-            return {"versions": len(ledger.versions), "added": 0, "updated": 0, "dropped": 0}
+            if not viewcache.exists(r.store.path, state.get("head")):
+                _write_snapshot(r, state, emb, missing)
+            return {"versions": r.store.count_versions(), "added": 0, "updated": 0, "dropped": 0}
         # Marked incomplete first: a crash mid-sync leaves a view that the next run redoes.
+        viewcache.invalidate(r.store.path)
         r.store.set_meta("view", {"id": vid, "complete": False})
+        recs = r.store.load_records(applied)
+        ledger = fold([(recs[s][0], eff[s], recs[s][1]) for s in applied])
         stats = r.store.sync_versions(ledger.versions, emb)
-        r.store.set_meta("view", {"id": vid, "complete": True, "head": git.head(r.root)})
+        state = {"id": vid, "complete": True, "head": git.head(r.root)}
+        r.store.set_meta("view", state)
+        _write_snapshot(r, state, emb, missing)
         stats["versions"] = len(ledger.versions)
         return stats
+
+
+def _write_snapshot(r: Repo, state: dict, emb, missing: int) -> None:
+    rows, embeddings = r.store.current_rows()
+    viewcache.write(r.store.path, dict(state, embedder=emb.name, missing=missing), rows,
+                    embeddings)
 
 
 def ensure_view(r: Repo) -> int:
@@ -143,7 +157,6 @@ def ensure_view(r: Repo) -> int:
     require_store(r)
     with r.store.reader():
         current, missing = view_is_current(r)
-        complete = (r.store.get_meta("view") or {}).get("complete", False)
-    if not (current and complete):
+    if not current:
         sync_view(r)
     return missing

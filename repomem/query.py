@@ -8,7 +8,7 @@ import re
 import time
 from datetime import datetime, timezone
 
-from repomem import git
+from repomem import git, viewcache
 from repomem.embed import get_embedder, tokens
 from repomem.errors import RepomemError
 from repomem.index import Repo, ensure_view, require_store
@@ -86,12 +86,32 @@ def _rerank(question: str, rows: list[dict]) -> list[dict]:
     return sorted(rows, key=lambda r: (-r["score"], r["key"]))
 
 
-def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
-    missing = ensure_view(r)
-    t = parse_when(r, as_of)
+def _search_snapshot(r: Repo, question: str, n: int):
+    """The current view from the snapshot the last writer left, when it is for this HEAD:
+    no Chroma import, so a fresh process answers fast.  None when it cannot be used."""
+    if not r.store.exists():
+        return None
     with r.store.reader():
-        emb = get_embedder(r.store.get_meta("embedder"))
-        rows = r.store.search(emb.embed([question])[0], t, max(40, 4 * k))
+        snap = viewcache.load(r.store.path, git.head(r.root))
+    if snap is None:
+        return None
+    state, rows, matrix = snap
+    t = int(time.time())
+    vec = get_embedder(state["embedder"]).embed([question])[0]
+    return t, viewcache.search(rows, matrix, vec, t, n), state.get("missing", 0)
+
+
+def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
+    n = max(40, 4 * k)
+    hit = _search_snapshot(r, question, n) if as_of is None else None
+    if hit is not None:
+        t, rows, missing = hit
+    else:
+        missing = ensure_view(r)
+        t = parse_when(r, as_of)
+        with r.store.reader():
+            emb = get_embedder(r.store.get_meta("embedder"))
+            rows = r.store.search(emb.embed([question])[0], t, n)
     ranked = _rerank(question, rows)[:k]
     facts = [dict(fact_json(x), score=x["score"]) for x in ranked]
     return {"question": question, "as_of": iso(t), "answer": facts[0]["value"] if facts else None,

@@ -52,13 +52,44 @@ def version_document(v: Version) -> str:
     return f"{v.subject}. {v.purpose}. {v.value}. {v.path}"
 
 
+# One chroma client per store path in this process, with the store generation it was opened at.
+# chroma caches one System per path and hands it to every PersistentClient for that path, so a
+# client opened before another process wrote must be stopped, not just forgotten, or the next
+# PersistentClient gets the same stale HNSW index ("Error finding id").
+_CLIENTS: dict[str, tuple[str | None, object]] = {}
+
+
+def _drop_client(path: str) -> None:
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    _CLIENTS.pop(path, None)
+    system = SharedSystemClient._identifier_to_system.pop(path, None)
+    SharedSystemClient._identifier_to_refcount.pop(path, None)
+    if system is not None:
+        system.stop()
+
+
+def _client_for(path: str, generation: str | None):
+    hit = _CLIENTS.get(path)
+    if hit is not None and hit[0] == generation:
+        return hit[1]
+    _drop_client(path)
+    import chromadb
+    from chromadb.config import Settings
+
+    client = chromadb.PersistentClient(path=path, settings=Settings(anonymized_telemetry=False,
+                                                                    allow_reset=False))
+    _CLIENTS[path] = (generation, client)
+    return client
+
+
 class Store:
-    def __init__(self, path: Path, embedder=None):
+    def __init__(self, path: Path, embedder_spec: str | None = None):
         self.path = Path(path)
         self._client = None
         self._cols: dict = {}
         self._generation = None
-        self._embedder = embedder
+        self.embedder_spec = embedder_spec  # asked for on the command line; None = as stored
         self._lock_depth = 0
         self._lock_fd: int | None = None
 
@@ -105,13 +136,21 @@ class Store:
         tmp = self.path / "generation.tmp"
         tmp.write_text(f"{time.time_ns()}-{os.getpid()}")
         os.replace(tmp, self._gen_file())
-        self._generation = self._read_generation()
+        gen = self._read_generation()
+        if self._client is not None and _CLIENTS.get(str(self.path)) == (self._generation,
+                                                                          self._client):
+            _CLIENTS[str(self.path)] = (gen, self._client)  # our own write: the client is current
+        self._generation = gen
 
     def _refresh(self) -> None:
-        """Drop a client that another process's write may have made stale."""
+        """Drop a client that another process's write may have made stale.  The client is shared
+        by every Store of this path in the process (chroma caches one system per path), so a new
+        Store must not inherit a system opened before another process's write either."""
         gen = self._read_generation()
-        if self._client is not None and gen != self._generation:
-            self.close()
+        if self._client is not None and (gen != self._generation
+                                         or _CLIENTS.get(str(self.path)) != (gen, self._client)):
+            self._cols.clear()
+            self._client = None
         self._generation = gen
 
     # -- chroma --------------------------------------------------------------------------------
@@ -122,12 +161,7 @@ class Store:
         col = self._cols.get(name)
         if col is None:
             if self._client is None:
-                import chromadb
-                from chromadb.config import Settings
-
-                self._client = chromadb.PersistentClient(
-                    path=str(self.path), settings=Settings(anonymized_telemetry=False,
-                                                           allow_reset=False))
+                self._client = _client_for(str(self.path), self._generation)
             meta = {"hnsw:space": "cosine"} if name == "versions" else None
             col = self._client.get_or_create_collection(f"repomem_{name}", embedding_function=None,
                                                         metadata=meta)
@@ -136,11 +170,9 @@ class Store:
 
     def close(self) -> None:
         if self._client is not None:
-            from chromadb.api.client import SharedSystemClient
-
             self._cols.clear()
             self._client = None
-            SharedSystemClient.clear_system_cache()
+            _drop_client(str(self.path))
 
     # -- metadata ------------------------------------------------------------------------------
     def get_meta(self, name: str):
@@ -233,5 +265,18 @@ class Store:
 
     def rows(self, where: dict | None = None) -> list[dict]:
         got = self._col("versions").get(where=where, include=["metadatas", "documents"])
+        return [dict(m, id=i, document=doc) for i, m, doc in
+                zip(got["ids"], got["metadatas"], got["documents"])]
+
+    def current_rows(self) -> tuple[list[dict], list]:
+        """Versions still open (valid_to = FOREVER), with their embeddings, for the snapshot."""
+        got = self._col("versions").get(where={"valid_to": FOREVER},
+                                        include=["metadatas", "documents", "embeddings"])
+        rows = [dict(m, id=i, document=doc) for i, m, doc in
+                zip(got["ids"], got["metadatas"], got["documents"])]
+        return rows, got["embeddings"] if len(rows) else []
+
+    def get_rows(self, ids: list[str]) -> list[dict]:
+        got = self._col("versions").get(ids=ids, include=["metadatas", "documents"])
         return [dict(m, id=i, document=doc) for i, m, doc in
                 zip(got["ids"], got["metadatas"], got["documents"])]

@@ -1,0 +1,63 @@
+"""The current-view snapshot: a fresh process answers without importing Chroma, and answers
+exactly what the Chroma view answers; it is never used for another HEAD or after a failed sync."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+from repomem import git, samples, viewcache
+from repomem.index import Repo, ingest
+from repomem.query import ask, iso
+from tests.conftest import ROOT, commit
+
+QUESTIONS = [e["question"] for e in samples.load("payments").EXPECTED if not e.get("as_of")]
+
+
+def test_fresh_process_answers_without_chroma(payments):
+    repo, _, _ = payments
+    code = ("import sys, json; from repomem.index import Repo; from repomem.query import ask; "
+            f"res = ask(Repo.open({str(repo)!r}), 'what port does production listen on?'); "
+            "print(json.dumps([res['answer'], 'chromadb' in sys.modules]))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                         check=True).stdout
+    assert out.strip() == '["8080", false]'
+
+
+@pytest.mark.parametrize("question", QUESTIONS)
+def test_snapshot_answers_equal_chroma_answers(payments, question):
+    repo, _, _ = payments
+    r = Repo.open(repo)
+    fast = ask(r, question, k=8)
+    slow = ask(r, question, as_of=iso(int(time.time())), k=8)
+    assert [(f["key"], f["value"], f["score"]) for f in fast["facts"]] == \
+        [(f["key"], f["value"], f["score"]) for f in slow["facts"]]
+
+
+def test_snapshot_follows_head_and_is_dropped_before_a_view_change(new_repo, tmp_path,
+                                                                  monkeypatch):
+    repo = new_repo()
+    commit(repo, "2026-01-01T00:00:00Z", "a", {"c.toml": "port = 1\n"})
+    r = Repo.open(repo, store=tmp_path / "s")
+    ingest(r, all_history=True)
+    assert viewcache.exists(r.store.path, git.head(repo))
+    commit(repo, "2026-01-02T00:00:00Z", "b", {"c.toml": "port = 2\n"})
+    # HEAD moved: the snapshot is not used; the query path indexes nothing by itself, but the
+    # view answers for what is ingested and says so.
+    res = ask(r, "port?")
+    assert res["answer"] == "1" and res["unindexed_commits"] == 1
+
+    from repomem.store import Store
+
+    def boom(*a, **k):
+        raise RuntimeError("crash in the middle of a view sync")
+
+    monkeypatch.setattr(Store, "sync_versions", boom)
+    with pytest.raises(RuntimeError):
+        ingest(r, all_history=True)
+    assert not (r.store.path / viewcache.SNAPSHOT).exists()
+    monkeypatch.undo()
+    assert ask(r, "port?")["answer"] == "2"  # the next reader redoes the view
