@@ -42,14 +42,9 @@ def git(repo, *args, date=None, check=True):
 
 def commit(repo, date, message, files):
     """Write files (None deletes) and commit them with a fixed author and committer date."""
-    for rel, text in files.items():
-        p = Path(repo) / rel
-        if text is None:
-            git(repo, "rm", "-q", "--", rel)
-            continue
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_bytes(text if isinstance(text, bytes) else text.encode())
-        git(repo, "add", "--", rel)
+    from repomem.samples import write_files
+
+    write_files(Path(repo), files)
     git(repo, "commit", "-q", "--allow-empty", "-m", message, date=date)
     return git(repo, "rev-parse", "HEAD")
 
