@@ -19,8 +19,11 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    from repomem import overlay
     from repomem.context import build_context
 
     r = open_repo(args)
-    sys.stdout.write(build_context(r, args.question, budget=args.budget))
+    # Uncommitted edits the watcher saw, when still fresh (same HEAD, files unchanged since).
+    over = overlay.load(r) or None
+    sys.stdout.write(build_context(r, args.question, budget=args.budget, overlay=over))
     return 0

@@ -31,6 +31,8 @@ fi
 
 [ -d "$STORE" ] || exit $rc  # no store (repomem init not run): nothing to keep fresh
 : > "$STORE/pending" 2>/dev/null
+# A running `repomem daemon` watches the pending marker: no worker needed.
+if read pid < "$STORE/daemon.pid" 2>/dev/null && kill -0 "$pid" 2>/dev/null; then exit $rc; fi
 if [ -x "$PY" ]; then
     "$PY" -m repomem.worker "$HOOK" --repo "$PWD" --store "$STORE" </dev/null >/dev/null 2>&1 &
 elif command -v repomem >/dev/null 2>&1; then

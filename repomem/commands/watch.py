@@ -1,0 +1,43 @@
+"""Watch the work tree and git refs in the foreground: new commits are ingested whatever made
+them (pull, merge, rebase, another tool), and edits not yet committed are kept as an
+uncommitted overlay that 'repomem context' shows, flagged.  Ctrl-C stops.
+
+Example: repomem watch --repo path/to/repo      (or run it in the background: repomem daemon start)"""
+
+from __future__ import annotations
+
+import signal
+import sys
+
+from repomem.cli import common
+from repomem.commands import open_repo
+
+HELP = "keep the index and the uncommitted overlay fresh (foreground)"
+
+
+def add_arguments(p) -> None:
+    common(p)
+    p.add_argument("--delay", type=float, default=0.3, metavar="SECONDS",
+                   help="quiet time before a burst of changes is handled (default 0.3)")
+
+
+def run(args) -> int:
+    from repomem import daemon
+    from repomem.index import require_store
+    from repomem.watch import Watcher
+
+    r = open_repo(args)
+    require_store(r)
+    w = Watcher(r, delay=args.delay)
+    signal.signal(signal.SIGTERM, lambda *_: w.stop())
+    signal.signal(signal.SIGINT, lambda *_: w.stop())
+
+    def ready():
+        daemon.write_pid(r.store.path)
+        print(f"repomem: watching {r.root}", file=sys.stderr, flush=True)
+
+    try:
+        w.run(ready=ready)
+    finally:
+        daemon.remove_pid(r.store.path)
+    return 0
