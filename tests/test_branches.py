@@ -22,6 +22,18 @@ def test_branch_checkout_merge_amend_reset_rebase(new_repo):
     from conftest import cli
 
     cli("init", "--repo", repo)
+    # The hooks hand their requests to a running daemon (which has chroma loaded already): the
+    # same pending-marker path as a detached worker, at a fraction of the start-up cost.
+    # test_hooks.py covers the detached worker itself.
+    cli("daemon", "start", "--repo", repo)
+    try:
+        _scenario(repo, store)
+    finally:
+        cli("daemon", "stop", "--repo", repo)
+
+
+def _scenario(repo, store):
+    from conftest import cli
 
     # A value committed on an unmerged branch is never current on another branch.
     git(repo, "checkout", "-q", "-b", "feature")
@@ -81,7 +93,9 @@ def test_branch_checkout_merge_amend_reset_rebase(new_repo):
     assert _port(repo, store) == "9090"
     with s.reader():
         assert s.get_meta("heads")["main"] == git(repo, "rev-parse", "main")
-    assert "history of main was rewritten" in (store / "worker.log").read_text()
+    logs = "".join(p.read_text() for p in (store / "worker.log", store / "daemon.log")
+                   if p.exists())
+    assert "history of main was rewritten" in logs
 
 
 def test_forced_pull_drops_facts_of_rewritten_upstream(new_repo, tmp_path):
