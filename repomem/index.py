@@ -17,6 +17,7 @@ from pathlib import Path
 
 from repomem import git, viewcache
 from repomem.embed import get_embedder
+from repomem.crashpoint import crashpoint
 from repomem.errors import RepomemError
 from repomem.ledger import Ledger, fold
 from repomem.mining import CommitMiner
@@ -84,6 +85,7 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
                             r.store.put_records(recs, int(time.time()))  # keep what is good
                             raise
                     r.store.put_records(recs, int(time.time()))
+                    crashpoint("records")
                     done += len(batch)
                     if show:
                         rate = done / max(time.time() - started, 1e-6)
@@ -135,9 +137,11 @@ def sync_view(r: Repo, emb=None) -> dict:
         # Marked incomplete first: a crash mid-sync leaves a view that the next run redoes.
         viewcache.invalidate(r.store.path)
         r.store.set_meta("view", {"id": vid, "complete": False})
+        crashpoint("view")
         recs = r.store.load_records(applied)
         ledger = fold([(recs[s][0], eff[s], recs[s][1]) for s in applied])
         stats = r.store.sync_versions(ledger.versions, emb)
+        crashpoint("view")
         state = {"id": vid, "complete": True, "head": git.head(r.root)}
         r.store.set_meta("view", state)
         _write_snapshot(r, state, emb, missing)
