@@ -24,7 +24,7 @@ please s t""".split())
 # Words a developer uses in a question -> words that appear in code facts.  Both sides map to one
 # canonical token so "listen" meets "port" and "endpoint" meets "route".
 _SYNONYMS = {
-    "listen": "port", "listens": "port", "listening": "port", "bind": "port",
+    "listen": "port", "listens": "port", "listening": "port",
     "endpoint": "route", "url": "route", "uri": "route", "path": "route", "api": "route",
     "routes": "route", "endpoints": "route", "urls": "route", "http": "route",
     "package": "dependency", "library": "dependency", "lib": "dependency", "pin": "dependency",
