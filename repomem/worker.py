@@ -100,6 +100,10 @@ def run(root: str | Path, store: str | Path) -> int:
         fd = _try_lock(store)
         if fd is None:
             return 0  # the running worker will see our pending marker
+        # While this file names a live worker the hooks start none; it goes before the lock is
+        # released and the pending marker is re-checked after, so no request is left behind.
+        pid_path = store / "worker.pid"
+        pid_path.write_text(f"{os.getpid()}\n")
         try:
             r = None
             while pending_file(store).exists():
@@ -114,6 +118,7 @@ def run(root: str | Path, store: str | Path) -> int:
                     if os.environ.get("REPOMEM_DEBUG"):
                         raise
         finally:
+            pid_path.unlink(missing_ok=True)
             os.close(fd)
         if not pending_file(store).exists():
             return 0
@@ -122,6 +127,7 @@ def run(root: str | Path, store: str | Path) -> int:
 def _detach_and_log(store: Path) -> None:
     try:
         os.setsid()  # survive the hook's process group (Ctrl-C on the git command)
+        os.nice(10)  # background work: the user's own git commands come first
     except OSError:
         pass
     path = store / "worker.log"
@@ -146,11 +152,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--foreground", action="store_true", help="keep the terminal; no log file")
     args = p.parse_args(argv)
     try:
-        from repomem import git
-        from repomem.store import default_store_path
+        if args.store:  # the hooks pass it: no git call, no heavy import before the lock
+            root, store = Path(args.repo), Path(args.store)
+        else:
+            from repomem import git
+            from repomem.store import default_store_path
 
-        root = git.toplevel(args.repo)
-        store = Path(args.store) if args.store else default_store_path(root)
+            root = git.toplevel(args.repo)
+            store = default_store_path(root)
         if not (store / "chroma.sqlite3").exists():
             return 0  # never create a store from a hook
         if not args.foreground:

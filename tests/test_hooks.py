@@ -97,12 +97,13 @@ def _spy_python(tmp_path):
 
 def test_rebase_runs_no_per_commit_work_and_catches_up_once(new_repo, tmp_path):
     repo = new_repo()
-    _init(repo)
+    store = _init(repo)
     git(repo, "checkout", "-q", "-b", "topic")
     for i in range(3):
         commit(repo, f"2026-01-0{i + 2}T10:00:00+00:00", f"t{i}", {f"t{i}.py": f"X{i} = {i}\n"})
     git(repo, "checkout", "-q", "main")
     commit(repo, "2026-01-06T10:00:00+00:00", "m", {"m.py": "M = 1\n"})
+    assert worker.wait_idle(store)  # a live worker would take the requests instead of the spy
     spy, log = _spy_python(tmp_path)
     hooks.install(repo, python=str(spy))
     git(repo, "rebase", "-q", "main", "topic")

@@ -31,8 +31,13 @@ fi
 
 [ -d "$STORE" ] || exit $rc  # no store (repomem init not run): nothing to keep fresh
 : > "$STORE/pending" 2>/dev/null
-# A running `repomem daemon` watches the pending marker: no worker needed.
-if read pid < "$STORE/daemon.pid" 2>/dev/null && kill -0 "$pid" 2>/dev/null; then exit $rc; fi
+# A running `repomem daemon` watches the pending marker, and a running worker re-checks it
+# before it exits: either way no new process is needed.
+for f in daemon.pid worker.pid; do
+    if [ -f "$STORE/$f" ] && read -r pid < "$STORE/$f" && kill -0 "$pid" 2>/dev/null; then
+        exit $rc
+    fi
+done
 if [ -x "$PY" ]; then
     "$PY" -m repomem.worker "$HOOK" --repo "$PWD" --store "$STORE" </dev/null >/dev/null 2>&1 &
 elif command -v repomem >/dev/null 2>&1; then
