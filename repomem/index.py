@@ -15,11 +15,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from repomem import git, viewcache
+from repomem import git, summaries, viewcache
 from repomem.embed import get_embedder
 from repomem.crashpoint import crashpoint
 from repomem.errors import RepomemError
-from repomem.ledger import Ledger, fold
+from repomem.ledger import fold
 from repomem.mining import CommitMiner
 from repomem.model import short_hash
 from repomem.store import Store, default_store_path
@@ -108,14 +108,10 @@ def _target(r: Repo) -> tuple[list[str], dict[str, int], str, int]:
     chain = git.first_parent_chain(r.root)
     have = r.store.ingested()
     applied = [c.sha for c in chain if c.sha in have]
-    vid = view_id(chain[-1].sha if chain else None, applied)
+    # Cached LLM summaries change purpose texts, so they are part of what the view is built from.
+    extra = summaries.digest(r.store.path)
+    vid = view_id(chain[-1].sha if chain else None, applied + ([extra] if extra else []))
     return applied, git.effective_times(chain), vid, len(chain) - len(applied)
-
-
-def build_ledger(r: Repo) -> tuple[Ledger, str]:
-    applied, eff, vid, _ = _target(r)
-    recs = r.store.load_records(applied)
-    return fold([(recs[s][0], eff[s], recs[s][1]) for s in applied]), vid
 
 
 def view_is_current(r: Repo) -> tuple[bool, int]:
@@ -140,7 +136,8 @@ def sync_view(r: Repo, emb=None) -> dict:
         crashpoint("view")
         recs = r.store.load_records(applied)
         ledger = fold([(recs[s][0], eff[s], recs[s][1]) for s in applied])
-        stats = r.store.sync_versions(ledger.versions, emb)
+        versions = summaries.apply(r.store.path, ledger.versions)
+        stats = r.store.sync_versions(versions, emb)
         crashpoint("view")
         state = {"id": vid, "complete": True, "head": git.head(r.root)}
         r.store.set_meta("view", state)

@@ -189,6 +189,9 @@ class Store:
             if not create:
                 raise RepomemError(f"no repomem store at {self.path}",
                                    hint="run 'repomem init' in the repository first")
+            # Embed once before binding the store to this embedder: an unreachable server or a
+            # missing model fails here and leaves no store tied to an embedder that never ran.
+            embedder.embed(["repomem"])
             self.set_meta("schema", SCHEMA)
             self.set_meta("embedder", embedder.name)
         elif have != embedder.name:

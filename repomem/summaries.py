@@ -38,6 +38,15 @@ def load(store_dir: Path) -> dict:
     return data
 
 
+def digest(store_dir: Path) -> str | None:
+    """A digest of the cache file's contents (None without one): the view is rebuilt when it
+    changes."""
+    try:
+        return hashlib.sha1(_path(store_dir).read_bytes()).hexdigest()[:16]
+    except FileNotFoundError:
+        return None
+
+
 def save(store_dir: Path, data: dict) -> None:
     p = _path(store_dir)
     tmp = p.with_suffix(".tmp")
