@@ -73,12 +73,13 @@ class Classifier:
         self.common = git.common_dir(root).resolve()
         self.store = store.resolve()
 
-    def __call__(self, path: str) -> str | None:
+    def __call__(self, path: str, event_type: str = "modified") -> str | None:
         p = Path(path)
         if p.name.endswith(".lock"):
             return None
         if p == self.store / "pending":
-            return GIT
+            # A hook asked for work.  Its removal (by the worker taking it) is no request.
+            return None if event_type == "deleted" else GIT
         if _under(p, self.store) is not None:
             return None
         for base in (self.git_dir, self.common):
@@ -110,8 +111,8 @@ class Watcher:
         self.batches = 0  # handled so far (tests wait on this)
 
     # -- called from watchdog's thread -------------------------------------------------------
-    def event(self, path: str) -> None:
-        kind = self.classify(path)
+    def event(self, path: str, event_type: str = "modified") -> None:
+        kind = self.classify(path, event_type)
         if kind:
             with self.cond:
                 self.debounce.add(kind, path)
@@ -127,7 +128,6 @@ class Watcher:
         from repomem import overlay, worker
 
         if GIT in batch:
-            worker.pending_file(self.r.store.path).touch()
             worker.run(self.r.root, self.r.store.path)
         elif not not_ignored(self.r.root, batch.get(TREE, set())):
             return
@@ -167,10 +167,13 @@ class Watcher:
             def on_any_event(self, ev):
                 if ev.event_type in ("opened", "closed_no_write"):
                     return
-                watcher.event(os.fsdecode(ev.src_path))
+                if ev.is_directory:
+                    return
+                watcher.event(os.fsdecode(ev.src_path),
+                              "deleted" if ev.event_type == "moved" else ev.event_type)
                 dest = getattr(ev, "dest_path", None)
                 if dest:
-                    watcher.event(os.fsdecode(dest))
+                    watcher.event(os.fsdecode(dest), "created")
 
         obs = Observer()
         c = self.classify

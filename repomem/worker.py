@@ -91,8 +91,9 @@ def catch_up(r) -> dict:
     return stats
 
 
-def run(root: str | Path, store: str | Path) -> int:
-    """Serve pending requests until none is left; returns at once if another worker is on it."""
+def run(root: str | Path, store: str | Path, request: bool = True) -> int:
+    """Serve pending requests until none is left; returns at once if another worker is on it.
+    request: add one (the watcher's own; it must not write the marker it watches)."""
     from repomem.index import Repo
 
     store = Path(store)
@@ -106,7 +107,8 @@ def run(root: str | Path, store: str | Path) -> int:
         pid_path.write_text(f"{os.getpid()}\n")
         try:
             r = None
-            while pending_file(store).exists():
+            while request or pending_file(store).exists():
+                request = False
                 pending_file(store).unlink(missing_ok=True)
                 try:
                     r = r or Repo.open(root, store)
@@ -165,7 +167,6 @@ def main(argv: list[str] | None = None) -> int:
         if not args.foreground:
             _detach_and_log(store)
         logging.basicConfig(level=logging.WARNING, format="repomem worker: %(message)s")
-        pending_file(store).touch()
         return run(root, store)
     except Exception as e:
         print(f"repomem worker: {type(e).__name__}: {e}", file=sys.stderr)
