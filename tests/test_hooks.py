@@ -124,3 +124,16 @@ def test_shim_is_small_posix_sh(new_repo):
     assert len(text.splitlines()) < 60
     assert sys.executable in text
     subprocess.run(["sh", "-n", str(repo / ".git" / "hooks" / "post-merge")], check=True)
+
+
+def test_a_burst_of_commits_coalesces(new_repo):
+    repo = new_repo()
+    store = _init(repo)
+    assert worker.wait_idle(store)
+    (store / "worker.log").unlink(missing_ok=True)
+    for i in range(6):
+        commit(repo, f"2026-01-0{i + 2}T10:00:00+00:00", f"c{i}", {"app.py": f"PORT = {i}\n"})
+    assert worker.wait_idle(store)
+    runs = (store / "worker.log").read_text().count(" indexed ")
+    assert 1 <= runs < 6
+    assert _port(repo) == "5"
