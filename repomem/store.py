@@ -13,6 +13,7 @@ import contextlib
 import fcntl
 import json
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -92,30 +93,38 @@ class Store:
         self.embedder_spec = embedder_spec  # asked for on the command line; None = as stored
         self._lock_depth = 0
         self._lock_fd: int | None = None
+        self._lock_mode = 0
+        self._thread_lock = threading.RLock()
 
     # -- locking -------------------------------------------------------------------------------
     @contextlib.contextmanager
     def _locked(self, mode: int):
-        if self._lock_depth:  # re-entrant within one process
-            self._lock_depth += 1
+        # Threads of one process (an MCP server) take turns: the flock is per process, so without
+        # this a second thread would walk into the first one's lock as if it were re-entering.
+        with self._thread_lock:
+            if self._lock_depth:  # re-entrant within one thread
+                if mode == fcntl.LOCK_EX and self._lock_mode != fcntl.LOCK_EX:
+                    raise RuntimeError("store writer() inside reader(): a shared lock cannot be "
+                                       "upgraded; leave the reader first")
+                self._lock_depth += 1
+                try:
+                    yield self
+                finally:
+                    self._lock_depth -= 1
+                return
+            self.path.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path / "lock", os.O_RDWR | os.O_CREAT, 0o644)
+            fcntl.flock(fd, mode)
+            self._lock_fd, self._lock_depth, self._lock_mode = fd, 1, mode
             try:
+                self._refresh()
                 yield self
             finally:
-                self._lock_depth -= 1
-            return
-        self.path.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path / "lock", os.O_RDWR | os.O_CREAT, 0o644)
-        fcntl.flock(fd, mode)
-        self._lock_fd, self._lock_depth = fd, 1
-        try:
-            self._refresh()
-            yield self
-        finally:
-            if mode == fcntl.LOCK_EX:
-                self._bump_generation()
-            self._lock_depth = 0
-            self._lock_fd = None
-            os.close(fd)  # releases the lock
+                if mode == fcntl.LOCK_EX:
+                    self._bump_generation()
+                self._lock_depth = 0
+                self._lock_fd = None
+                os.close(fd)  # releases the lock
 
     def writer(self):
         return self._locked(fcntl.LOCK_EX)

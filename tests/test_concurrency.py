@@ -53,3 +53,16 @@ def test_concurrent_writers_and_readers(new_repo, tmp_path):
     ingest(Repo.open(repo, ref), all_history=True, progress=False)
     assert ledger_snapshot(repo, store) == ledger_snapshot(repo, ref)
     assert git(repo, "status", "--porcelain") == ""
+
+
+def test_writer_inside_reader_is_refused(tmp_path):
+    import pytest
+
+    s = Store(tmp_path / "store")
+    with s.reader():
+        with pytest.raises(RuntimeError, match="cannot be upgraded"):
+            with s.writer():
+                pass
+    with s.writer():
+        with s.reader():  # a read inside a write is fine
+            pass
