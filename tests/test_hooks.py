@@ -9,11 +9,9 @@ import subprocess
 import sys
 import time
 
-import pytest
-
 from conftest import cli, commit, git
 from repomem import hooks, worker
-from repomem.index import Repo, ingest
+from repomem.index import Repo
 from repomem.query import ask
 
 
@@ -39,7 +37,8 @@ def test_install_chains_and_uninstall_restores_a_foreign_hook(new_repo):
     assert (hook.parent / "post-commit.legacy").exists()
     head = hook.read_text().splitlines()
     assert head[0] == "#!/bin/sh" and any(ln.startswith("# ID: repomem-") for ln in head)
-    assert "post-commit: installed, chains post-commit.legacy" in cli("hooks", "status", "--repo", repo)[1]
+    status = cli("hooks", "status", "--repo", repo)[1]
+    assert "post-commit: installed, chains post-commit.legacy" in status
 
     foreign = repo / ".git" / "foreign.log"
     foreign.unlink()
@@ -109,7 +108,7 @@ def test_rebase_runs_no_per_commit_work_and_catches_up_once(new_repo, tmp_path):
     git(repo, "rebase", "-q", "main", "topic")
     # The spy runs in the background: wait for its line with a bounded poll.
     deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and "post-rewrite" not in (log.read_text() if log.exists() else ""):
+    while time.monotonic() < deadline and not (log.exists() and "post-rewrite" in log.read_text()):
         time.sleep(0.02)
     calls = log.read_text().split()
     assert "post-rewrite" in calls
