@@ -136,3 +136,18 @@ def test_a_burst_of_commits_coalesces(new_repo):
     runs = (store / "worker.log").read_text().count(" indexed ")
     assert 1 <= runs < 6
     assert _port(repo) == "5"
+
+
+def test_falls_back_to_repomem_on_path(new_repo, tmp_path):
+    repo = new_repo()
+    store = _init(repo)
+    hooks.install(repo, python=str(tmp_path / "gone" / "python"))  # that venv was deleted
+    bindir = os.path.dirname(sys.executable)
+    assert os.access(os.path.join(bindir, "repomem"), os.X_OK)
+    env = dict(os.environ, PATH=f"{bindir}:/usr/bin:/bin")
+    (repo / "app.py").write_text("PORT = 4444\n")
+    subprocess.run(["git", "-C", str(repo), "-c", "user.name=T", "-c", "user.email=t@example.com",
+                    "commit", "-q", "-am", "via PATH"], env=env, check=True)
+    assert worker.wait_idle(store)
+    assert _port(repo) == "4444"
+    assert "is gone: falls back to 'repomem' on PATH" in cli("hooks", "status", "--repo", repo)[1]
