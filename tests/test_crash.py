@@ -58,7 +58,7 @@ def test_kill_after_n_ms(history, tmp_path):
     assert _ingest_proc(repo, tmp_path / "timing", None).wait(60) == 0
     full = time.monotonic() - t0
     killed = 0
-    for i, frac in enumerate((0.6, 0.8, 0.95)):
+    for i, frac in enumerate((0.45, 0.7, 0.9)):
         store = tmp_path / f"s{i}"
         proc = _ingest_proc(repo, store)
         try:
