@@ -21,7 +21,8 @@ HELP = "benchmark stale-fact errors against RAG baselines, and performance"
 
 
 def add_arguments(p) -> None:
-    p.add_argument("--quick", action="store_true", help="the CI subset (under 2 minutes)")
+    p.add_argument("--quick", action="store_true",
+                   help="the CI subset (under 2 minutes; no semantic embedder)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--out", default="bench_out", metavar="DIR", help="work folder (default bench_out)")
     p.add_argument("--repo", action="append", default=[], metavar="PATH",
@@ -59,7 +60,7 @@ def run(args) -> int:
         result["stale"] = res
         md += ["## Stale-fact benchmark", "", report.stale_tables(res), ""]
         runs = [res]
-        if not args.no_semantic:
+        if not (args.no_semantic or args.quick):
             from repomem.bench import minilm
 
             if minilm.available():
