@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
+import pickle
 import sys
 import time
 from dataclasses import dataclass
@@ -72,6 +74,7 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
         show = progress if progress is not None else (sys.stderr.isatty() and len(todo) > 50)
         started = time.time()
         done = 0
+        fresh: dict = {}  # records mined by this run: the fold need not read them back
         try:
             with CommitMiner(r.root) if todo else contextlib.nullcontext() as miner:
                 for i in range(0, len(todo), RECORD_BATCH):
@@ -94,7 +97,7 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
         finally:
             if show:
                 print(file=sys.stderr)
-            stats = sync_view(r, emb)
+            stats = sync_view(r, emb, fresh)
         stats.update(commits=len(infos), new=len(todo))
         return stats
 
@@ -121,7 +124,14 @@ def view_is_current(r: Repo) -> tuple[bool, int]:
     return state.get("id") == vid and state.get("complete", False), missing
 
 
-def sync_view(r: Repo, emb=None) -> dict:
+def _records(r: Repo, shas: list[str], fresh: dict | None) -> dict:
+    fresh = fresh or {}
+    out = r.store.load_records([s for s in shas if s not in fresh])
+    out.update((s, fresh[s]) for s in shas if s in fresh)
+    return out
+
+
+def sync_view(r: Repo, emb=None, fresh: dict | None = None) -> dict:
     with r.store.writer():
         emb = emb or _embedder(r, False)
         applied, eff, vid, missing = _target(r)
@@ -134,16 +144,57 @@ def sync_view(r: Repo, emb=None) -> dict:
         viewcache.invalidate(r.store.path)
         r.store.set_meta("view", {"id": vid, "complete": False})
         crashpoint("view")
-        recs = r.store.load_records(applied)
-        ledger = fold([(recs[s][0], eff[s], recs[s][1]) for s in applied])
-        versions = summaries.apply(r.store.path, ledger.versions)
-        stats = r.store.sync_versions(versions, emb)
+        extra = summaries.digest(r.store.path)
+        # After a crash mid-sync the view may hold rows of an unfinished rebuild: fold it all.
+        ledger = _load_fold(r, extra) if state.get("complete") else None
+        if ledger is not None and applied[:len(ledger.applied)] == ledger.applied:
+            # The usual case (new commits on top of the folded history): apply only the new
+            # records and write only the versions they created or closed.
+            new = applied[len(ledger.applied):]
+            recs = _records(r, new, fresh)
+            ledger.dirty = set()
+            for s in new:
+                ledger.apply(recs[s][0], eff[s], recs[s][1])
+            changed = [v for v in ledger.versions if v.id in ledger.dirty]
+            stats = r.store.sync_versions(summaries.apply(r.store.path, changed), emb,
+                                          complete=False)
+        else:  # backfill, checkout, reset, rebase: fold the whole history again
+            recs = _records(r, applied, fresh)
+            ledger = fold([(recs[s][0], eff[s], recs[s][1]) for s in applied])
+            stats = r.store.sync_versions(summaries.apply(r.store.path, ledger.versions), emb)
         crashpoint("view")
+        _save_fold(r, ledger, extra)
         state = {"id": vid, "complete": True, "head": git.head(r.root)}
         r.store.set_meta("view", state)
         _write_snapshot(r, state, emb, missing)
         stats["versions"] = len(ledger.versions)
         return stats
+
+
+FOLD_CACHE = "fold.v1.pickle"
+
+
+def _load_fold(r: Repo, extra: str | None):
+    """The ledger as last folded by this store's writer, or None.  It is written only after the
+    view rows it describes, so it is never ahead of the view; re-applying records to it writes
+    the same rows again (idempotent), which is what makes a crash between the two harmless."""
+    try:
+        with open(r.store.path / FOLD_CACHE, "rb") as fh:
+            saved = pickle.load(fh)
+    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError,
+            TypeError, ValueError):
+        return None
+    if not isinstance(saved, dict) or saved.get("summaries") != extra:
+        return None
+    return saved.get("ledger")
+
+
+def _save_fold(r: Repo, ledger, extra: str | None) -> None:
+    path = r.store.path / FOLD_CACHE
+    tmp = path.with_name(f"{FOLD_CACHE}.tmp{os.getpid()}")
+    with open(tmp, "wb") as fh:
+        pickle.dump({"summaries": extra, "ledger": ledger}, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(tmp, path)
 
 
 def _write_snapshot(r: Repo, state: dict, emb, missing: int) -> None:

@@ -13,7 +13,7 @@ new version of the same key, not a new fact.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from repomem.mining import CommitRecord
 from repomem.model import Fact, short_hash
@@ -64,6 +64,7 @@ class Ledger:
         self.open: dict[str, Version] = {}  # final key -> its current version
         self.versions: list[Version] = []
         self.applied: list[str] = []
+        self.dirty: set[str] = set()  # ids of versions created or changed since the caller reset it
 
     def _effective(self, key: str) -> Fact | None:
         # A key stated in several files (a dependency in requirements.txt and pyproject.toml)
@@ -130,14 +131,19 @@ class Ledger:
                     self._close(cur, valid_time, rec.sha, SUPERSEDED, v.id)
                 self.open[key] = v
                 self.versions.append(v)
+                self.dirty.add(v.id)
             elif cur is not None:
                 # Same value, new provenance (the line moved): not a new version.
-                cur.path, cur.line, cur.text = new.path, new.line, new.text
-                cur.subject, cur.purpose = new.subject, new.purpose
+                if (cur.path, cur.line, cur.text, cur.subject, cur.purpose) != \
+                        (new.path, new.line, new.text, new.subject, new.purpose):
+                    cur.path, cur.line, cur.text = new.path, new.line, new.text
+                    cur.subject, cur.purpose = new.subject, new.purpose
+                    self.dirty.add(cur.id)
 
     def _close(self, v: Version, t: int, sha: str, reason: str, successor: str | None) -> None:
         v.valid_to, v.end_commit, v.end_reason, v.superseded_by = t, sha, reason, successor
         del self.open[v.key]
+        self.dirty.add(v.id)
 
 
 def fold(records: list[tuple[CommitRecord, int, int]]) -> Ledger:
@@ -147,6 +153,3 @@ def fold(records: list[tuple[CommitRecord, int, int]]) -> Ledger:
         ledger.apply(rec, t, recorded)
     return ledger
 
-
-def snapshot(versions: list[Version]) -> list[Version]:
-    return [replace(v) for v in versions]

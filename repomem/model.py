@@ -6,7 +6,6 @@ objects from one file's text; the ledger folds them, commit by commit, into vers
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -56,10 +55,11 @@ class Fact:
         return (self.value, self.attrs, self.is_set)
 
     def to_dict(self) -> dict:
-        d = dataclasses.asdict(self)
-        d["attrs"] = [list(a) for a in self.attrs]
-        del d["fingerprint"]
-        return d
+        # Written out by hand: dataclasses.asdict deep-copies and was a tenth of ingestion time.
+        return {"key": self.key, "kind": self.kind, "subject": self.subject, "value": self.value,
+                "path": self.path, "line": self.line, "text": self.text, "purpose": self.purpose,
+                "attrs": [list(a) for a in self.attrs], "anchor": self.anchor,
+                "is_set": self.is_set}
 
     @classmethod
     def from_dict(cls, d: dict) -> "Fact":

@@ -163,8 +163,7 @@ def changes(r: Repo, since: str) -> dict:
         succ_ids = [x["superseded_by"] for x in rows if x["superseded_by"]]
         succ = {}
         if succ_ids:
-            got = r.store._col("versions").get(ids=succ_ids, include=["metadatas"])
-            succ = {i: m for i, m in zip(got["ids"], got["metadatas"])}
+            succ = {x["id"]: x for x in r.store.get_rows(succ_ids)}
     rows.sort(key=lambda x: (x["valid_to"], x["key"]))
     out = []
     for x in rows:

@@ -15,6 +15,7 @@ as a new value in the ledger, while equal secrets stay recognisably equal.  Pure
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import math
 import re
@@ -66,6 +67,7 @@ def _words(name: str) -> list[str]:
     return [w for w in re.split(r"[^A-Za-z0-9]+", name.lower()) if w]
 
 
+@functools.lru_cache(maxsize=65536)
 def secret_name(name: str) -> bool:
     """True when a setting/constant name says its value is a credential."""
     ws = _words(name)
@@ -95,6 +97,7 @@ def _random_looking(s: str) -> bool:
             and re.search(r"[A-Z]", s) is not None and _entropy(s) >= 4.0)
 
 
+@functools.lru_cache(maxsize=65536)
 def _sub_patterns(s: str) -> str:
     for rx in _PATTERNS:
         s = rx.sub(lambda m: _token(m.group(0)), s)
@@ -110,6 +113,7 @@ def _free_text_value_secret(val: str) -> bool:
             and not re.fullmatch(r"[A-Za-z_][A-Za-z_.\[\]()]*", val))
 
 
+@functools.lru_cache(maxsize=65536)
 def redact_text(s: str) -> str:
     """Redact credential-shaped substrings and ``SECRET_NAME=value`` assignments in free text."""
     if not s:

@@ -22,7 +22,7 @@ from repomem.ledger import Version
 from repomem.mining import CommitRecord
 from repomem.model import canonical_json, short_hash
 
-SCHEMA = 1
+SCHEMA = 2  # 2: version payload in one JSON metadata field
 FOREVER = 253402300799  # 9999-12-31T23:59:59Z: valid_to of a current version (Chroma has no null)
 _BATCH = 500
 
@@ -41,12 +41,25 @@ def valid_at(t: int) -> dict:
 
 
 def version_meta(v: Version) -> dict:
-    return {"key": v.key, "kind": v.kind, "subject": v.subject, "value": v.value,
-            "attrs": json.dumps([list(a) for a in v.attrs]), "is_set": v.is_set,
-            "valid_from": v.valid_from, "valid_to": FOREVER if v.valid_to is None else v.valid_to,
-            "commit": v.commit, "recorded_at": v.recorded_at, "path": v.path, "line": v.line,
-            "text": v.text, "purpose": v.purpose, "superseded_by": v.superseded_by or "",
-            "end_reason": v.end_reason or "", "end_commit": v.end_commit or ""}
+    """Chroma metadata of a version.  Only what queries filter on is a field of its own; the
+    rest travels as one JSON payload (each metadata field costs Chroma an indexed row, and the
+    writes were the larger part of ingestion time)."""
+    payload = {"subject": v.subject, "value": v.value,
+               "attrs": json.dumps([list(a) for a in v.attrs]), "is_set": v.is_set,
+               "commit": v.commit, "recorded_at": v.recorded_at, "path": v.path, "line": v.line,
+               "text": v.text, "purpose": v.purpose, "superseded_by": v.superseded_by or "",
+               "end_reason": v.end_reason or "", "end_commit": v.end_commit or ""}
+    return {"key": v.key, "kind": v.kind, "valid_from": v.valid_from,
+            "valid_to": FOREVER if v.valid_to is None else v.valid_to,
+            "payload": json.dumps(payload, ensure_ascii=False, sort_keys=True)}
+
+
+def _row(id_: str, meta: dict, doc: str | None, **extra) -> dict:
+    """A version row as callers see it: filter fields and payload fields side by side."""
+    row = {k: v for k, v in meta.items() if k != "payload"}
+    row.update(json.loads(meta["payload"]))
+    row.update(id=id_, document=doc, **extra)
+    return row
 
 
 def version_document(v: Version) -> str:
@@ -203,6 +216,9 @@ class Store:
             embedder.embed(["repomem"])
             self.set_meta("schema", SCHEMA)
             self.set_meta("embedder", embedder.name)
+        elif (self.get_meta("schema") or 1) != SCHEMA:
+            raise RepomemError(f"the store at {self.path} has an older format",
+                               hint=f"delete {self.path} and run 'repomem init' again")
         elif have != embedder.name:
             raise RepomemError(f"this store was built with embedder {have!r}, not {embedder.name!r}",
                                hint=f"pass --embedder {have} or use another --store")
@@ -234,10 +250,17 @@ class Store:
         return out
 
     # -- the version view ----------------------------------------------------------------------
-    def sync_versions(self, versions: list[Version], embedder) -> dict[str, int]:
-        """Make the view hold exactly these versions; touch only rows that differ."""
+    def sync_versions(self, versions: list[Version], embedder,
+                      complete: bool = True) -> dict[str, int]:
+        """Write these versions, touching only rows that differ.  complete: they are the whole
+        view (rows not among them are dropped); else the rest of the view stays as it is."""
         col = self._col("versions")
-        existing = col.get(include=["metadatas"])
+        if complete:
+            existing = col.get(include=["metadatas"])
+        elif versions:
+            existing = col.get(ids=[v.id for v in versions], include=["metadatas"])
+        else:
+            existing = {"ids": [], "metadatas": []}
         have = {i: m for i, m in zip(existing["ids"], existing["metadatas"])}
         add, update_meta, stats = [], [], {"added": 0, "updated": 0, "dropped": 0}
         want_ids = set()
@@ -259,7 +282,7 @@ class Store:
         for i in range(0, len(update_meta), _BATCH):
             chunk = update_meta[i:i + _BATCH]
             col.update(ids=[c[0] for c in chunk], metadatas=[c[1] for c in chunk])
-        gone = [i for i in have if i not in want_ids]
+        gone = [i for i in have if i not in want_ids] if complete else []
         for i in range(0, len(gone), _BATCH):
             col.delete(ids=gone[i:i + _BATCH])
         stats.update(added=len(add), updated=len(update_meta), dropped=len(gone))
@@ -272,23 +295,23 @@ class Store:
         col = self._col("versions")
         got = col.query(query_embeddings=[embedding], n_results=max(1, n), where=valid_at(t),
                         include=["metadatas", "distances", "documents"])
-        return [dict(m, id=i, distance=d, document=doc) for i, m, d, doc in
+        return [_row(i, m, doc, distance=d) for i, m, d, doc in
                 zip(got["ids"][0], got["metadatas"][0], got["distances"][0], got["documents"][0])]
 
     def rows(self, where: dict | None = None) -> list[dict]:
         got = self._col("versions").get(where=where, include=["metadatas", "documents"])
-        return [dict(m, id=i, document=doc) for i, m, doc in
+        return [_row(i, m, doc) for i, m, doc in
                 zip(got["ids"], got["metadatas"], got["documents"])]
 
     def current_rows(self) -> tuple[list[dict], list]:
         """Versions still open (valid_to = FOREVER), with their embeddings, for the snapshot."""
         got = self._col("versions").get(where={"valid_to": FOREVER},
                                         include=["metadatas", "documents", "embeddings"])
-        rows = [dict(m, id=i, document=doc) for i, m, doc in
+        rows = [_row(i, m, doc) for i, m, doc in
                 zip(got["ids"], got["metadatas"], got["documents"])]
         return rows, got["embeddings"] if len(rows) else []
 
     def get_rows(self, ids: list[str]) -> list[dict]:
         got = self._col("versions").get(ids=ids, include=["metadatas", "documents"])
-        return [dict(m, id=i, document=doc) for i, m, doc in
+        return [_row(i, m, doc) for i, m, doc in
                 zip(got["ids"], got["metadatas"], got["documents"])]

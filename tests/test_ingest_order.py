@@ -91,6 +91,7 @@ def test_ingestion_order_does_not_matter(new_repo, tmp_path, seed):
     shuffled = shas[:]
     rnd.shuffle(shuffled)
     orders = {"in_order": [shas], "reversed": [[s] for s in reversed(shas)],
+              "one_by_one": [[s] for s in shas],  # the incremental fold, as hooks drive it
               "shuffled": [[s] for s in shuffled],
               "batches": [shuffled[i:i + 4] for i in range(0, len(shuffled), 4)],
               "head_first_then_all": [[shas[-1]], shas]}
@@ -139,6 +140,21 @@ def test_cli_orders_give_identical_json(new_repo, tmp_path):
         h = [cli("history", k, "--repo", repo, "--store", store, "--json")[1] for k in keys]
         outs.append((f, h))
     assert outs[0] == outs[1]
+
+
+def test_incremental_fold_writes_only_what_changed(new_repo, tmp_path):
+    repo = new_repo()
+    shas = random_history(repo, 5, n=6)
+    r = Repo.open(repo, store=tmp_path / "s")
+    ingest(r, revs=shas[:-1])
+    commit(repo, "2026-02-01T00:00:00+00:00", "port", {"config/app.toml": "[server]\nport = 1\n"})
+    stats = ingest(r, all_history=True)
+    # one new commit: the port's new version, its predecessor closed, workers removed
+    assert stats["new"] == 2 and stats["dropped"] == 0
+    assert 1 <= stats["added"] + stats["updated"] <= 8
+    full = Repo.open(repo, store=tmp_path / "full")
+    ingest(full, all_history=True)
+    assert snapshot(r, shas) == snapshot(full, shas)
 
 
 def test_clock_skew_never_reorders_history(new_repo, tmp_path):
