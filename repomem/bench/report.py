@@ -85,6 +85,9 @@ def perf_table(perfs: list[dict]) -> str:
         vals = []
         for p in perfs:
             v = p.get(key)
+            if isinstance(v, dict) and "overhead_median_ms" in v:
+                v = (f"+{v['overhead_median_ms']} ms median, +{v.get('overhead_p95_ms')} ms p95 "
+                     f"per commit")
             vals.append("n/a" if v is None else str(v))
         lines.append(f"| {title} | " + " | ".join(vals) + f" | {target or ''} |")
     return "\n".join(lines)
