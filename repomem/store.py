@@ -131,6 +131,10 @@ class Store:
             self._lock_fd, self._lock_depth, self._lock_mode = fd, 1, mode
             try:
                 self._refresh()
+                if mode == fcntl.LOCK_EX:
+                    # Bumped on entry too: a writer SIGKILLed mid-write never reaches the bump in
+                    # `finally`, and other processes' clients must not trust what it left.
+                    self._bump_generation()
                 yield self
             finally:
                 if mode == fcntl.LOCK_EX:

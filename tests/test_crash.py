@@ -70,3 +70,17 @@ def test_kill_after_n_ms(history, tmp_path):
         if store.exists():
             _resume_and_compare(repo, store, expected)
     assert killed >= 2
+
+
+@pytest.mark.parametrize("point", ["view:1", "view:2"])
+def test_kill_during_an_incremental_view_update(history, tmp_path, point):
+    """New commits on top of a complete view take the incremental path; a kill there too."""
+    from conftest import git
+
+    repo, expected = history
+    store = tmp_path / "store"
+    half = git(repo, "rev-list", "--first-parent", "--reverse", "HEAD").split()[:7]
+    ingest(Repo.open(repo, store), revs=half, progress=False)
+    proc = _ingest_proc(repo, store, crash_at=point)
+    assert proc.wait(60) == -signal.SIGKILL, proc.stderr.read()
+    _resume_and_compare(repo, store, expected)
