@@ -19,11 +19,8 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from repomem import overlay
-    from repomem.context import build_context
+    from repomem.agents import prompt_context
 
-    r = open_repo(args)
-    # Uncommitted edits the watcher saw, when still fresh (same HEAD, files unchanged since).
-    over = overlay.load(r) or None
-    sys.stdout.write(build_context(r, args.question, budget=args.budget, overlay=over))
+    # Uncommitted edits the watcher saw are included, flagged, when still fresh.
+    sys.stdout.write(prompt_context(open_repo(args), args.question, budget=args.budget))
     return 0
