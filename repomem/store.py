@@ -9,12 +9,14 @@ reopen it.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import fcntl
 import json
 import os
 import threading
 import time
+import zlib
 from pathlib import Path
 
 from repomem.errors import RepomemError
@@ -22,9 +24,9 @@ from repomem.ledger import Version
 from repomem.mining import CommitRecord
 from repomem.model import canonical_json, short_hash
 
-SCHEMA = 2  # 2: version payload in one JSON metadata field
+SCHEMA = 3  # 2: version payload in one JSON field; 3: commit records in packs
 FOREVER = 253402300799  # 9999-12-31T23:59:59Z: valid_to of a current version (Chroma has no null)
-_BATCH = 500
+_BATCH = 500  # rows a Chroma call; also commits a record pack
 
 
 def default_store_path(repo: Path) -> Path:
@@ -54,11 +56,11 @@ def version_meta(v: Version) -> dict:
             "payload": json.dumps(payload, ensure_ascii=False, sort_keys=True)}
 
 
-def _row(id_: str, meta: dict, doc: str | None, **extra) -> dict:
+def _row(id_: str, meta: dict, **extra) -> dict:
     """A version row as callers see it: filter fields and payload fields side by side."""
     row = {k: v for k, v in meta.items() if k != "payload"}
     row.update(json.loads(meta["payload"]))
-    row.update(id=id_, document=doc, **extra)
+    row.update(id=id_, **extra)
     return row
 
 
@@ -228,29 +230,51 @@ class Store:
                                hint=f"pass --embedder {have} or use another --store")
 
     # -- commit records ------------------------------------------------------------------------
+    # Records are written in packs: one `repomem_commits` row per ingestion batch lists its
+    # commits (what `ingested` reads), and a `repomem_packs` row with the same id holds their
+    # records, zlib-compressed in one metadata field.  Chroma's cost is per row (and a document
+    # would be full-text indexed), so a row per commit was a quarter of ingestion time.
+    def _index(self) -> list[tuple[str, list[str], int]]:
+        got = self._col("commits").get(include=["metadatas"])
+        return [(i, m["shas"].split(","), int(m["ingested_at"]))
+                for i, m in zip(got["ids"], got["metadatas"])]
+
+    def record_shas(self) -> list[str]:
+        """Every recorded commit, once per time it was recorded (a test checks: once)."""
+        return [sha for _, shas, _ in self._index() for sha in shas]
+
     def ingested(self) -> set[str]:
-        return set(self._col("commits").get(include=[])["ids"])
+        return set(self.record_shas())
 
     def put_records(self, recs: list[CommitRecord], ingested_at: int) -> None:
-        col = self._col("commits")
-        for i in range(0, len(recs), _BATCH):
-            chunk = recs[i:i + _BATCH]
-            # add, never upsert: a record that exists stays as first ingested (idempotent, and the
-            # transaction time of the first ingestion is kept).
-            have = set(col.get(ids=[r.sha for r in chunk], include=[])["ids"])
-            chunk = [r for r in chunk if r.sha not in have]
-            if chunk:
-                col.add(ids=[r.sha for r in chunk], embeddings=[[1.0]] * len(chunk),
-                        documents=[canonical_json(r.to_json()) for r in chunk],
-                        metadatas=[{"ct": r.ct, "ingested_at": ingested_at} for r in chunk])
+        # Never rewritten: a record that exists stays as first ingested (idempotent, and the
+        # transaction time of the first ingestion is kept).
+        have = self.ingested()
+        new = list({r.sha: r for r in recs if r.sha not in have}.values())
+        for i in range(0, len(new), _BATCH):
+            chunk = new[i:i + _BATCH]
+            shas = [r.sha for r in chunk]
+            pack_id = "pack-" + short_hash(*shas, n=24)
+            blob = zlib.compress(canonical_json({r.sha: r.to_json() for r in chunk}).encode(), 3)
+            # Data first, then the index row that makes it count: a crash between the two
+            # leaves an orphan that the retry overwrites with identical content.
+            self._col("packs").upsert(ids=[pack_id], embeddings=[[1.0]], metadatas=[
+                {"records": base64.b64encode(blob).decode("ascii")}])
+            self._col("commits").add(ids=[pack_id], embeddings=[[1.0]], metadatas=[
+                {"shas": ",".join(shas), "ingested_at": ingested_at}])
 
     def load_records(self, shas: list[str]) -> dict[str, tuple[CommitRecord, int]]:
-        out = {}
-        col = self._col("commits")
-        for i in range(0, len(shas), _BATCH):
-            got = col.get(ids=shas[i:i + _BATCH], include=["documents", "metadatas"])
-            for sha, doc, meta in zip(got["ids"], got["documents"], got["metadatas"]):
-                out[sha] = (CommitRecord.from_json(json.loads(doc)), int(meta["ingested_at"]))
+        want = set(shas)
+        packs = {pid: t for pid, pshas, t in self._index() if want.intersection(pshas)}
+        out: dict[str, tuple[CommitRecord, int]] = {}
+        ids = sorted(packs)
+        for i in range(0, len(ids), 50):
+            got = self._col("packs").get(ids=ids[i:i + 50], include=["metadatas"])
+            for pid, meta in zip(got["ids"], got["metadatas"]):
+                data = json.loads(zlib.decompress(base64.b64decode(meta["records"])))
+                for sha, rec in data.items():
+                    if sha in want and sha not in out:
+                        out[sha] = (CommitRecord.from_json(rec), packs[pid])
         return out
 
     # -- the version view ----------------------------------------------------------------------
@@ -280,8 +304,9 @@ class Store:
                 update_meta.append((v.id, meta))
         for i in range(0, len(add), _BATCH):
             chunk = add[i:i + _BATCH]
+            # No Chroma document: it would be full-text indexed at ~0.5 ms a row, and the text
+            # is a function of the payload (version_document) anyway.
             col.upsert(ids=[c[0] for c in chunk], metadatas=[c[1] for c in chunk],
-                       documents=[c[2] for c in chunk],
                        embeddings=embedder.embed([c[2] for c in chunk]))
         for i in range(0, len(update_meta), _BATCH):
             chunk = update_meta[i:i + _BATCH]
@@ -298,24 +323,21 @@ class Store:
     def search(self, embedding: list[float], t: int, n: int) -> list[dict]:
         col = self._col("versions")
         got = col.query(query_embeddings=[embedding], n_results=max(1, n), where=valid_at(t),
-                        include=["metadatas", "distances", "documents"])
-        return [_row(i, m, doc, distance=d) for i, m, d, doc in
-                zip(got["ids"][0], got["metadatas"][0], got["distances"][0], got["documents"][0])]
+                        include=["metadatas", "distances"])
+        return [_row(i, m, distance=d) for i, m, d in
+                zip(got["ids"][0], got["metadatas"][0], got["distances"][0])]
 
     def rows(self, where: dict | None = None) -> list[dict]:
-        got = self._col("versions").get(where=where, include=["metadatas", "documents"])
-        return [_row(i, m, doc) for i, m, doc in
-                zip(got["ids"], got["metadatas"], got["documents"])]
+        got = self._col("versions").get(where=where, include=["metadatas"])
+        return [_row(i, m) for i, m in zip(got["ids"], got["metadatas"])]
 
     def current_rows(self) -> tuple[list[dict], list]:
         """Versions still open (valid_to = FOREVER), with their embeddings, for the snapshot."""
         got = self._col("versions").get(where={"valid_to": FOREVER},
-                                        include=["metadatas", "documents", "embeddings"])
-        rows = [_row(i, m, doc) for i, m, doc in
-                zip(got["ids"], got["metadatas"], got["documents"])]
+                                        include=["metadatas", "embeddings"])
+        rows = [_row(i, m) for i, m in zip(got["ids"], got["metadatas"])]
         return rows, got["embeddings"] if len(rows) else []
 
     def get_rows(self, ids: list[str]) -> list[dict]:
-        got = self._col("versions").get(ids=ids, include=["metadatas", "documents"])
-        return [_row(i, m, doc) for i, m, doc in
-                zip(got["ids"], got["metadatas"], got["documents"])]
+        got = self._col("versions").get(ids=ids, include=["metadatas"])
+        return [_row(i, m) for i, m in zip(got["ids"], got["metadatas"])]

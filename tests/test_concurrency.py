@@ -43,7 +43,7 @@ def test_concurrent_writers_and_readers(new_repo, tmp_path):
 
     # The early reader's next read is not stale.
     with early.reader():
-        ids = early._col("commits").get(include=[])["ids"]
+        ids = early.record_shas()
         assert sorted(ids) == sorted(shas) and len(ids) == len(set(ids))
         current = early.rows({"valid_to": FOREVER})
     keys = [row["key"] for row in current]
