@@ -7,3 +7,6 @@ class RepomemError(Exception):
     def __init__(self, message: str, hint: str | None = None):
         super().__init__(message)
         self.hint = hint
+
+    def __reduce__(self):  # keeps the hint when raised in a worker process
+        return (type(self), (str(self), self.hint))

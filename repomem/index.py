@@ -8,7 +8,6 @@ reachable keep their records (nothing is deleted) but stop contributing to the v
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 import pickle
@@ -22,12 +21,13 @@ from repomem.embed import get_embedder
 from repomem.crashpoint import crashpoint
 from repomem.errors import RepomemError
 from repomem.ledger import fold
-from repomem.mining import CommitMiner
+from repomem.mining import CommitMiner, mine_batch, worker_pool
 from repomem.model import short_hash
 from repomem.store import Store, default_store_path
 
 log = logging.getLogger("repomem")
 RECORD_BATCH = 200
+PARALLEL_MIN = 400
 
 
 @dataclass
@@ -75,31 +75,62 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
         started = time.time()
         done = 0
         fresh: dict = {}  # records mined by this run: the fold need not read them back
+        batches = [todo[i:i + RECORD_BATCH] for i in range(0, len(todo), RECORD_BATCH)]
         try:
-            with CommitMiner(r.root) if todo else contextlib.nullcontext() as miner:
-                for i in range(0, len(todo), RECORD_BATCH):
-                    batch = todo[i:i + RECORD_BATCH]
-                    changes = git.changes(r.root, batch)
-                    recs = []
-                    for c in batch:
-                        try:
-                            recs.append(miner.mine(c, changes.get(c.sha, [])))
-                        except RepomemError:
-                            r.store.put_records(recs, int(time.time()))  # keep what is good
-                            raise
-                    r.store.put_records(recs, int(time.time()))
-                    crashpoint("records")
-                    done += len(batch)
-                    if show:
-                        rate = done / max(time.time() - started, 1e-6)
-                        print(f"\ringested {done}/{len(todo)} commits ({rate:.0f}/s)",
-                              end="", file=sys.stderr, flush=True)
+            for recs in _mined(r, batches):
+                now = int(time.time())
+                r.store.put_records(recs, now)
+                fresh.update((rec.sha, (rec, now)) for rec in recs)
+                crashpoint("records")
+                done += len(recs)
+                if show:
+                    rate = done / max(time.time() - started, 1e-6)
+                    print(f"\ringested {done}/{len(todo)} commits ({rate:.0f}/s)",
+                          end="", file=sys.stderr, flush=True)
         finally:
             if show:
                 print(file=sys.stderr)
             stats = sync_view(r, emb, fresh)
         stats.update(commits=len(infos), new=len(todo))
         return stats
+
+
+def _workers(n_commits: int) -> int:
+    """Mining processes for a run: one below PARALLEL_MIN commits (starting workers costs more
+    than it saves), else one per core up to 4; REPOMEM_WORKERS overrides."""
+    env = os.environ.get("REPOMEM_WORKERS")
+    if env and env.isdigit():
+        return max(1, int(env))
+    if n_commits < PARALLEL_MIN:
+        return 1
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def _mined(r: Repo, batches: list[list[git.CommitInfo]]):
+    """Records of each batch, in order.  A missing object raises after the batches before it
+    were yielded (and stored), so what is good is kept."""
+    if not batches:
+        return
+    workers = _workers(sum(len(b) for b in batches))
+    if workers == 1 or len(batches) == 1:
+        with CommitMiner(r.root) as miner:
+            for batch in batches:
+                changes = git.changes(r.root, batch)
+                recs = []
+                for c in batch:
+                    try:
+                        recs.append(miner.mine(c, changes.get(c.sha, [])))
+                    except RepomemError:
+                        if recs:
+                            yield recs
+                        raise
+                yield recs
+        return
+    pool = worker_pool(r.root, workers)
+    try:
+        yield from pool.map(mine_batch, batches)
+    finally:  # on an error (or a generator closed early) do not mine what nobody will store
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def view_id(head: str | None, applied: list[str]) -> str:

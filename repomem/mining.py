@@ -129,3 +129,31 @@ class CommitMiner:
         if removed and added:
             rec.links = sorted(match_moves(removed, added))
         return rec
+
+
+# -- mining in worker processes ----------------------------------------------------------------
+# Records depend on their commit alone, so batches of a long history can be mined in parallel
+# and written in order.  Workers are spawned (not forked: the parent may hold Chroma's threads)
+# and keep one CommitMiner each, so the blob cache works within a batch.
+_WORKER_MINER: CommitMiner | None = None
+
+
+def _init_worker(repo: str, log_level: int) -> None:
+    global _WORKER_MINER
+    logging.basicConfig(level=log_level, format="repomem: %(message)s")
+    _WORKER_MINER = CommitMiner(repo)
+
+
+def mine_batch(batch: list[git.CommitInfo]) -> list[CommitRecord]:
+    assert _WORKER_MINER is not None
+    changes = git.changes(_WORKER_MINER.repo, batch)
+    return [_WORKER_MINER.mine(c, changes.get(c.sha, [])) for c in batch]
+
+
+def worker_pool(repo, workers: int):
+    import concurrent.futures
+    import multiprocessing
+
+    return concurrent.futures.ProcessPoolExecutor(
+        max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+        initializer=_init_worker, initargs=(str(repo), logging.getLogger("repomem").getEffectiveLevel()))

@@ -157,6 +157,18 @@ def test_incremental_fold_writes_only_what_changed(new_repo, tmp_path):
     assert snapshot(r, shas) == snapshot(full, shas)
 
 
+def test_parallel_mining_gives_the_same_ledger(new_repo, tmp_path, monkeypatch):
+    repo = new_repo()
+    shas = random_history(repo, 6, n=10)
+    seq = Repo.open(repo, store=tmp_path / "seq")
+    ingest(seq, all_history=True)
+    monkeypatch.setenv("REPOMEM_WORKERS", "2")
+    monkeypatch.setattr("repomem.index.RECORD_BATCH", 3)  # several batches, out of two processes
+    par = Repo.open(repo, store=tmp_path / "par")
+    ingest(par, all_history=True)
+    assert snapshot(par, shas) == snapshot(seq, shas)
+
+
 def test_clock_skew_never_reorders_history(new_repo, tmp_path):
     repo = new_repo()
     commit(repo, "2026-01-02T00:00:00+00:00", "a", {"c.toml": "port = 1\n"})

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from repomem.index import Repo, ingest
 from repomem.query import facts, history
 from tests.conftest import cli, commit, git
@@ -69,3 +71,20 @@ def test_empty_repository_and_empty_commits(new_repo, tmp_path):
     commit(repo, "2026-01-01T00:00:00Z", "empty", {})
     assert ingest(r, all_history=True)["new"] == 1
     assert facts(r)["facts"] == []
+
+
+def test_damaged_repository_with_parallel_mining(new_repo, tmp_path, monkeypatch):
+    from repomem.errors import RepomemError
+
+    repo = new_repo()
+    for i in range(4):
+        commit(repo, f"2026-01-0{i + 1}T00:00:00Z", str(i), {"c.toml": f"port = {i}\n"})
+    blob = git(repo, "rev-parse", "HEAD~1:c.toml")
+    (repo / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    monkeypatch.setenv("REPOMEM_WORKERS", "2")
+    monkeypatch.setattr("repomem.index.RECORD_BATCH", 1)
+    r = Repo.open(repo, store=tmp_path / "s")
+    with pytest.raises(RepomemError) as err:
+        ingest(r, all_history=True)
+    assert "missing from the repository" in str(err.value) and "git fsck" in err.value.hint
+    assert [f["value"] for f in facts(r)["facts"]] == ["1"]  # the commits before it were kept
