@@ -1,0 +1,1 @@
+../repomem/hook_templates/shim.sh
