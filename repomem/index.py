@@ -8,6 +8,8 @@ reachable keep their records (nothing is deleted) but stop contributing to the v
 
 from __future__ import annotations
 
+import collections
+import itertools
 import logging
 import os
 import pickle
@@ -127,8 +129,18 @@ def _mined(r: Repo, batches: list[list[git.CommitInfo]]):
                 yield recs
         return
     pool = worker_pool(r.root, workers)
+    todo = iter(batches)
+    # A bounded window of batches in flight: results must not pile up in memory while the
+    # store writes lag behind the miners.
+    window = collections.deque(pool.submit(mine_batch, b)
+                               for b in itertools.islice(todo, 2 * workers))
     try:
-        yield from pool.map(mine_batch, batches)
+        while window:
+            recs = window.popleft().result()
+            nxt = next(todo, None)
+            if nxt is not None:
+                window.append(pool.submit(mine_batch, nxt))
+            yield recs
     finally:  # on an error (or a generator closed early) do not mine what nobody will store
         pool.shutdown(wait=True, cancel_futures=True)
 
