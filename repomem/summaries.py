@@ -91,7 +91,7 @@ def summarize(r, model: str, limit: int | None = None) -> dict:
             try:
                 sources[row["path"]] = git.git(r.root, "show", f"HEAD:{row['path']}").decode(
                     "utf-8", "replace")
-            except Exception:
+            except git.GitError:  # not in HEAD (a path of the view's older history)
                 sources[row["path"]] = ""
         code = undocumented(sources[row["path"]], row["line"])
         if code is None:
