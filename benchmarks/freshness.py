@@ -44,6 +44,7 @@ def main(n: int = 5) -> dict:
                         raise SystemExit(f"{mode}: not fresh after 30 s")
                     time.sleep(0.1)
                 times.append(time.monotonic() - t0)
+                print(mode, i, round(times[-1], 2), file=sys.stderr)
                 time.sleep(0.5)
             if mode == "daemon":
                 run(*rm, "daemon", "stop")

@@ -74,6 +74,17 @@ def current_branch(repo: str | Path) -> str | None:
     return out or None
 
 
+def first_parent_distance(repo: str | Path, ancestor: str | None, rev: str = "HEAD",
+                          limit: int = 50) -> int | None:
+    """How many first-parent steps ``ancestor`` is behind ``rev`` (0: the same commit); None
+    when it is not on rev's first-parent line within ``limit`` steps."""
+    if not ancestor:
+        return None
+    out = git(repo, "rev-list", "--first-parent", "-n", str(limit + 1), rev, "--",
+              check=False).decode().split()
+    return out.index(ancestor) if ancestor in out else None
+
+
 def resolve_commit(repo: str | Path, rev: str) -> str:
     out = git(repo, "rev-parse", "--verify", "-q", "--end-of-options", f"{rev}^{{commit}}", check=False)
     sha = out.decode().strip()

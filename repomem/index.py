@@ -25,7 +25,7 @@ from repomem.errors import RepomemError
 from repomem.ledger import fold
 from repomem.mining import CommitMiner, mine_batch, worker_pool
 from repomem.model import short_hash
-from repomem.store import Store, default_store_path
+from repomem.store import Store, default_store_path, version_document, version_meta, version_row
 
 log = logging.getLogger("repomem")
 RECORD_BATCH = 200
@@ -66,17 +66,27 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
            create: bool = True, progress: bool | None = None) -> dict:
     """Mine the given commits (or the whole first-parent history) and refresh the view."""
     with r.store.writer():
+        early = {}
+        if r.store.exists() and (all_history or not revs):
+            try:
+                early = provisional_snapshot(r)
+            except RepomemError:  # e.g. a missing object: the ordinary path reports it
+                viewcache.invalidate(r.store.path)
         emb = _embedder(r, create)
         if all_history or not revs:
             infos = git.first_parent_chain(r.root)
         else:
             infos = git.commit_infos(r.root, [git.resolve_commit(r.root, x) for x in revs])
         have = r.store.ingested()
+        if early:  # mined already, for the provisional snapshot (one recorded_at for both)
+            r.store.put_records([rec for rec, _ in early.values()],
+                                next(iter(early.values()))[1])
+            have = r.store.ingested()
         todo = [c for c in infos if c.sha not in have]
         show = progress if progress is not None else (sys.stderr.isatty() and len(todo) > 50)
         started = time.time()
         done = 0
-        fresh: dict = {}  # records mined by this run: the fold need not read them back
+        fresh: dict = dict(early)  # records mined by this run: the fold need not read them back
         batches = [todo[i:i + RECORD_BATCH] for i in range(0, len(todo), RECORD_BATCH)]
         try:
             for recs in _mined(r, batches):
@@ -238,6 +248,66 @@ def _save_fold(r: Repo, ledger, extra: str | None) -> None:
     with open(tmp, "wb") as fh:
         pickle.dump({"summaries": extra, "ledger": ledger}, fh, protocol=pickle.HIGHEST_PROTOCOL)
     os.replace(tmp, path)
+
+
+PROVISIONAL_MAX = 50  # commits; a bigger catch-up goes the ordinary way
+
+
+def provisional_snapshot(r: Repo) -> dict:
+    """Make new commits answerable before Chroma is even imported.
+
+    Called by a writer, under the store's exclusive lock, before it ingests.  When HEAD is a
+    few commits ahead of the folded view (the post-commit case), mine those commits, apply them
+    to the saved fold state, patch the current-view snapshot with the versions they open or
+    close, and write it for the new HEAD.  A fresh `ask` then answers from it at once, while the
+    writer goes on to import chromadb (~1.3 s) and write the same versions to the store of
+    record.  The snapshot is a function of the same records the writer then stores, so it
+    matches the final one; if the writer dies in between, the next writer stores them.
+    Returns the mined records (sha -> (record, recorded_at)) for the writer to reuse; {} when
+    the case does not apply.
+    """
+    snap = viewcache.load_any(r.store.path)
+    extra = summaries.digest(r.store.path)
+    ledger = _load_fold(r, extra) if snap else None
+    if ledger is None or not ledger.applied:
+        return {}
+    state, rows, matrix = snap
+    if state.get("missing") or state.get("head") != ledger.applied[-1] or \
+            state.get("id") != view_id(ledger.applied[-1], ledger.applied + ([extra] if extra else [])):
+        return {}  # the snapshot and the fold state are not of one view
+    chain = git.first_parent_chain(r.root)
+    shas = [c.sha for c in chain]
+    if ledger.applied[-1] not in shas:
+        return {}
+    new = chain[shas.index(ledger.applied[-1]) + 1:]
+    if not new or len(new) > PROVISIONAL_MAX:
+        return {}
+    eff = git.effective_times(chain)
+    with CommitMiner(r.root) as miner:
+        changes = git.changes(r.root, new)
+        recs = [miner.mine(c, changes.get(c.sha, [])) for c in new]
+    now = int(time.time())
+    ledger.dirty = set()
+    for rec in recs:
+        ledger.apply(rec, eff[rec.sha], now)
+    changed = summaries.apply(r.store.path, [v for v in ledger.versions if v.id in ledger.dirty])
+    emb = get_embedder(state["embedder"])
+    keep = {v.id for v in changed}
+    kept = [i for i, row in enumerate(rows) if row["id"] not in keep]
+    rows = [rows[i] for i in kept]
+    vectors = [list(matrix[i]) for i in kept]
+    opened = [v for v in changed if v.valid_to is None]
+    for v, vec in zip(opened, emb.embed([version_document(v) for v in opened])):
+        meta = version_meta(v)
+        meta["doc_hash"] = short_hash(version_document(v))
+        rows.append(version_row(v.id, meta))
+        vectors.append(vec)
+    head = new[-1].sha
+    applied = ledger.applied  # now with the new commits
+    viewcache.write(r.store.path, {"id": view_id(head, applied + ([extra] if extra else [])),
+                                   "complete": True, "head": head, "embedder": state["embedder"],
+                                   "missing": 0, "provisional": True}, rows, vectors)
+    return {rec.sha: (rec, now) for rec in recs}
 
 
 def _write_snapshot(r: Repo, state: dict, emb, missing: int) -> None:

@@ -87,18 +87,24 @@ def _rerank(question: str, rows: list[dict]) -> list[dict]:
 
 
 def _search_snapshot(r: Repo, question: str, n: int):
-    """The current view from the snapshot the last writer left, when it is for this HEAD:
-    no Chroma import, so a fresh process answers fast.  None when it cannot be used."""
+    """The current view from the snapshot the last writer left: no Chroma import, so a fresh
+    process answers fast.  Used for this HEAD, or for a first-parent ancestor a few commits back
+    (new commits whose indexing has not finished: the answer is the last indexed state, the
+    same a Chroma query would give now, and says how many commits it lacks).  None when it
+    cannot be used (another branch, a reset, no snapshot)."""
     if not r.store.exists():
         return None
-    with r.store.reader():
-        snap = viewcache.load(r.store.path, git.head(r.root))
+    # No store lock: the snapshot is one file that writers replace atomically.
+    snap = viewcache.load_any(r.store.path)
     if snap is None:
         return None
     state, rows, matrix = snap
+    behind = git.first_parent_distance(r.root, state.get("head"), "HEAD")
+    if behind is None:
+        return None
     t = int(time.time())
     vec = get_embedder(state["embedder"]).embed([question])[0]
-    return t, viewcache.search(rows, matrix, vec, t, n), state.get("missing", 0)
+    return t, viewcache.search(rows, matrix, vec, t, n), state.get("missing", 0) + behind
 
 
 def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:

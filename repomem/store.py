@@ -56,7 +56,7 @@ def version_meta(v: Version) -> dict:
             "payload": json.dumps(payload, ensure_ascii=False, sort_keys=True)}
 
 
-def _row(id_: str, meta: dict, **extra) -> dict:
+def version_row(id_: str, meta: dict, **extra) -> dict:
     """A version row as callers see it: filter fields and payload fields side by side."""
     row = {k: v for k, v in meta.items() if k != "payload"}
     row.update(json.loads(meta["payload"]))
@@ -324,20 +324,20 @@ class Store:
         col = self._col("versions")
         got = col.query(query_embeddings=[embedding], n_results=max(1, n), where=valid_at(t),
                         include=["metadatas", "distances"])
-        return [_row(i, m, distance=d) for i, m, d in
+        return [version_row(i, m, distance=d) for i, m, d in
                 zip(got["ids"][0], got["metadatas"][0], got["distances"][0])]
 
     def rows(self, where: dict | None = None) -> list[dict]:
         got = self._col("versions").get(where=where, include=["metadatas"])
-        return [_row(i, m) for i, m in zip(got["ids"], got["metadatas"])]
+        return [version_row(i, m) for i, m in zip(got["ids"], got["metadatas"])]
 
     def current_rows(self) -> tuple[list[dict], list]:
         """Versions still open (valid_to = FOREVER), with their embeddings, for the snapshot."""
         got = self._col("versions").get(where={"valid_to": FOREVER},
                                         include=["metadatas", "embeddings"])
-        rows = [_row(i, m) for i, m in zip(got["ids"], got["metadatas"])]
+        rows = [version_row(i, m) for i, m in zip(got["ids"], got["metadatas"])]
         return rows, got["embeddings"] if len(rows) else []
 
     def get_rows(self, ids: list[str]) -> list[dict]:
         got = self._col("versions").get(ids=ids, include=["metadatas"])
-        return [_row(i, m) for i, m in zip(got["ids"], got["metadatas"])]
+        return [version_row(i, m) for i, m in zip(got["ids"], got["metadatas"])]

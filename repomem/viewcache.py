@@ -12,57 +12,68 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 
-SNAPSHOT = "current-view"
+SNAPSHOT = "current-view.npz"
 
 
-def _dir(store_path: Path) -> Path:
+def _path(store_path: Path) -> Path:
     return Path(store_path) / SNAPSHOT
 
 
 def invalidate(store_path: Path) -> None:
-    shutil.rmtree(_dir(store_path), ignore_errors=True)
+    try:
+        _path(store_path).unlink()
+    except FileNotFoundError:
+        pass
 
 
 def write(store_path: Path, state: dict, rows: list[dict], embeddings) -> None:
-    """state: view id, head, embedder, missing commits.  Atomic: a tmp dir renamed into place."""
+    """state: view id, head, embedder, missing commits.  One file replaced atomically, so a
+    reader needs no lock: it sees the whole old snapshot or the whole new one."""
     import numpy as np
 
-    final = _dir(store_path)
-    tmp = final.with_name(f"{SNAPSHOT}.tmp{os.getpid()}")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
+    final = _path(store_path)
+    tmp = final.with_name(f"{SNAPSHOT}.tmp{os.getpid()}.npz")
     matrix = np.asarray(embeddings, dtype=np.float32)
-    np.save(tmp / "embeddings.npy", matrix.reshape(len(rows), -1) if rows else np.zeros((0, 1)))
-    (tmp / "rows.json").write_text(json.dumps(rows, ensure_ascii=False))
-    (tmp / "state.json").write_text(json.dumps(state))
-    shutil.rmtree(final, ignore_errors=True)
+    matrix = matrix.reshape(len(rows), -1) if rows else np.zeros((0, 1), dtype=np.float32)
+    np.savez(tmp, embeddings=matrix,
+             rows=np.frombuffer(json.dumps(rows, ensure_ascii=False).encode(), dtype=np.uint8),
+             state=np.frombuffer(json.dumps(state).encode(), dtype=np.uint8))
     os.replace(tmp, final)
+
+
+def _read(store_path: Path, head: str | None, any_head: bool = False):
+    try:
+        import numpy as np
+
+        with np.load(_path(store_path), allow_pickle=False) as z:
+            state = json.loads(z["state"].tobytes())
+            if not any_head and (head is None or state.get("head") != head):
+                return None
+            return state, json.loads(z["rows"].tobytes()), z["embeddings"]
+    except (OSError, ValueError, KeyError):
+        return None
 
 
 def exists(store_path: Path, head: str | None) -> bool:
     try:
-        return json.loads((_dir(store_path) / "state.json").read_text()).get("head") == head
-    except (OSError, ValueError):
+        import numpy as np
+
+        with np.load(_path(store_path), allow_pickle=False) as z:  # members load lazily
+            return json.loads(z["state"].tobytes()).get("head") == head
+    except (OSError, ValueError, KeyError):
         return False
 
 
 def load(store_path: Path, head: str | None):
     """(state, rows, embeddings) when a snapshot exists for this HEAD, else None."""
-    d = _dir(store_path)
-    try:
-        state = json.loads((d / "state.json").read_text())
-        if head is None or state.get("head") != head:
-            return None
-        import numpy as np
+    return _read(store_path, head)
 
-        rows = json.loads((d / "rows.json").read_text())
-        emb = np.load(d / "embeddings.npy")
-    except (OSError, ValueError):
-        return None
-    return state, rows, emb
+
+def load_any(store_path: Path):
+    """The snapshot whatever HEAD it was written for (the writer patches it forward)."""
+    return _read(store_path, None, any_head=True)
 
 
 def search(rows: list[dict], emb, query_vec, t: int, n: int) -> list[dict]:

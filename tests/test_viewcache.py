@@ -58,6 +58,41 @@ def test_snapshot_follows_head_and_is_dropped_before_a_view_change(new_repo, tmp
     monkeypatch.setattr(Store, "sync_versions", boom)
     with pytest.raises(RuntimeError):
         ingest(r, all_history=True)
-    assert not (r.store.path / viewcache.SNAPSHOT).exists()
+    assert not (r.store.path / viewcache.SNAPSHOT).exists()  # dropped before the view changed
     monkeypatch.undo()
     assert ask(r, "port?")["answer"] == "2"  # the next reader redoes the view
+
+
+def test_provisional_snapshot_answers_before_chroma_and_matches_the_final(new_repo, tmp_path):
+    import json as _json
+
+    import numpy as np
+
+    from repomem.index import provisional_snapshot
+
+    repo = new_repo()
+    commit(repo, "2026-01-01T00:00:00Z", "a", {"app.py": "PORT = 1\n\n\ndef f(x):\n    return x\n"})
+    r = Repo.open(repo, store=tmp_path / "s")
+    ingest(r, all_history=True)
+    commit(repo, "2026-01-02T00:00:00Z", "b", {"app.py": "PORT = 2\n\n\ndef g(x):\n    return x\n"})
+    with r.store.writer():
+        early = provisional_snapshot(r)
+    assert list(early) == [git.head(repo)]
+    code = ("import sys, json; from repomem.index import Repo; from repomem.query import ask; "
+            f"res = ask(Repo.open({str(repo)!r}, store={str(tmp_path / 's')!r}), 'PORT', k=3); "
+            "print(json.dumps([res['answer'], sorted(f['value'] for f in res['facts']), "
+            "'chromadb' in sys.modules]))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                         check=True).stdout
+    answer, values, chroma = _json.loads(out)
+    assert answer == "2" and "g" in values and "f" not in values and chroma is False
+    prov = viewcache.load_any(r.store.path)
+    ingest(r, all_history=True)
+    final = viewcache.load_any(r.store.path)
+    assert prov[0]["provisional"] and not final[0].get("provisional")
+    assert prov[0]["id"] == final[0]["id"]
+    by_id = lambda snap: {row["id"]: (row, vec) for row, vec in zip(snap[1], snap[2])}
+    p, f = by_id(prov), by_id(final)
+    assert p.keys() == f.keys()
+    for k in p:
+        assert p[k][0] == f[k][0] and np.allclose(p[k][1], f[k][1], atol=1e-6)
