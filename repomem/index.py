@@ -267,21 +267,19 @@ def provisional_snapshot(r: Repo) -> dict:
     the case does not apply.
     """
     snap = viewcache.load_any(r.store.path)
-    extra = summaries.digest(r.store.path)
-    ledger = _load_fold(r, extra) if snap else None
-    if ledger is None or not ledger.applied:
+    if snap is None or snap[0].get("missing"):
         return {}
     state, rows, matrix = snap
-    if state.get("missing") or state.get("head") != ledger.applied[-1] or \
+    behind = git.first_parent_distance(r.root, state.get("head"), "HEAD", PROVISIONAL_MAX)
+    if not behind:  # None: not on HEAD's line (checkout, reset); 0: nothing new
+        return {}
+    extra = summaries.digest(r.store.path)
+    ledger = _load_fold(r, extra)
+    if ledger is None or not ledger.applied or state.get("head") != ledger.applied[-1] or \
             state.get("id") != view_id(ledger.applied[-1], ledger.applied + ([extra] if extra else [])):
         return {}  # the snapshot and the fold state are not of one view
     chain = git.first_parent_chain(r.root)
-    shas = [c.sha for c in chain]
-    if ledger.applied[-1] not in shas:
-        return {}
-    new = chain[shas.index(ledger.applied[-1]) + 1:]
-    if not new or len(new) > PROVISIONAL_MAX:
-        return {}
+    new = chain[-behind:]
     eff = git.effective_times(chain)
     with CommitMiner(r.root) as miner:
         changes = git.changes(r.root, new)
