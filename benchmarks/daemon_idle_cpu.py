@@ -18,10 +18,9 @@ def cpu_seconds(pid: int) -> float:
 
 
 def main(window: float = 10.0) -> dict:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(GIT_AUTHOR_NAME="b", GIT_AUTHOR_EMAIL="b@example.com", GIT_COMMITTER_NAME="b",
-               GIT_COMMITTER_EMAIL="b@example.com", GIT_CONFIG_NOSYSTEM="1",
-               GIT_CONFIG_GLOBAL=os.devnull)
+    from repomem.samples import git_env
+
+    env = git_env()
     with tempfile.TemporaryDirectory(prefix="repomem-idle-") as tmp:
         repo = Path(tmp) / "repo"
         repo.mkdir()

@@ -4,7 +4,6 @@
 Usage: python benchmarks/freshness.py"""
 
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -17,10 +16,9 @@ def main(n: int = 5) -> dict:
     from repomem.index import Repo
     from repomem.query import ask
 
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(GIT_AUTHOR_NAME="b", GIT_AUTHOR_EMAIL="b@example.com", GIT_COMMITTER_NAME="b",
-               GIT_COMMITTER_EMAIL="b@example.com", GIT_CONFIG_NOSYSTEM="1",
-               GIT_CONFIG_GLOBAL=os.devnull)
+    from repomem.samples import git_env
+
+    env = git_env()
     out = {}
     for mode in ("hooks", "daemon"):
         with tempfile.TemporaryDirectory(prefix="repomem-fresh-") as tmp:

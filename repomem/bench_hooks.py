@@ -8,7 +8,6 @@ idle (untimed), so each figure is the hook's own cost, not CPU contention with i
 
 from __future__ import annotations
 
-import os
 import statistics
 import subprocess
 import tempfile
@@ -22,11 +21,9 @@ def _git(repo: Path, *args: str) -> None:
 
 
 def _env() -> dict:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(GIT_AUTHOR_NAME="bench", GIT_AUTHOR_EMAIL="bench@example.com",
-               GIT_COMMITTER_NAME="bench", GIT_COMMITTER_EMAIL="bench@example.com",
-               GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull)
-    return env
+    from repomem.samples import git_env
+
+    return git_env()
 
 
 def _time_commits(repo: Path, n: int, start: int, wait=None) -> list[float]:

@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 from repomem import git, viewcache
 from repomem.embed import get_embedder, tokens
 from repomem.errors import RepomemError
-from repomem.index import Repo, ensure_view, require_store
+from repomem.index import Repo, ensure_view
 from repomem.store import FOREVER
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")

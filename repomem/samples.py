@@ -33,13 +33,20 @@ def load(name_or_path: str | Path) -> ModuleType:
     return mod
 
 
-def _git(dest: Path, *args: str, date: str | None = None) -> str:
+def git_env(date: str | None = None) -> dict[str, str]:
+    """An environment for git runs that build sample or benchmark repositories: no hook-time
+    variables, no user or system config, a fixed identity, and a fixed date when given."""
     env = no_git_env()
     env.update(GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull, GIT_TEMPLATE_DIR="",
                GIT_AUTHOR_NAME="Sample Dev", GIT_AUTHOR_EMAIL="dev@example.com",
                GIT_COMMITTER_NAME="Sample Dev", GIT_COMMITTER_EMAIL="dev@example.com")
     if date:
         env.update(GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date)
+    return env
+
+
+def _git(dest: Path, *args: str, date: str | None = None) -> str:
+    env = git_env(date)
     out = subprocess.run(["git", "-C", str(dest), "-c", "commit.gpgsign=false", *args], env=env,
                          capture_output=True, text=True)
     if out.returncode != 0:

@@ -66,11 +66,6 @@ def exists(store_path: Path, head: str | None) -> bool:
         return False
 
 
-def load(store_path: Path, head: str | None):
-    """(state, rows, embeddings) when a snapshot exists for this HEAD, else None."""
-    return _read(store_path, head)
-
-
 def load_any(store_path: Path):
     """The snapshot whatever HEAD it was written for (the writer patches it forward)."""
     return _read(store_path, None, any_head=True)

@@ -33,7 +33,6 @@ def test_branch_checkout_merge_amend_reset_rebase(new_repo):
 
 
 def _scenario(repo, store):
-    from conftest import cli
 
     # A value committed on an unmerged branch is never current on another branch.
     git(repo, "checkout", "-q", "-b", "feature")

@@ -19,7 +19,8 @@ import sys
 import time
 from pathlib import Path
 
-from repomem.git import no_git_env
+from repomem.samples import git_env
+
 
 QUESTIONS = [
     "Which port does the inventory service listen on?",
@@ -39,12 +40,6 @@ _NOUNS = ["order", "total", "user", "invoice", "item", "price", "report", "token
           "stock", "page", "event", "batch", "queue", "quote", "refund", "coupon"]
 _MODULES = ["billing", "inventory", "catalog", "orders", "users", "auth", "search", "reports",
             "shipping", "payments", "notify", "media", "pricing", "geo", "audit", "loyalty"]
-
-
-def _git_env() -> dict:
-    env = no_git_env()
-    env.update(GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull, GIT_TEMPLATE_DIR="")
-    return env
 
 
 class _Gen:
@@ -155,7 +150,7 @@ def generate(dest: Path, commits: int, seed: int = 7) -> float:
     if dest.exists():
         shutil.rmtree(dest)
     dest.mkdir(parents=True)
-    env = _git_env()
+    env = git_env()
     subprocess.run(["git", "init", "-q", "-b", "main", str(dest)], env=env, check=True)
     g = _Gen(seed)
     proc = subprocess.Popen(["git", "-C", str(dest), "fast-import", "--quiet"], stdin=subprocess.PIPE,
@@ -218,7 +213,7 @@ def measure(repo: Path, work: Path, label: str, asks: int = 30, cold: int = 5,
     repo = Path(repo).resolve()
     store = Path(work) / f"store-{label}"
     shutil.rmtree(store, ignore_errors=True)
-    env = dict(os.environ, **{k: v for k, v in _git_env().items() if k.startswith("GIT_CONFIG")})
+    env = dict(os.environ, **{k: v for k, v in git_env().items() if k.startswith("GIT_CONFIG")})
     n = int(subprocess.run(["git", "-C", str(repo), "rev-list", "--first-parent", "--count", "HEAD"],
                            capture_output=True, text=True, env=env, check=True).stdout)
     gl = []
@@ -261,8 +256,7 @@ def measure(repo: Path, work: Path, label: str, asks: int = 30, cold: int = 5,
     out["incremental_p50_s"] = None
     if incremental and label == "generated":
         inc = []
-        genv = dict(_git_env(), GIT_AUTHOR_NAME="Dev", GIT_AUTHOR_EMAIL="dev@example.com",
-                    GIT_COMMITTER_NAME="Dev", GIT_COMMITTER_EMAIL="dev@example.com")
+        genv = git_env()
         r = Repo.open(repo, store)
         try:
             for i in range(incremental):
