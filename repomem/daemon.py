@@ -34,6 +34,12 @@ def log_file(store: Path) -> Path:
     return Path(store) / "daemon.log"
 
 
+def _drop_legacy_pid(store: Path) -> None:
+    """Older versions wrote ``daemon.pid`` and their hook shims still skip indexing while it
+    names a live process; no daemon writes it any more, so a leftover one only misleads."""
+    (Path(store) / "daemon.pid").unlink(missing_ok=True)
+
+
 def _lock_holders(path: Path) -> set[int] | None:
     """Pids holding a flock on ``path`` per /proc/locks; None where the kernel does not say."""
     try:
@@ -103,6 +109,7 @@ def acquire(store: Path) -> int:
         os.close(fd)
         raise RepomemError("the daemon lock is busy", hint=f"try again; see {lock_file(store)}")
     os.ftruncate(fd, 0)
+    _drop_legacy_pid(store)
     return fd
 
 
@@ -146,6 +153,7 @@ def stop(store: Path, timeout: float = 10.0) -> int | None:
     """SIGTERM the process holding the lock; wait until the lock is free.  None: none held it."""
     pid = running(store)
     if not pid:
+        _drop_legacy_pid(store)
         return None
     os.kill(pid, signal.SIGTERM)
     deadline = time.monotonic() + timeout

@@ -64,6 +64,8 @@ def test_stale_pid_file_naming_a_live_process(new_repo):
         assert (rc, out.strip()) == (1, "not running")
         assert cli("daemon", "stop", "--repo", repo)[1].strip() == "no daemon running"
         assert sleeper.poll() is None, "stop signalled a process that is not the daemon"
+        # The leftover pid file of an older version (whose hook shims still read it) is gone.
+        assert not (store / "daemon.pid").exists()
 
         # The hooks do not take the stale file for a daemon: the commit is indexed.
         sha = commit(repo, "2026-01-02T10:00:00+00:00", "9000", {"app.toml":
