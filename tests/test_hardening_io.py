@@ -237,4 +237,5 @@ def test_module_fixtures_run_with_an_isolated_home(module_env, tmp_path_factory)
     real_home = pwd.getpwuid(os.getuid()).pw_dir
     assert module_env["HOME"] != real_home
     assert module_env["HOME"].startswith(str(tmp_path_factory.getbasetemp()))
-    assert module_env["GIT_CONFIG_GLOBAL"] == os.devnull and module_env["GIT_CONFIG_NOSYSTEM"] == "1"
+    assert module_env["GIT_CONFIG_GLOBAL"] == os.devnull
+    assert module_env["GIT_CONFIG_NOSYSTEM"] == "1"

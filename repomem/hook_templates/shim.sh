@@ -34,7 +34,8 @@ fi
 # A running worker re-checks the pending marker before it exits: no new process is needed.
 # (A running `repomem daemon` watches the marker too, but its liveness is a lock that sh cannot
 # test portably, so the worker started below checks it and leaves at once.)
-if [ -f "$STORE/worker.pid" ] && read -r pid < "$STORE/worker.pid" && kill -0 "$pid" 2>/dev/null; then
+if [ -f "$STORE/worker.pid" ] && read -r pid < "$STORE/worker.pid" \
+        && kill -0 "$pid" 2>/dev/null; then
     exit $rc
 fi
 if [ -x "$PY" ]; then
