@@ -26,7 +26,8 @@ port 8000" or "port 8000" under a "## Production" heading is reported.
 
 A value that is current again for its own key (a revert) is never stale.  Change logs
 (CHANGELOG*, HISTORY*, NEWS*, RELEASES*) and dependency files are not scanned, and a line that
-contains ``repomem: ignore`` is skipped.
+contains ``repomem: ignore`` is skipped.  Files are read only inside the work tree: a symlink
+is not followed (``worktree.read``).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ import tokenize
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from repomem import git
+from repomem import git, worktree
 from repomem.embed import tokens
 from repomem.store import FOREVER
 
@@ -371,12 +372,9 @@ def check_tree(r) -> dict:
     for rel in sorted(files):
         if _doc_kind(rel) is None:
             continue
-        p = r.root / rel
-        try:
-            if not p.is_file() or p.stat().st_size > MAX_BYTES:
-                continue
-            data = p.read_bytes()
-        except OSError:
+        # Never through a symlink, never outside the work tree (a skip is logged).
+        data = worktree.read(r.root, rel, MAX_BYTES)
+        if data is None:
             continue
         if b"\0" in data[:8192]:
             continue

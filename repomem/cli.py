@@ -13,6 +13,7 @@ import os
 import sys
 
 from repomem.errors import RepomemError
+from repomem.termsafe import SafeFormatter, echo
 
 # The core commands first in --help; any other module in repomem.commands follows,
 # alphabetically.  Each module has HELP, add_arguments(p), run(args); NAME overrides the
@@ -56,17 +57,19 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    log_handler = logging.StreamHandler()  # log lines name files: escape them like output
+    log_handler.setFormatter(SafeFormatter("repomem: %(message)s"))
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="repomem: %(message)s")
+                        handlers=[log_handler])
     if not getattr(args, "_run", None):
         parser.print_help()
         return 1
     try:
         return int(args._run(args) or 0)
     except RepomemError as e:
-        print(f"repomem: error: {e}", file=sys.stderr)
+        echo(f"repomem: error: {e}", file=sys.stderr)  # may quote a path or value
         if e.hint:
-            print(f"hint: {e.hint}", file=sys.stderr)
+            echo(f"hint: {e.hint}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
@@ -76,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as e:  # a bug: one line, the traceback only on request
         if os.environ.get("REPOMEM_DEBUG"):
             raise
-        print(f"repomem: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        echo(f"repomem: internal error: {type(e).__name__}: {e}", file=sys.stderr)
         print("hint: rerun with REPOMEM_DEBUG=1 for the traceback, and report it", file=sys.stderr)
         return 3
 

@@ -17,7 +17,7 @@ import os
 from datetime import datetime, timezone
 from pathlib import Path
 
-from repomem import git
+from repomem import git, worktree
 from repomem.identity import match_moves
 from repomem.ledger import final_key
 from repomem.miners import MineError, mine_file, wants
@@ -107,7 +107,11 @@ def compute(r, rows: list[dict] | None = None) -> dict:
             stamp = _stamp(wt)
             if stamp is None:
                 continue  # deleted in the work tree: nothing new to say about it
-            data = wt.read_bytes()
+            # A tracked file replaced by a symlink (or under a linked folder) is not followed:
+            # what lies outside the repository is no uncommitted fact of it (skip is logged).
+            data = worktree.read(root, path)
+            if data is None:
+                continue
             old_blob = git.git(root, "rev-parse", "-q", "--verify", f"HEAD:{path}",
                                check=False).decode().strip()
             old = _mine(path, blobs.read(old_blob) if old_blob else None)

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from repomem import git
+from repomem.termsafe import safe
 
 log = logging.getLogger("repomem")
 GIT, TREE = "git", "tree"
@@ -93,10 +94,35 @@ class Classifier:
         return TREE
 
 
+def _repo_relative(root: Path, path: str) -> str | None:
+    """The path relative to the work tree, or None when it is not in it: a symlink that leads
+    out (``.venv/bin/python`` -> /usr/bin/python3) or a path through a linked folder."""
+    p = Path(path)
+    try:
+        rel = p.resolve().relative_to(root)
+    except (ValueError, OSError, RuntimeError):  # outside; unreadable; a symlink loop
+        log.debug("watch: %s leads outside the repository: ignored", safe(path))
+        return None
+    # The link itself is what git knows (and may ignore); name it by its own place in the tree.
+    try:
+        return str(p.parent.resolve().relative_to(root) / p.name)
+    except (ValueError, OSError, RuntimeError):
+        return str(rel)
+
+
 def not_ignored(root: Path, paths: set[str]) -> set[str]:
-    rels = {str(Path(p).resolve().relative_to(root.resolve())): p for p in paths}
-    out = git.git(root, "check-ignore", "--stdin", "-z", input="\0".join(rels).encode() + b"\0",
-                  check=False)
+    """The event paths inside the work tree that git does not ignore.  One odd path is dropped
+    on its own; it never takes the rest of the batch with it."""
+    root = root.resolve()
+    rels = {}
+    for p in paths:
+        rel = _repo_relative(root, p)
+        if rel is not None and rel != ".":
+            rels[rel] = p
+    if not rels:
+        return set()
+    names = b"".join(os.fsencode(r) + b"\0" for r in rels)  # bytes-safe: odd names too
+    out = git.git(root, "check-ignore", "--stdin", "-z", input=names, check=False)
     ignored = {x for x in out.decode("utf-8", "surrogateescape").split("\0") if x}
     return {rels[r] for r in rels if r not in ignored}
 

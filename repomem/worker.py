@@ -164,6 +164,11 @@ def main(argv: list[str] | None = None) -> int:
             store = default_store_path(root)
         if not (store / "chroma.sqlite3").exists():
             return 0  # never create a store from a hook
+        if args.hook != "manual":
+            from repomem import daemon
+
+            if daemon.running(store):
+                return 0  # the daemon (it holds its lock) watches the pending marker
         if not args.foreground:
             _detach_and_log(store)
         logging.basicConfig(level=logging.WARNING, format="repomem worker: %(message)s")

@@ -16,16 +16,29 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(autouse=True)
-def _isolate(tmp_path_factory, monkeypatch):
-    home = tmp_path_factory.mktemp("home")
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
-    monkeypatch.setenv("GIT_TEMPLATE_DIR", "")
-    monkeypatch.setenv("ANONYMIZED_TELEMETRY", "False")
+def _isolate_env(mp: pytest.MonkeyPatch, home: Path) -> None:
+    mp.setenv("HOME", str(home))
+    mp.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    mp.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+    mp.setenv("GIT_TEMPLATE_DIR", "")
+    mp.setenv("ANONYMIZED_TELEMETRY", "False")
     for var in ("REPOMEM_STORE", "REPOMEM_DEBUG", "OLLAMA_HOST"):
-        monkeypatch.delenv(var, raising=False)
+        mp.delenv(var, raising=False)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _isolate_session(tmp_path_factory):
+    """The same isolation for the whole session, set up before any other fixture: session and
+    module fixtures (``payments``, the samples of test_check, test_crash, test_bench) build and
+    ingest repositories too, and the function-scoped ``_isolate`` comes too late for them."""
+    with pytest.MonkeyPatch.context() as mp:
+        _isolate_env(mp, tmp_path_factory.mktemp("session-home"))
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _isolate(_isolate_session, tmp_path_factory, monkeypatch):
+    _isolate_env(monkeypatch, tmp_path_factory.mktemp("home"))  # a fresh HOME per test
 
 
 def git(repo, *args, date=None, check=True):
@@ -73,22 +86,13 @@ def cli_json(*args):
 
 
 @pytest.fixture(scope="session")
-def payments(tmp_path_factory):
+def payments(_isolate_session, tmp_path_factory):
     """The payments sample, built and fully ingested once per session (read-only for tests)."""
     from repomem import samples
     from repomem.index import Repo, ingest
 
     dest = tmp_path_factory.mktemp("samples") / "payments"
-    env = {k: os.environ.get(k) for k in ("GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_GLOBAL", "HOME")}
-    os.environ.update(GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull)
-    try:
-        defn = samples.load("payments")
-        shas = samples.build(defn, dest)
-        ingest(Repo.open(dest), all_history=True, progress=False)
-    finally:
-        for k, v in env.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    defn = samples.load("payments")
+    shas = samples.build(defn, dest)
+    ingest(Repo.open(dest), all_history=True, progress=False)
     return dest, defn, shas

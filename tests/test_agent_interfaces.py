@@ -36,7 +36,6 @@ def _mcp(repo, script):
 
 
 def test_mcp_lists_tools_and_answers_current_and_as_of(payments):
-    pytest.importorskip("mcp.server.mcpserver")
     repo, _, shas = payments
 
     async def script(s):
@@ -79,7 +78,6 @@ def test_mcp_lists_tools_and_answers_current_and_as_of(payments):
 def test_mcp_sees_writes_by_another_process(new_repo):
     """A long-lived server and a writer (hook, daemon) on the same store: each call re-checks
     the store's generation, so the next answer reflects the new commit."""
-    pytest.importorskip("mcp.server.mcpserver")
     repo = new_repo()
     commit(repo, "2026-01-01T00:00:00+00:00", "cfg", {"app.toml": "[cache]\nttl = 30\n"})
     ingest(Repo.open(repo), all_history=True, progress=False)

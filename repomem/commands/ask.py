@@ -9,6 +9,7 @@ import sys
 
 from repomem.cli import common
 from repomem.commands import open_repo, print_json
+from repomem.termsafe import echo
 
 HELP = "answer a question from the current facts"
 
@@ -35,18 +36,19 @@ def run(args) -> int:
     else:
         result = ask(r, args.question, args.as_of, max(1, args.k))
     if result.pop("unindexed_commits", 0):
-        print("repomem: note: HEAD has commits that are not indexed yet; run 'repomem ingest'",
-              file=sys.stderr)
+        echo("repomem: note: HEAD has commits that are not indexed yet; run 'repomem ingest'",
+             file=sys.stderr)
     if args.json:
         print_json(result)
         return 0
     if not result["facts"]:
-        print("no fact matches this question")
+        echo("no fact matches this question")
         return 0
     if result.get("llm_answer"):
-        print(result["llm_answer"] + "\n\nfrom these facts:")
+        echo(result["llm_answer"], keep="\n")  # the model's own paragraphs
+        echo("\nfrom these facts:", keep="\n")
     for i, f in enumerate(result["facts"]):
         mark = "=>" if i == 0 else "  "
-        print(f"{mark} {f['subject']}: {f['value']}")
-        print(f"   {f['path']}:{f['line']}  commit {f['commit'][:10]}  since {f['valid_from']}")
+        echo(f"{mark} {f['subject']}: {f['value']}")
+        echo(f"   {f['path']}:{f['line']}  commit {f['commit'][:10]}  since {f['valid_from']}")
     return 0

@@ -17,6 +17,8 @@ import os
 import sys
 from pathlib import Path
 
+from repomem.termsafe import echo
+
 HELP = "benchmark stale-fact errors against RAG baselines, and performance"
 
 
@@ -49,7 +51,7 @@ def run(args) -> int:
     out.mkdir(parents=True, exist_ok=True)
 
     def log(msg: str) -> None:
-        print(msg, file=sys.stderr, flush=True)
+        echo(msg, file=sys.stderr, flush=True)
 
     result: dict = {"quick": bool(args.quick)}
     md: list[str] = ["# repomem bench" + (" --quick" if args.quick else ""), ""]
@@ -115,7 +117,7 @@ def run(args) -> int:
         json.dump(result, sys.stdout, indent=1, default=str)
         sys.stdout.write("\n")
     else:
-        print("\n".join(md))
+        echo("\n".join(md), keep="\n")
     (out / "report.md").write_text("\n".join(md))
     (out / "report.json").write_text(json.dumps(result, indent=1, default=str))
     return 1 if failed else 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from repomem.cli import common
 from repomem.commands import open_repo, print_json
+from repomem.termsafe import echo
 
 HELP = "what changed (superseded or removed) since WHEN"
 
@@ -28,7 +29,7 @@ def run(args) -> int:
         if c["change"] == "superseded" and c["to_value"] == c["from_value"]:
             to = " (" + ", ".join(f"{k}: {a} -> {b}" for k, (a, b) in
                                   c.get("attrs_changed", {}).items()) + ")"
-        print(f"{c['at']}  {c['subject']}: {c['from_value']}{to}  [{c['commit'][:10]}]")
+        echo(f"{c['at']}  {c['subject']}: {c['from_value']}{to}  [{c['commit'][:10]}]")
     if not result["changes"]:
-        print(f"nothing superseded or removed since {result['since']}")
+        echo(f"nothing superseded or removed since {result['since']}")
     return 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from repomem.cli import common
 from repomem.commands import open_repo, print_json
+from repomem.termsafe import echo
 
 HELP = "report docs and comments that mention superseded values (exit 1 if any)"
 
@@ -30,11 +31,11 @@ def run(args) -> int:
         return 1 if found else 0
     for f in found:
         now = f"now {f['current_value']}" if f["current_value"] is not None else "since removed"
-        print(f"{f['path']}:{f['line']}: {f['mention']!r} is stale: {f['subject']} was "
-              f"{f['stale_value']}, {now} (changed in {f['changed_in'][:10]} on "
-              f"{(f['changed_at'] or '')[:10]})")
+        echo(f"{f['path']}:{f['line']}: {f['mention']!r} is stale: {f['subject']} was "
+             f"{f['stale_value']}, {now} (changed in {f['changed_in'][:10]} on "
+             f"{(f['changed_at'] or '')[:10]})")
     if found:
-        print(f"{len(found)} stale mention(s) in {result['files_scanned']} scanned file(s)")
+        echo(f"{len(found)} stale mention(s) in {result['files_scanned']} scanned file(s)")
     else:
-        print(f"no stale mentions in {result['files_scanned']} scanned file(s)")
+        echo(f"no stale mentions in {result['files_scanned']} scanned file(s)")
     return 1 if found else 0

@@ -8,6 +8,7 @@ import sys
 
 from repomem.cli import common
 from repomem.commands import open_repo
+from repomem.termsafe import safe
 
 HELP = "a Markdown context block for an agent's prompt"
 
@@ -21,6 +22,8 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     from repomem.agents import prompt_context
 
-    # Uncommitted edits the watcher saw are included, flagged, when still fresh.
-    sys.stdout.write(prompt_context(open_repo(args), args.question, budget=args.budget))
+    # Uncommitted edits the watcher saw are included, flagged, when still fresh.  The block is
+    # Markdown, so its own newlines stay; escapes and other control characters do not.
+    sys.stdout.write(safe(prompt_context(open_repo(args), args.question, budget=args.budget),
+                          keep="\n"))
     return 0

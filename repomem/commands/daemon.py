@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from repomem.cli import common
 from repomem.commands import open_repo
+from repomem.termsafe import echo
 
 HELP = "start, stop or inspect the background watcher"
 
@@ -24,12 +25,12 @@ def run(args) -> int:
     store = r.store.path
     if args.action == "start":
         pid = daemon.start(r.root, store)
-        print(f"daemon {pid} watching {r.root} (log: {daemon.log_file(store)})")
+        echo(f"daemon {pid} watching {r.root} (log: {daemon.log_file(store)})")
     elif args.action == "stop":
         pid = daemon.stop(store)
-        print(f"stopped daemon {pid}" if pid else "no daemon running")
+        echo(f"stopped daemon {pid}" if pid else "no daemon running")
     else:
         pid = daemon.running(store)
-        print(f"daemon {pid} running (log: {daemon.log_file(store)})" if pid else "not running")
+        echo(f"daemon {pid} running (log: {daemon.log_file(store)})" if pid else "not running")
         return 0 if pid else 1
     return 0

@@ -7,6 +7,8 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+from repomem.termsafe import echo
+
 HELP = "run repomem on a bundled sample repository"
 
 
@@ -38,7 +40,8 @@ def run(args) -> int:
     shas = samples.build(defn, dest)
     r = Repo.open(dest)
     stats = ingest(r, all_history=True, progress=False)
-    print(f"built {dest} ({len(shas)} commits); indexed {stats['versions']} fact versions\n")
+    echo(f"built {dest} ({len(shas)} commits); indexed {stats['versions']} fact versions")
+    echo()
     failures = 0
     for exp in defn.EXPECTED:
         res = ask(r, exp["question"], exp.get("as_of"), k=5)
@@ -46,14 +49,15 @@ def run(args) -> int:
         failures += not ok
         f = res["facts"][0] if res["facts"] else None
         when = f" (as of {exp['as_of']})" if exp.get("as_of") else ""
-        print(f"[{'ok' if ok else 'MISMATCH'}] {exp['question']}{when}")
+        echo(f"[{'ok' if ok else 'MISMATCH'}] {exp['question']}{when}")
         if f:
-            print(f"    -> {f['value']}   {f['path']}:{f['line']}  commit {f['commit'][:10]}  "
-                  f"valid from {f['valid_from'][:10]}")
+            echo(f"    -> {f['value']}   {f['path']}:{f['line']}  commit {f['commit'][:10]}  "
+                 f"valid from {f['valid_from'][:10]}")
         else:
-            print("    -> (no answer)")
+            echo("    -> (no answer)")
         if not ok:
-            print(f"    expected {exp['answer']!r}")
-    print(f"\n{len(defn.EXPECTED) - failures}/{len(defn.EXPECTED)} answers as expected; "
-          f"try: repomem ask \"what port does production use?\" --repo {dest} --json")
+            echo(f"    expected {exp['answer']!r}")
+    echo()
+    echo(f"{len(defn.EXPECTED) - failures}/{len(defn.EXPECTED)} answers as expected; "
+         f"try: repomem ask \"what port does production use?\" --repo {dest} --json")
     return 1 if failures else 0

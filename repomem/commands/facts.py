@@ -5,6 +5,7 @@ from __future__ import annotations
 from repomem.cli import common
 from repomem.commands import open_repo, print_json
 from repomem.model import KINDS
+from repomem.termsafe import echo
 
 HELP = "list the facts valid at a time"
 
@@ -26,5 +27,5 @@ def run(args) -> int:
         print_json(result)
         return 0
     for f in result["facts"]:
-        print(f"{f['kind']:<10} {f['subject']}: {f['value']}   ({f['path']}:{f['line']})")
+        echo(f"{f['kind']:<10} {f['subject']}: {f['value']}   ({f['path']}:{f['line']})")
     return 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from repomem.cli import common
 from repomem.commands import open_repo, print_json
+from repomem.termsafe import echo
 
 HELP = "show every version of a key"
 
@@ -26,10 +27,10 @@ def run(args) -> int:
     if args.json:
         print_json(result)
         return 0
-    print(result["key"])
+    echo(result["key"])
     for v in result["versions"]:
         end = v["valid_to"] or "now"
         why = f" ({v['end_reason']})" if v["end_reason"] else ""
-        print(f"  {v['valid_from']} .. {end}{why}  {v['value']}  "
-              f"[{v['commit'][:10]} {v['path']}:{v['line']}]")
+        echo(f"  {v['valid_from']} .. {end}{why}  {v['value']}  "
+             f"[{v['commit'][:10]} {v['path']}:{v['line']}]")
     return 0

@@ -12,6 +12,7 @@ A hook that was already there is kept as <hook>.legacy and still runs.
 from __future__ import annotations
 
 from repomem.cli import common
+from repomem.termsafe import echo
 
 HELP = "install, remove or inspect the git hooks"
 
@@ -32,5 +33,5 @@ def run(args) -> int:
         return worker.main(argv)
     fn = {"install": hooks.install, "uninstall": hooks.uninstall, "status": hooks.status}
     for line in fn[args.action](args.repo):
-        print(line)
+        echo(line)
     return 0

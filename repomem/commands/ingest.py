@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from repomem.cli import common
 from repomem.commands import open_repo, print_json
+from repomem.termsafe import echo
 
 HELP = "ingest commits (--all, or REV...)"
 
@@ -27,5 +28,5 @@ def run(args) -> int:
     if args.json:
         print_json(stats)
     elif not args.quiet:
-        print(f"ingested {stats['new']} new commit(s); {stats['versions']} fact versions in view")
+        echo(f"ingested {stats['new']} new commit(s); {stats['versions']} fact versions in view")
     return 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from repomem.cli import common
 from repomem.commands import open_repo
+from repomem.termsafe import echo
 
 HELP = "create the store and index the current history"
 
@@ -21,13 +22,13 @@ def run(args) -> int:
 
     r = open_repo(args, args.embedder)
     stats = ingest(r, all_history=True, create=True)
-    print(f"indexed {stats['new']} new of {stats['commits']} commits into {r.store.path} "
-          f"({stats['versions']} fact versions)")
+    echo(f"indexed {stats['new']} new of {stats['commits']} commits into {r.store.path} "
+         f"({stats['versions']} fact versions)")
     if not args.no_hooks:
         try:
             from repomem.hooks import install
         except ImportError:
             return 0
         for line in install(r.root):
-            print(line)
+            echo(line)
     return 0

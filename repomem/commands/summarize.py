@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from repomem.cli import common
 from repomem.commands import open_repo, print_json
+from repomem.termsafe import echo
 
 HELP = "LLM purpose summaries for undocumented functions (Ollama, cached)"
 
@@ -28,6 +29,6 @@ def run(args) -> int:
     if args.json:
         print_json(stats)
     else:
-        print(f"{stats['undocumented']} of {stats['functions']} current functions have no "
-              f"docstring: {stats['summarised']} summarised now, {stats['cached']} from cache")
+        echo(f"{stats['undocumented']} of {stats['functions']} current functions have no "
+             f"docstring: {stats['summarised']} summarised now, {stats['cached']} from cache")
     return 0

@@ -11,6 +11,7 @@ import sys
 
 from repomem.cli import common
 from repomem.commands import open_repo
+from repomem.termsafe import echo
 
 HELP = "keep the index and the uncommitted overlay fresh (foreground)"
 
@@ -22,22 +23,27 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from repomem import daemon
+    from repomem import daemon, worker
     from repomem.index import require_store
     from repomem.watch import Watcher
 
     r = open_repo(args)
     require_store(r)
+    lock = daemon.acquire(r.store.path)  # one watcher per store, held until we exit
     w = Watcher(r, delay=args.delay)
     signal.signal(signal.SIGTERM, lambda *_: w.stop())
     signal.signal(signal.SIGINT, lambda *_: w.stop())
 
     def ready():
-        daemon.write_pid(r.store.path)
-        print(f"repomem: watching {r.root}", file=sys.stderr, flush=True)
+        daemon.announce(lock)
+        echo(f"repomem: watching {r.root}", file=sys.stderr, flush=True)
 
     try:
         w.run(ready=ready)
     finally:
-        daemon.remove_pid(r.store.path)
+        daemon.release(lock)
+        # A hook whose worker saw our lock still held left its request to us: serve it now
+        # (after the release, so a later hook starts its own worker instead).
+        if worker.pending_file(r.store.path).exists():
+            worker.run(r.root, r.store.path, request=False)
     return 0

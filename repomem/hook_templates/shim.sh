@@ -31,13 +31,13 @@ fi
 
 [ -d "$STORE" ] || exit $rc  # no store (repomem init not run): nothing to keep fresh
 : > "$STORE/pending" 2>/dev/null
-# A running `repomem daemon` watches the pending marker, and a running worker re-checks it
-# before it exits: either way no new process is needed.
-for f in daemon.pid worker.pid; do
-    if [ -f "$STORE/$f" ] && read -r pid < "$STORE/$f" && kill -0 "$pid" 2>/dev/null; then
-        exit $rc
-    fi
-done
+# A running worker re-checks the pending marker before it exits: no new process is needed.
+# (A running `repomem daemon` watches the marker too, but its liveness is a lock that sh cannot
+# test portably, so the worker started below checks it and leaves at once.)
+if [ -f "$STORE/worker.pid" ] && read -r pid < "$STORE/worker.pid" \
+        && kill -0 "$pid" 2>/dev/null; then
+    exit $rc
+fi
 if [ -x "$PY" ]; then
     "$PY" -m repomem.worker "$HOOK" --repo "$PWD" --store "$STORE" </dev/null >/dev/null 2>&1 &
 elif command -v repomem >/dev/null 2>&1; then
