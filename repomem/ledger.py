@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from repomem.mining import CommitRecord
-from repomem.model import Fact, short_hash
+from repomem.model import Fact, precedence, short_hash
 
 SUPERSEDED = "superseded"
 REMOVED = "removed"
@@ -67,10 +67,14 @@ class Ledger:
         self.dirty: set[str] = set()  # ids of versions created or changed since the caller reset it
 
     def _effective(self, key: str) -> Fact | None:
-        # A key stated in several files (a dependency in requirements.txt and pyproject.toml)
-        # takes its value from one of them, chosen deterministically.
+        # A key stated in several files (a dependency in requirements.txt and pyproject.toml of
+        # one project) takes its value from the file ranked first by model.precedence.
         paths = self.key_paths.get(key)
-        return self.files[min(paths)][key] if paths else None
+        if not paths:
+            return None
+        if len(paths) == 1:
+            return self.files[next(iter(paths))][key]
+        return min((self.files[p][key] for p in paths), key=precedence)
 
     def apply(self, rec: CommitRecord, valid_time: int, recorded_at: int = 0) -> None:
         self.applied.append(rec.sha)

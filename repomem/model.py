@@ -68,6 +68,24 @@ class Fact:
         return cls(**d)
 
 
+# Which manifest a dependency stated in several files of one project is taken from: the
+# declared metadata first, then pinned requirement files, then anything else.
+_MANIFEST_RANK = {"pyproject.toml": 0, "setup.cfg": 1, "setup.py": 2}
+
+
+def precedence(fact: Fact) -> tuple[int, str]:
+    """Sort key of the files stating one key: the lowest is the effective fact.
+
+    Only dependencies can be stated by several files (their key names a project, not a file);
+    for every other kind the order is the path's, which is at least deterministic.
+    """
+    if fact.kind != DEPENDENCY:
+        return (0, fact.path)
+    base = fact.path.rsplit("/", 1)[-1]
+    rank = _MANIFEST_RANK.get(base, 3 if base.endswith(".txt") else 4)
+    return (rank, fact.path)
+
+
 def set_value(items) -> str:
     """Canonical text of a set-valued fact: sorted (versions numerically), comma separated.
 
