@@ -17,7 +17,8 @@ CONSTANT = "constant"
 CONFIG = "config"
 DEPENDENCY = "dependency"
 PYTHON = "python"  # the required / supported Python versions
-KINDS = (FUNCTION, ROUTE, CONSTANT, CONFIG, DEPENDENCY, PYTHON)
+DOCKER = "docker"  # Dockerfile base images, exposed ports, ENV and ARG defaults
+KINDS = (FUNCTION, ROUTE, CONSTANT, CONFIG, DEPENDENCY, PYTHON, DOCKER)
 
 
 @dataclass(frozen=True)
