@@ -19,6 +19,11 @@ DEPENDENCY = "dependency"
 PYTHON = "python"  # the required / supported Python versions
 DOCKER = "docker"  # Dockerfile base images, exposed ports, ENV and ARG defaults
 KINDS = (FUNCTION, ROUTE, CONSTANT, CONFIG, DEPENDENCY, PYTHON, DOCKER)
+# Internal kinds: stated by files and folded by the ledger (route prefixes across files), but
+# never versions of their own, never shown.
+ROUTER = "router"
+MOUNT = "mount"
+WIRING = (ROUTER, MOUNT)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ import ast
 import re
 
 from repomem.miners import MineError
+from repomem.miners._pyroutes import Wiring
 from repomem.miners._pyvalues import UPPER, setting_value, settings_kind
 from repomem.model import CONFIG, CONSTANT, FUNCTION, ROUTE, Fact
 
@@ -321,8 +322,8 @@ def _fingerprint(src: _Source, body, skip, name: str) -> str:
     return " ".join(tokens)
 
 
-def _route(src: _Source, decorator) -> str | None:
-    """``"METHOD /path"`` for a route decorator, else None."""
+def _route(src: _Source, decorator) -> tuple[str, str, object] | None:
+    """(method, path, the router object node) for a route decorator, else None."""
     call = decorator.named_children[0] if decorator.named_child_count else None
     if call is None or call.type != "call":
         return None
@@ -349,7 +350,7 @@ def _route(src: _Source, decorator) -> str | None:
         method = methods or "GET"
     else:
         method = verb.upper()
-    return f"{method} {url}"
+    return method, url, func.child_by_field_name("object")
 
 
 def _describe(name: str, param_names: list[str], returns: str) -> str:
@@ -361,7 +362,7 @@ def _describe(name: str, param_names: list[str], returns: str) -> str:
     return out
 
 
-def _function_facts(src: _Source, path: str, decorators, fn, cls: str) -> list[Fact]:
+def _function_facts(src: _Source, path: str, decorators, fn, cls: str, wiring: Wiring) -> list[Fact]:
     name = src.text(fn.child_by_field_name("name"))
     qualname = f"{cls}.{name}" if cls else name
     anchor = f"{path}::{qualname}"
@@ -394,11 +395,13 @@ def _function_facts(src: _Source, path: str, decorators, fn, cls: str) -> list[F
         route = _route(src, dec)
         if route is None:
             continue
+        value, extra = wiring.route(route[2], route[0], route[1])
         n += 1
         first, last = dec.start_point[0], dec.end_point[0]
         facts.append(Fact(
             key="route" if n == 1 else f"route#{n}", kind=ROUTE, anchor=anchor,
-            subject=f"route of {qualname}", value=route, attrs=(("handler", name),), path=path,
+            subject=f"route of {qualname}", value=value, attrs=tuple(sorted((("handler", name), *extra))),
+            path=path,
             line=first + 1, text=src.rows(first, min(last, first + MAX_TEXT_LINES - 1)),
             purpose=purpose + ROUTE_PURPOSE_SUFFIX,
         ))
@@ -427,15 +430,16 @@ class PythonMiner:
         # runtime (overload stubs, conditional fallbacks) -- except a property's setter/deleter,
         # which extends the getter rather than replacing it.
         by_anchor: dict[str, list[Fact]] = {}
+        wiring = Wiring(src, root, path, _string_value)
         for decorators, fn, cls in _defs(root, []):
-            facts = _function_facts(src, path, decorators, fn, cls)
+            facts = _function_facts(src, path, decorators, fn, cls, wiring)
             if facts[0].anchor in by_anchor and _extends_property(src, decorators):
                 continue
             by_anchor.pop(facts[0].anchor, None)
             by_anchor[facts[0].anchor] = facts
         out = [f for facts in by_anchor.values() for f in facts]
         return (out + _value_facts(src, root, path, CONSTANT, "", _is_constant)
-                + _settings(src, root, path))
+                + _settings(src, root, path) + wiring.facts)
 
 
 MINER = PythonMiner()
