@@ -248,7 +248,8 @@ def test_constant_literals(line, value):
 @pytest.mark.parametrize("line", [
     "port = 8080", "Port = 1", "PORT = get_port()", "URL = f'http://{HOST}'", "URL = f'plain'",
     "PATHS = [BASE, 'x']", "X = 1 + Y", "X = 'a' * 3", "X = 9 ** 9 ** 9", "X = 10 ** 100",
-    "X = 1 / 0", "X = 2 ** 0.5 ** 2 + 1j", "__all__ = ['a']", "A = B = 1", "self.X = 1", "X += 1", "X = -Y",
+    "X = 1 / 0", "X = 2 ** 0.5 ** 2 + 1j", "__all__ = ['a']", "X = os.getenv('A').split(',')",
+    "X = os.environ['KEY']", "X = os.environ.get(NAME, 1)", "A = B = 1", "self.X = 1", "X += 1", "X = -Y",
     "X = lambda: 1", "X, Y = 1, 2",
 ])
 def test_non_constants_ignored(line):
@@ -327,6 +328,8 @@ def test_deterministic_and_parser_reused():
     ("KEY = os.environ.get('APP_KEY') or 'dev'", "dev"),
     ("HOST = os.getenv('HOST', default='0.0.0.0')", "0.0.0.0"),
     ("MAIL_SERVER = os.environ.get('MAIL_SERVER')", "None"),
+    ("ALLOWED_HOSTS = os.getenv('DJANGO_ALLOWED_HOSTS', '*').split(',')", '["*"]'),
+    ("HOSTS = os.getenv('HOSTS', 'a.example,b.example').split(',')", '["a.example", "b.example"]'),
 ])
 def test_folded_dunder_and_env_constants(line, value):
     facts = by_kind(mine(line + "\n"), CONSTANT)

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import ast
+import json
 import operator
 import re
 
@@ -123,6 +124,9 @@ def setting_value(src, node, literal, string) -> tuple[str, tuple] | None:
     if node.type == "call":
         name = _callee(src, node)
         pos, kw = _args(node)
+        split = _split_env(src, node, literal, string)
+        if split is not None:
+            return split
         if name in _CASTS and len(pos) == 1 and not kw:
             return setting_value(src, pos[0], literal, string)
         if name in ("Field", "pydantic.Field") and (pos or "default" in kw):
@@ -135,6 +139,22 @@ def setting_value(src, node, literal, string) -> tuple[str, tuple] | None:
             got = setting_value(src, default, literal, string)
             return (got[0], (("env", var),)) if got is not None and not got[1] else None
     return None
+
+
+def _split_env(src, call, literal, string):
+    """``os.getenv("HOSTS", "a,b").split(",")`` (Django's ALLOWED_HOSTS): the default's items."""
+    f = call.child_by_field_name("function")
+    if f is None or f.type != "attribute" or src.text(f.child_by_field_name("attribute")) != "split":
+        return None
+    env = _env(src, f.child_by_field_name("object"))
+    pos, kw = _args(call)
+    sep = string(src, pos[0]) if len(pos) == 1 and not kw else None
+    if env is None or env[1] is None or not sep:
+        return None
+    default = string(src, env[1])
+    if default is None:
+        return None
+    return json.dumps(default.split(sep)), (("env", env[0]),)
 
 
 def _env(src, node):

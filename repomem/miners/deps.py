@@ -18,7 +18,8 @@ A dependency's key is ``dependency:{ecosystem}:{project}:{group}:{name}`` (docs/
   an extra's or a PEP 735 / Poetry / PDM group's own name (normalised like a package name),
   ``dev`` for ``requirements-dev.txt``, ``dev-requirements.txt``, ``devDependencies`` and uv's
   ``dev-dependencies``, ``test`` for ``requirements/tests.txt``, ``docs`` for
-  ``docs/requirements.txt``.
+  ``docs/requirements.txt``; ``requirements/base.txt`` (the runtime set the others include) is
+  ``main``.
 
 The key names no file, so moving a pin from requirements.txt to pyproject.toml in one project is a
 move, not a new dependency; when two manifests of one project state the same key, the ledger takes
@@ -50,9 +51,11 @@ _NPM_GROUPS = {"dependencies": "main", "devDependencies": "dev",
 _HELPER_DIRS = {"requirements": None, "reqs": None, "docs": "docs", "doc": "docs", "ci": "ci",
                 ".ci": "ci", ".github": "ci", "test": "test", "tests": "test", "testing": "test",
                 "dev": "dev"}
-# Spellings of one group in requirement file names (requirements-tests.txt, requirements/doc.txt).
-_GROUP_ALIASES = {"": "main", "requirements": "main", "tests": "test", "testing": "test",
-                  "doc": "docs", "development": "dev", "develop": "dev"}
+# Spellings of one group in requirement file names (requirements-tests.txt, requirements/doc.txt);
+# requirements/base.txt and common.txt are the conventional runtime set that the others extend.
+_GROUP_ALIASES = {"": "main", "requirements": "main", "base": "main", "common": "main",
+                  "tests": "test", "testing": "test", "doc": "docs", "development": "dev",
+                  "develop": "dev"}
 
 
 def _one_line(e: Exception) -> str:
