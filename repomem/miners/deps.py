@@ -40,22 +40,14 @@ from packaging.utils import canonicalize_name
 
 from repomem.miners import MineError
 from repomem.miners import _setup_py as setup_ast
+from repomem.miners._scope import group_name, is_requirements, project_of, requirements_group
 from repomem.miners._text import find_after, line_of, source_line, strip_comment
 from repomem.model import DEPENDENCY, PYTHON, Fact, set_value
 
 _CLASSIFIER = re.compile(r"^Programming Language :: Python :: (\d+\.\d+)$")
 _NPM_GROUPS = {"dependencies": "main", "devDependencies": "dev",
                "peerDependencies": "peer", "optionalDependencies": "optional"}
-# Directories that hold a project's secondary requirement files: such a file belongs to the
-# project one level up, in the group the directory names (None: the file's own name says it).
-_HELPER_DIRS = {"requirements": None, "reqs": None, "docs": "docs", "doc": "docs", "ci": "ci",
-                ".ci": "ci", ".github": "ci", "test": "test", "tests": "test", "testing": "test",
-                "dev": "dev"}
-# Spellings of one group in requirement file names (requirements-tests.txt, requirements/doc.txt);
-# requirements/base.txt and common.txt are the conventional runtime set that the others extend.
-_GROUP_ALIASES = {"": "main", "requirements": "main", "base": "main", "common": "main",
-                  "tests": "test", "testing": "test", "doc": "docs", "development": "dev",
-                  "develop": "dev"}
+
 
 
 def _one_line(e: Exception) -> str:
@@ -162,13 +154,13 @@ def _pyproject(o: _Out) -> None:
     for group, specs in (project.get("optional-dependencies") or {}).items():
         for spec in specs if isinstance(specs, list) else []:
             if isinstance(spec, str):
-                o.requirement(_group(group), spec,
+                o.requirement(group_name(group), spec,
                               o.locate(r"optional-dependencies", _key(group), _q(spec)))
     groups = data.get("dependency-groups")  # PEP 735; {include-group = ...} entries are not pins
     for group, specs in groups.items() if isinstance(groups, dict) else ():
         for spec in specs if isinstance(specs, list) else []:
             if isinstance(spec, str):
-                o.requirement(_group(group), spec,
+                o.requirement(group_name(group), spec,
                               o.locate(r"^\s*\[dependency-groups\]", _key(group), _q(spec)))
     tool = data.get("tool") if isinstance(data.get("tool"), dict) else {}
     uv = tool.get("uv") if isinstance(tool.get("uv"), dict) else {}
@@ -181,7 +173,7 @@ def _pyproject(o: _Out) -> None:
     for group, specs in pdm_dev.items() if isinstance(pdm_dev, dict) else ():
         for spec in specs if isinstance(specs, list) else []:
             if isinstance(spec, str):
-                o.requirement(_group(group), spec,
+                o.requirement(group_name(group), spec,
                               o.locate(r"tool\.pdm\.dev-dependencies", _key(group), _q(spec)))
     if isinstance(project.get("requires-python"), str):
         o.requires_python(project["requires-python"], o.locate(head, _key("requires-python")))
@@ -196,7 +188,7 @@ def _pyproject(o: _Out) -> None:
     poetry_groups = poetry.get("group") if isinstance(poetry.get("group"), dict) else {}
     for g, table in poetry_groups.items():
         if isinstance(table, dict):
-            tables.append((_group(g), f"tool.poetry.group.{g}.dependencies", table.get("dependencies")))
+            tables.append((group_name(g), f"tool.poetry.group.{g}.dependencies", table.get("dependencies")))
     for group, header, deps in tables:
         for name, spec in (deps or {}).items() if isinstance(deps, dict) else ():
             line = o.locate(r"^\s*\[" + re.escape(header) + r"\]", _key(name))
@@ -225,40 +217,8 @@ def _poetry_dep(o: _Out, group: str, name: str, spec, line: int) -> None:
     o.dep("pypi", group, name, value, line, attrs)
 
 
-def _group(name: str) -> str:
-    """An extra's or a dependency group's name, normalised as PEP 685 / PEP 735 compare them."""
-    return canonicalize_name(str(name))
-
-
-def _helper_dir(path: str) -> str | None:
-    """The helper directory (docs/, requirements/...) a requirements file sits in, if any."""
-    parts = path.split("/")
-    if _source(path) is _requirements and len(parts) > 1 and parts[-2].lower() in _HELPER_DIRS:
-        return parts[-2].lower()
-    return None
-
-
-def project_of(path: str) -> str:
-    """The project directory a manifest belongs to, relative to the repository root."""
-    parts = path.split("/")[:-1]
-    if _helper_dir(path) is not None:
-        parts = parts[:-1]
-    return "/".join(parts) or "."
-
-
-def _requirements_group(path: str) -> str:
-    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
-    # requirements-dev.txt, requirements/dev.txt and dev-requirements.txt are all "dev"
-    group = re.sub(r"^requirements[-_.]?|[-_.]?requirements$", "", stem)
-    group = _GROUP_ALIASES.get(group, group)
-    helper = _helper_dir(path)
-    if group == "main" and helper is not None and _HELPER_DIRS[helper]:
-        return _HELPER_DIRS[helper]  # docs/requirements.txt: the docs group
-    return group
-
-
 def _requirements(o: _Out) -> None:
-    group = _requirements_group(o.path)
+    group = requirements_group(o.path)
     logical, first = "", 0
     for n, raw in enumerate(o.lines, 1):
         line = strip_comment(raw)
@@ -296,7 +256,7 @@ def _setup_cfg(o: _Out) -> None:
     if cp.has_section("options.extras_require"):
         for group in cp.options("options.extras_require"):
             for spec in items("options.extras_require", group):
-                o.requirement(_group(group), spec, at("options.extras_require", group, spec))
+                o.requirement(group_name(group), spec, at("options.extras_require", group, spec))
     if cp.get("options", "python_requires", fallback=None):
         o.requires_python(cp.get("options", "python_requires"), at("options", "python_requires"))
     classifiers = items("metadata", "classifiers")
@@ -312,7 +272,7 @@ def _setup_py(o: _Out) -> None:
         o.requirement("main", spec, line)
     for group, specs in kw.get("extras_require", {}).items():
         for spec, line in specs:
-            o.requirement(_group(group), spec, line)
+            o.requirement(group_name(group), spec, line)
     if "python_requires" in kw:
         o.requires_python(*kw["python_requires"])
     cls = kw.get("classifiers", [])
@@ -346,9 +306,7 @@ def _source(path: str):
     base = parts[-1]
     if "node_modules" in parts:
         return None
-    # requirements*.txt, requirements/*.txt, and the common dev-requirements.txt spelling
-    if base.endswith(".txt") and ("requirements" in base
-                                  or (len(parts) > 1 and parts[-2] == "requirements")):
+    if is_requirements(path):
         return _requirements
     return {"pyproject.toml": _pyproject, "setup.cfg": _setup_cfg, "setup.py": _setup_py,
             "package.json": _package_json}.get(base)

@@ -12,23 +12,17 @@ settings-like classes (``config:<path>:<Class>.<NAME>``).
 
 from __future__ import annotations
 
-import ast
 import re
 
 from repomem.miners import MineError
 from repomem.miners._pyroutes import Wiring
-from repomem.miners._pyvalues import UPPER, setting_value, settings_kind
-from repomem.model import CONFIG, CONSTANT, FUNCTION, ROUTE, Fact
+from repomem.miners._pysettings import constants_and_settings
+from repomem.miners._pysource import (MAX_TEXT_LINES, _collapse, _first_error_line, _Source,
+                                      _string_value, _words)
+from repomem.model import FUNCTION, ROUTE, Fact
 
 ROUTE_VERBS = {"get", "post", "put", "delete", "patch", "head", "options", "websocket", "route", "api_route"}
 ROUTE_PURPOSE_SUFFIX = " (HTTP endpoint / API route / URL path)"
-CONSTANT_NAME = re.compile(r"^_?[A-Z][A-Z0-9_]*$|^__[a-z][a-z0-9_]*__$")
-NOT_CONSTANTS = {"__all__", "__slots__", "__path__", "__doc__", "__name__", "__package__"}
-MAX_LEAVES = 200  # dict leaves of one setting: a data table is not a setting
-MAX_TEXT_LINES = 4
-_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
-_WS = re.compile(r"\s+")
-
 _PARSER = None  # built on first use: loading the grammar costs time callers that never mine .py skip
 
 
@@ -40,211 +34,6 @@ def _parser():
 
         _PARSER = tree_sitter.Parser(tree_sitter.Language(tree_sitter_python.language()))
     return _PARSER
-
-
-def _collapse(s: str) -> str:
-    return _WS.sub(" ", s).strip()
-
-
-def _words(name: str) -> list[str]:
-    return [w.lower() for w in _WORDS.findall(name)]
-
-
-class _Source:
-    """The file's bytes (tree-sitter offsets are byte offsets) and its lines for provenance text."""
-
-    def __init__(self, text: str):
-        self.data = text.encode("utf-8", "surrogatepass")
-        # tree-sitter counts rows by "\n", so a CRLF file keeps the same rows; drop the "\r".
-        self.lines = [ln.rstrip("\r") for ln in text.split("\n")]
-
-    def text(self, node) -> str:
-        return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
-
-    def rows(self, first: int, last: int) -> str:
-        return "\n".join(self.lines[first : last + 1])
-
-
-def _first_error_line(node) -> int:
-    """1-based row of the earliest ERROR/MISSING node; only subtrees that contain one are visited."""
-    best = None
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n.type == "ERROR" or n.is_missing:
-            row = n.start_point[0]
-            best = row if best is None else min(best, row)
-            continue
-        stack.extend(c for c in n.children if c.has_error or c.is_missing)
-    return (best or 0) + 1
-
-
-# ----------------------------------------------------------------------------- literals
-
-
-def _string_value(src: _Source, node) -> str | None:
-    """A plain (non-f) string literal's content, or None."""
-    if node.type == "concatenated_string":
-        parts = [_string_value(src, c) for c in node.named_children if c.type != "comment"]
-        return None if any(p is None for p in parts) else "".join(parts)
-    if node.type != "string" or any(c.type == "interpolation" for c in node.children):
-        return None
-    raw = src.text(node)
-    prefix = raw[: len(raw) - len(raw.lstrip("rRbBuUfF"))]
-    if "f" in prefix.lower():  # an f-string without placeholders is still not a literal to us
-        return None
-    try:
-        value = ast.literal_eval(raw)
-    except (ValueError, SyntaxError):
-        return None
-    return value if isinstance(value, str) else raw
-
-
-def _render_literal(src: _Source, node) -> str | None:
-    """Canonical one-line text of a literal, or None when ``node`` is not a pure literal.
-
-    Rebuilt from the parts rather than copied, so comments and line breaks inside a multi-line
-    list never leak into the value (a reformat must not look like a new version).
-    """
-    t = node.type
-    if t in ("integer", "float", "true", "false", "none"):
-        return src.text(node)
-    if t in ("string", "concatenated_string"):
-        return src.text(node) if _string_value(src, node) is not None else None
-    if t == "unary_operator":
-        op, arg = node.children[0].type, node.child_by_field_name("argument")
-        if op in ("-", "+") and arg is not None and arg.type in ("integer", "float"):
-            return op + src.text(arg)
-        return None
-    items = [c for c in node.named_children if c.type != "comment"]
-    if t == "dictionary":
-        out = []
-        for pair in items:
-            if pair.type != "pair":
-                return None
-            k = _render_literal(src, pair.child_by_field_name("key"))
-            v = _render_literal(src, pair.child_by_field_name("value"))
-            if k is None or v is None:
-                return None
-            out.append(f"{k}: {v}")
-        return "{" + ", ".join(out) + "}"
-    if t in ("list", "tuple", "set"):
-        parts = [_render_literal(src, c) for c in items]
-        if any(p is None for p in parts):
-            return None
-        body = ", ".join(parts) + ("," if t == "tuple" and len(parts) == 1 else "")
-        return {"list": "[{}]", "tuple": "({})", "set": "{{{}}}"}[t].format(body)
-    return None
-
-
-def _comment_text(src: _Source, node) -> str:
-    return src.text(node).lstrip("#").strip()
-
-
-def _purpose(src: _Source, siblings, i: int, name: str) -> str:
-    """Words of the name, the statement's trailing comment, and a comment line just above it."""
-    stmt = siblings[i]
-    first, last = stmt.start_point[0], stmt.end_point[0]
-    purpose = [" ".join(_words(name))]
-    nxt = siblings[i + 1] if i + 1 < len(siblings) else None
-    if nxt is not None and nxt.type == "comment" and nxt.start_point[0] == last:
-        purpose.append(_comment_text(src, nxt))
-    prev = siblings[i - 1] if i > 0 else None
-    if prev is not None and prev.type == "comment" and prev.end_point[0] == first - 1:
-        # ...but not a trailing comment of the statement above, which belongs to that one
-        before = siblings[i - 2] if i > 1 else None
-        if before is None or before.end_point[0] != prev.start_point[0]:
-            purpose.append(_comment_text(src, prev))
-    return " - ".join(p for p in purpose if p)
-
-
-def _assignments(src: _Source, block):
-    """Yield (index among block's children, statement, name, value node) of ``NAME = value`` and
-    ``NAME: type = value`` statements directly in ``block``."""
-    children = block.children
-    for i, stmt in enumerate(children):
-        if stmt.type != "expression_statement" or stmt.named_child_count != 1:
-            continue
-        asg = stmt.named_children[0]
-        if asg.type != "assignment":
-            continue
-        left, right = asg.child_by_field_name("left"), asg.child_by_field_name("right")
-        if left is None or right is None or left.type != "identifier":
-            continue
-        yield i, stmt, src.text(left), right
-
-
-def _leaves(src: _Source, node, dotted: str):
-    """(dotted key, literal leaf node) of a dict display whose keys are strings, depth first."""
-    for pair in node.named_children:
-        if pair.type != "pair":
-            continue
-        k = _string_value(src, pair.child_by_field_name("key"))
-        v = pair.child_by_field_name("value")
-        if k is None or v is None:
-            continue
-        if v.type == "dictionary" and _render_literal(src, v) is None:
-            yield from _leaves(src, v, f"{dotted}.{k}")
-        else:
-            yield f"{dotted}.{k}", v
-
-
-def _value_facts(src: _Source, block, path: str, kind: str, scope: str, accept) -> list[Fact]:
-    """Facts of the assignments in one block (a module or a class body) whose names pass accept."""
-    facts = []
-    children = block.children
-    prefix = f"{scope}." if scope else ""
-    for i, stmt, name, right in _assignments(src, block):
-        if not accept(name):
-            continue
-        first, last = stmt.start_point[0], stmt.end_point[0]
-        text = src.rows(first, min(last, first + MAX_TEXT_LINES - 1))
-        purpose = _purpose(src, children, i, name)
-        if right.type == "dictionary" and _render_literal(src, right) is None:
-            items = list(_leaves(src, right, name))[:MAX_LEAVES]
-        else:
-            items = [(name, right)]
-        for dotted, node in items:
-            got = setting_value(src, node, _render_literal, _string_value)
-            if got is None:
-                continue
-            value, attrs = got
-            line = node.start_point[0] if dotted != name else first
-            facts.append(Fact(
-                key=f"{kind}:{path}:{prefix}{dotted}", kind=kind, subject=f"{prefix}{dotted} in {path}",
-                value=value, attrs=attrs, path=path, line=line + 1,
-                text=text if dotted == name else src.lines[line].strip(),
-                purpose=purpose if dotted == name else f"{' '.join(_words(dotted))} - {purpose}"))
-    return facts
-
-
-def _is_constant(name: str) -> bool:
-    return bool(CONSTANT_NAME.match(name)) and name not in NOT_CONSTANTS
-
-
-def _settings(src: _Source, root, path: str) -> list[Fact]:
-    """Class-level attributes of the module's settings-like classes."""
-    facts, config_classes = [], set()
-    for child in root.named_children:
-        decorators, cls = [], child
-        if child.type == "decorated_definition":
-            decorators = [c for c in child.named_children if c.type == "decorator"]
-            cls = child.child_by_field_name("definition")
-        if cls is None or cls.type != "class_definition":
-            continue
-        kind = settings_kind(src, cls, decorators, config_classes)
-        body = cls.child_by_field_name("body")
-        if kind is None or body is None:
-            continue
-        name = src.text(cls.child_by_field_name("name"))
-        config_classes.add(name)
-        if kind == "upper":
-            accept = UPPER.match
-        else:
-            def accept(n):
-                return not n.startswith("_") and n not in ("model_config", "Config")
-        facts += _value_facts(src, body, path, CONFIG, name, accept)
-    return facts
 
 
 # ----------------------------------------------------------------------------- functions
@@ -438,8 +227,7 @@ class PythonMiner:
             by_anchor.pop(facts[0].anchor, None)
             by_anchor[facts[0].anchor] = facts
         out = [f for facts in by_anchor.values() for f in facts]
-        return (out + _value_facts(src, root, path, CONSTANT, "", _is_constant)
-                + _settings(src, root, path) + wiring.facts)
+        return out + constants_and_settings(src, root, path) + wiring.facts
 
 
 MINER = PythonMiner()
