@@ -53,17 +53,20 @@ class Wiring:
         self.imports: dict[str, str] = {}  # local name -> "module:name" or "module" (import a.b as c)
         self.routers: dict[str, tuple[str, bool] | None] = {}  # name -> (prefix, literal); None: app
         self.facts: list[Fact] = []
-        nodes = list(_walk(root))
-        for n in nodes:
+        # Only statements are visited, never expressions (a full walk would cost more than the
+        # parse); bodies of functions only when the file mounts something (Flask's create_app).
+        mounts = b"include_router" in src.data or b"register_blueprint" in src.data
+        for n in _statements(root, nested=mounts):
             if n.type in ("import_from_statement", "import_statement"):
                 self._import(n)
         for stmt in root.named_children:  # routers are module-level objects
             asg = stmt.named_children[0] if stmt.type == "expression_statement" and stmt.named_child_count else None
             if asg is not None and asg.type == "assignment":
                 self._router(asg)
-        for n in nodes:
-            if n.type == "call":
-                self._mount(n)
+        for n in _statements(root, nested=True) if mounts else ():
+            if n.type == "expression_statement" and n.named_child_count == 1 \
+                    and n.named_children[0].type == "call":
+                self._mount(n.named_children[0])
 
     def _import(self, n) -> None:
         text = self.src.text
@@ -177,9 +180,18 @@ class Wiring:
         return f"{method} {url}", tuple(attrs)
 
 
-def _walk(node):
-    stack = [node]
+_BODIES = {"function_definition", "class_definition", "decorated_definition", "if_statement",
+           "elif_clause", "else_clause", "try_statement", "except_clause", "finally_clause",
+           "with_statement", "for_statement", "while_statement", "block"}
+
+
+def _statements(root, nested: bool):
+    """The module's statements, and with ``nested`` those inside compound statements too."""
+    stack = list(reversed(root.named_children))
     while stack:
         n = stack.pop()
+        if n.type in _BODIES:
+            if nested:
+                stack.extend(reversed(n.named_children))
+            continue
         yield n
-        stack.extend(reversed(n.named_children))
