@@ -18,7 +18,8 @@ CONFIG = "config"
 DEPENDENCY = "dependency"
 PYTHON = "python"  # the required / supported Python versions
 DOCKER = "docker"  # Dockerfile base images, exposed ports, ENV and ARG defaults
-KINDS = (FUNCTION, ROUTE, CONSTANT, CONFIG, DEPENDENCY, PYTHON, DOCKER)
+CLASS = "class"  # like a function: its name is the value, its identity survives renames
+KINDS = (FUNCTION, CLASS, ROUTE, CONSTANT, CONFIG, DEPENDENCY, PYTHON, DOCKER)
 # Internal kinds: stated by files and folded by the ledger (route prefixes across files), but
 # never versions of their own, never shown.
 ROUTER = "router"

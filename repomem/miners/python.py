@@ -1,4 +1,4 @@
-"""Python miner: functions, methods, API routes, module-level constants and settings, via tree-sitter.
+"""Python miner: functions, methods, classes, API routes, constants and settings, via tree-sitter.
 
 tree-sitter (rather than :mod:`ast`) because it reads code for any Python version without caring
 which interpreter runs repomem, and it reports exact rows for every token.
@@ -19,10 +19,11 @@ from repomem.miners._pyroutes import Wiring
 from repomem.miners._pysettings import constants_and_settings
 from repomem.miners._pysource import (MAX_TEXT_LINES, _collapse, _first_error_line, _Source,
                                       _string_value, _words)
-from repomem.model import FUNCTION, ROUTE, Fact
+from repomem.model import CLASS, FUNCTION, ROUTE, Fact
 
 ROUTE_VERBS = {"get", "post", "put", "delete", "patch", "head", "options", "websocket", "route", "api_route"}
 ROUTE_PURPOSE_SUFFIX = " (HTTP endpoint / API route / URL path)"
+MAX_CLASS_TOKENS = 600  # enough to recognise a class; keeps rename matching cheap
 _PARSER = None  # built on first use: loading the grammar costs time callers that never mine .py skip
 
 
@@ -62,6 +63,54 @@ def _defs(node, scope: list[str]):
         elif inner.type in ("if_statement", "try_statement", "with_statement", "else_clause",
                             "elif_clause", "except_clause", "finally_clause", "block"):
             yield from _defs(inner, scope)
+
+
+def _class_defs(node, scope: list[str]):
+    """Yield (decorators, class_definition, qualname) for the classes _defs looks into."""
+    for child in node.named_children:
+        decorators, inner = [], child
+        if child.type == "decorated_definition":
+            decorators = [c for c in child.named_children if c.type == "decorator"]
+            inner = child.child_by_field_name("definition")
+        if inner is None:
+            continue
+        if inner.type == "class_definition":
+            name, body = inner.child_by_field_name("name"), inner.child_by_field_name("body")
+            if name is not None and body is not None:
+                qual = scope + [name.text.decode("utf-8", "replace")]
+                yield decorators, inner, ".".join(qual)
+                yield from _class_defs(body, qual)
+        elif inner.type in ("if_statement", "try_statement", "with_statement", "else_clause",
+                            "elif_clause", "except_clause", "finally_clause", "block"):
+            yield from _class_defs(inner, scope)
+
+
+def _class_facts(src: _Source, path: str, by_anchor: dict[str, list[Fact]], root) -> list[Fact]:
+    """One ``class`` fact per class: its name is the value, and like a function its identity
+    survives renames and moves (the fingerprint is its class-level statements and its methods'
+    fingerprints, so a renamed class is recognised by its body)."""
+    out = []
+    for decorators, cls, qual in _class_defs(root, []):
+        name = src.text(cls.child_by_field_name("name"))
+        body = cls.child_by_field_name("body")
+        sup = cls.child_by_field_name("superclasses")
+        bases = _collapse(src.text(sup))[1:-1] if sup is not None else ""
+        doc_node, doc = _docstring(src, body)
+        parts = [_collapse(src.text(c)) for c in body.named_children
+                 if c.type not in ("function_definition", "decorated_definition", "class_definition",
+                                   "comment") and c != doc_node]
+        parts += [fs[0].fingerprint for a, fs in by_anchor.items()
+                  if a.startswith(f"{path}::{qual}.") and "." not in a[len(path) + len(qual) + 3:]]
+        tokens = re.sub(rf"\b{re.escape(name)}\b", "_SELF_", " ".join(parts)).split()
+        row = cls.start_point[0]
+        first = decorators[0].start_point[0] if decorators else row
+        out.append(Fact(
+            key="class", kind=CLASS, anchor=f"{path}::class {qual}", subject=f"class {qual}",
+            value=name, attrs=(("bases", bases), ("location", path)), path=path, line=row + 1,
+            text=src.rows(max(first, row - MAX_TEXT_LINES + 1), row),
+            purpose=doc or " ".join(_words(name)) or name,
+            fingerprint=" ".join(tokens[:MAX_CLASS_TOKENS])))
+    return out
 
 
 def _docstring(src: _Source, body) -> tuple[object, str | None]:
@@ -227,6 +276,7 @@ class PythonMiner:
             by_anchor.pop(facts[0].anchor, None)
             by_anchor[facts[0].anchor] = facts
         out = [f for facts in by_anchor.values() for f in facts]
+        out += _class_facts(src, path, by_anchor, root)
         return out + constants_and_settings(src, root, path) + wiring.facts
 
 
