@@ -175,3 +175,23 @@ def test_include_router_across_files_literal_and_not(new_repo):
     now = current_routes(repo)
     assert now["read_items"]["value"] == "GET /products/"
     assert "relative" not in now["read_items"]["attrs"]
+
+
+def test_nested_routers_compose_through_every_level(new_repo):
+    """The full-stack FastAPI layout: items.router in api_router in the app."""
+    repo = new_repo()
+    api_main = ("from fastapi import APIRouter\nfrom app.api.routes import items\n\n"
+                "api_router = APIRouter()\napi_router.include_router(items.router)\n")
+    commit(repo, "2026-04-01T10:00:00+00:00", "layout", {
+        "app/api/routes/items.py": ITEMS.format(prefix="/items"),
+        "app/api/main.py": api_main,
+        "app/main.py": "from fastapi import FastAPI\nfrom app.api.main import api_router\n\n"
+                       "app = FastAPI()\napp.include_router(api_router, prefix='/api/v1')\n"})
+    ingest(Repo.open(repo), all_history=True, progress=False)
+    assert current_routes(repo)["read_items"]["value"] == "GET /api/v1/items/"
+    commit(repo, "2026-04-02T10:00:00+00:00", "version 2", {
+        "app/main.py": "from fastapi import FastAPI\nfrom app.api.main import api_router\n\n"
+                       "app = FastAPI()\napp.include_router(api_router, prefix=settings.API_V1_STR)\n"})
+    ingest(Repo.open(repo), all_history=True, progress=False)
+    now = current_routes(repo)["read_items"]
+    assert (now["value"], now["attrs"]["relative"]) == ("GET /items/", "true")
