@@ -13,10 +13,12 @@ new version of the same key, not a new fact.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
+from repomem.miners._pyroutes import join
 from repomem.mining import CommitRecord
-from repomem.model import Fact, short_hash
+from repomem.model import MOUNT, ROUTE, ROUTER, WIRING, Fact, precedence, short_hash
 
 SUPERSEDED = "superseded"
 REMOVED = "removed"
@@ -67,10 +69,42 @@ class Ledger:
         self.dirty: set[str] = set()  # ids of versions created or changed since the caller reset it
 
     def _effective(self, key: str) -> Fact | None:
-        # A key stated in several files (a dependency in requirements.txt and pyproject.toml)
-        # takes its value from one of them, chosen deterministically.
+        # A key stated in several files (a dependency in requirements.txt and pyproject.toml of
+        # one project) takes its value from the file ranked first by model.precedence.
         paths = self.key_paths.get(key)
-        return self.files[min(paths)][key] if paths else None
+        if not paths:
+            return None
+        if len(paths) == 1:
+            fact = self.files[next(iter(paths))][key]
+        else:
+            fact = min((self.files[p][key] for p in paths), key=precedence)
+        if fact.kind == ROUTE and fact.attrs and any(k == "router" for k, _ in fact.attrs):
+            return compose_route(fact, self._wiring_table())
+        return fact
+
+    # -- route prefixes across files (see miners/_pyroutes.py) ---------------------------------
+    def _wiring_table(self) -> "WiringTable":
+        table = getattr(self, "_wiring", None)  # absent in a fold state saved by an older version
+        if table is None:
+            table = self._wiring = WiringTable(
+                [f for k, ps in self.key_paths.items() if k.startswith(_WIRING_PREFIXES)
+                 for f in (self.files[p][k] for p in ps)])
+        return table
+
+    def _wiring_changed(self, new_states: dict[str, dict[str, Fact]]) -> bool:
+        def wiring(state):
+            return {k: f.value_id() for k, f in state.items() if f.kind in WIRING}
+        return any(wiring(self.files.get(p, {})) != wiring(st) for p, st in new_states.items())
+
+    def _routed_keys(self) -> set[str]:
+        """Keys of routes whose value depends on a router's prefix or mounts."""
+        return {k for k, ps in self.key_paths.items() if k.startswith("route:")
+                for p in ps if any(a == "router" for a, _ in self.files[p][k].attrs)}
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state.pop("_wiring", None)  # a cache: rebuilt from the files on first use
+        return state
 
     def apply(self, rec: CommitRecord, valid_time: int, recorded_at: int = 0) -> None:
         self.applied.append(rec.sha)
@@ -99,7 +133,13 @@ class Ledger:
         for path, state in new_states.items():
             affected.update(self.files.get(path, {}))
             affected.update(state)
+        rewired = self._wiring_changed(new_states)
+        if rewired:  # a prefix or mount changed: every routed route may have a new full path
+            affected |= self._routed_keys()  # (routes this commit adds are in its files)
+        affected = {k for k in affected if not k.startswith(_WIRING_PREFIXES)}
         before = {k: self._effective(k) for k in affected}
+        if rewired:
+            self._wiring = None
 
         for path, state in new_states.items():
             for k in self.files.get(path, {}):
@@ -144,6 +184,69 @@ class Ledger:
         v.valid_to, v.end_commit, v.end_reason, v.superseded_by = t, sha, reason, successor
         del self.open[v.key]
         self.dirty.add(v.id)
+
+
+_WIRING_PREFIXES = (f"{ROUTER}:", f"{MOUNT}:")
+_MAX_DEPTH = 8  # mounts nested deeper than this (or in a cycle) leave the route relative
+
+
+class WiringTable:
+    """Every current router prefix and mount, by router id."""
+
+    def __init__(self, facts: list[Fact]):
+        self.routers: dict[str, Fact] = {}
+        self.mounts: dict[str, list[Fact]] = {}
+        for f in sorted(facts, key=lambda f: (f.path, f.key)):
+            if f.kind == ROUTER:
+                self.routers.setdefault(f.key.split(":", 1)[1], f)
+        for f in sorted(facts, key=lambda f: (f.path, f.key)):
+            if f.kind == MOUNT:
+                self.mounts.setdefault(self.canon(dict(f.attrs)["child"]), []).append(f)
+
+    def canon(self, rid: str) -> str:
+        """The defining router's id for an id as imported (``pkg.api:r`` for ``src.pkg.api:r``)."""
+        if rid in self.routers or not rid:
+            return rid
+        hits = [k for k in self.routers if k.endswith("." + rid)]
+        return hits[0] if len(hits) == 1 else rid
+
+    def prefix(self, rid: str, depth: int = 0) -> tuple[str, bool]:
+        """(prefix of router ``rid``, resolved): resolved is False when some prefix above the
+        route is not a literal, and then the prefix is only the known part below it."""
+        rid = self.canon(rid)
+        own = self.routers.get(rid)
+        own_ok = own is None or dict(own.attrs).get("literal") == "true"
+        own_prefix = own.value if own is not None and own_ok else ""
+        mounts = self.mounts.get(rid)
+        if not mounts:
+            return own_prefix, own_ok
+        if depth >= _MAX_DEPTH:
+            return own_prefix, False
+        mount, m = mounts[0], dict(mounts[0].attrs)
+        if m["given"] == "true":
+            if m["literal"] != "true":
+                return (own_prefix if m["mode"] == "prepend" else ""), False
+            if m["mode"] == "override":  # Flask: the url_prefix given replaces the blueprint's
+                mid, ok = mount.value, True
+            else:
+                mid, ok = join(mount.value, own_prefix) if own_ok else "", own_ok
+        else:
+            mid, ok = own_prefix, own_ok
+        if not ok:
+            return mid, False
+        parent, parent_ok = self.prefix(m["parent"], depth + 1) if m["parent"] else ("", True)
+        return (join(parent, mid) if parent_ok else mid), parent_ok
+
+
+def compose_route(fact: Fact, table: WiringTable) -> Fact:
+    """The route with its full path: the mounts' and the router's prefixes over its own path."""
+    attrs = dict(fact.attrs)
+    prefix, ok = table.prefix(attrs["router"])
+    attrs.pop("relative", None)
+    if not ok:
+        attrs["relative"] = "true"
+    value = f"{fact.value.split(' ', 1)[0]} {join(prefix, attrs['path'])}"
+    return dataclasses.replace(fact, value=value, attrs=tuple(sorted(attrs.items())))
 
 
 def fold(records: list[tuple[CommitRecord, int, int]]) -> Ledger:

@@ -15,9 +15,12 @@ from repomem import git
 from repomem.errors import RepomemError
 from repomem.identity import match_moves
 from repomem.miners import MineError, mine_file, wants
-from repomem.model import FUNCTION, Fact
+from repomem.model import CLASS, FUNCTION, Fact
 
 log = logging.getLogger("repomem")
+
+
+_MOVABLE = (FUNCTION, CLASS)  # kinds whose identity follows a rename or move
 
 
 @dataclass
@@ -116,18 +119,21 @@ class CommitMiner:
                     rec.skipped.append((ch.path, str(e)))
                     log.info("skip %s at %s: %s", ch.path, info.sha[:10], e)
                     continue
-                new_funcs += [f for f in rec.files[ch.path] if f.kind == FUNCTION]
+                new_funcs += [f for f in rec.files[ch.path] if f.kind in _MOVABLE]
             if ch.old_blob is not None:
                 try:
-                    old_funcs += [f for f in self._facts(ch.path, ch.old_blob) if f.kind == FUNCTION]
+                    old_funcs += [f for f in self._facts(ch.path, ch.old_blob) if f.kind in _MOVABLE]
                 except MineError:
                     pass
         new_anchors = {f.anchor for f in new_funcs}
         old_anchors = {f.anchor for f in old_funcs}
-        removed = [f for f in old_funcs if f.anchor not in new_anchors]
-        added = [f for f in new_funcs if f.anchor not in old_anchors]
-        if removed and added:
-            rec.links = sorted(match_moves(removed, added))
+        links = []
+        for kind in _MOVABLE:  # a function never becomes a class
+            removed = [f for f in old_funcs if f.anchor not in new_anchors and f.kind == kind]
+            added = [f for f in new_funcs if f.anchor not in old_anchors and f.kind == kind]
+            if removed and added:
+                links += match_moves(removed, added)
+        rec.links = sorted(links)
         return rec
 
 

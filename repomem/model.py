@@ -17,7 +17,14 @@ CONSTANT = "constant"
 CONFIG = "config"
 DEPENDENCY = "dependency"
 PYTHON = "python"  # the required / supported Python versions
-KINDS = (FUNCTION, ROUTE, CONSTANT, CONFIG, DEPENDENCY, PYTHON)
+DOCKER = "docker"  # Dockerfile base images, exposed ports, ENV and ARG defaults
+CLASS = "class"  # like a function: its name is the value, its identity survives renames
+KINDS = (FUNCTION, CLASS, ROUTE, CONSTANT, CONFIG, DEPENDENCY, PYTHON, DOCKER)
+# Internal kinds: stated by files and folded by the ledger (route prefixes across files), but
+# never versions of their own, never shown.
+ROUTER = "router"
+MOUNT = "mount"
+WIRING = (ROUTER, MOUNT)
 
 
 @dataclass(frozen=True)
@@ -66,6 +73,24 @@ class Fact:
         d = dict(d)
         d["attrs"] = tuple(tuple(a) for a in d.get("attrs", ()))
         return cls(**d)
+
+
+# Which manifest a dependency stated in several files of one project is taken from: the
+# declared metadata first, then pinned requirement files, then anything else.
+_MANIFEST_RANK = {"pyproject.toml": 0, "setup.cfg": 1, "setup.py": 2}
+
+
+def precedence(fact: Fact) -> tuple[int, str]:
+    """Sort key of the files stating one key: the lowest is the effective fact.
+
+    Only dependencies can be stated by several files (their key names a project, not a file);
+    for every other kind the order is the path's, which is at least deterministic.
+    """
+    if fact.kind != DEPENDENCY:
+        return (0, fact.path)
+    base = fact.path.rsplit("/", 1)[-1]
+    rank = _MANIFEST_RANK.get(base, 3 if base.endswith(".txt") else 4)
+    return (rank, fact.path)
 
 
 def set_value(items) -> str:

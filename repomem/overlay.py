@@ -21,7 +21,7 @@ from repomem import git, worktree
 from repomem.identity import match_moves
 from repomem.ledger import final_key
 from repomem.miners import MineError, mine_file, wants
-from repomem.model import FUNCTION, Fact
+from repomem.model import FUNCTION, WIRING, Fact
 
 NAME = "overlay.json"
 
@@ -54,7 +54,8 @@ def _mine(path: str, data: bytes | None) -> list[Fact]:
     if data is None:
         return []
     try:
-        return mine_file(path, data)
+        # router/mount facts only feed the ledger's route composition; they are never shown
+        return [f for f in mine_file(path, data) if f.kind not in WIRING]
     except (MineError, RecursionError):
         return []
 

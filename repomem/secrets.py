@@ -21,7 +21,7 @@ import math
 import re
 from collections import Counter
 
-from repomem.model import CONFIG, CONSTANT, Fact
+from repomem.model import CONFIG, CONSTANT, DOCKER, Fact
 
 _SECRET_WORDS = {"password", "passwd", "pwd", "pass", "passphrase", "secret", "secrets", "token",
                  "tokens", "credential", "credentials", "creds", "dsn", "auth", "apikey"}
@@ -150,7 +150,7 @@ def _redact_line(text: str, secret: str, tok: str) -> str:
 def _setting_name(fact: Fact) -> str:
     """The last non-index part of a config/constant key (``db.passwords.0`` -> ``passwords``)."""
     rest = fact.key.split(f":{fact.path}:", 1)[-1] if fact.path else fact.key.rsplit(":", 1)[-1]
-    parts = [p for p in rest.split(".") if not p.isdigit()]
+    parts = [p for p in re.split(r"[.:]", rest) if not p.isdigit()]  # docker keys: env:NAME
     return parts[-1] if parts else ""
 
 
@@ -158,7 +158,7 @@ def redact_fact(fact: Fact) -> Fact:
     """The fact with every secret in value, text, purpose, subject and attrs redacted."""
     value, text, purpose, subject = fact.value, fact.text, fact.purpose, fact.subject
     attrs = list(fact.attrs)
-    if fact.kind in (CONFIG, CONSTANT) and secret_name(_setting_name(fact)) \
+    if fact.kind in (CONFIG, CONSTANT, DOCKER) and secret_name(_setting_name(fact)) \
             and not _not_secret_value(value) and not re.fullmatch(r"[./~][^\s]*", value.strip()):
         secret = value.strip().strip("\"'")
         tok = _token(secret)

@@ -30,8 +30,8 @@ def test_since_a_revision_excludes_that_commit(payments):
     assert (rename["from_value"], rename["to_value"], rename["commit"]) == (
         "get_user_by_id", "fetch_user", shas[2])
     removed = {c["key"]: c for c in ch if c["change"] == "removed"}
-    assert removed["dependency:pypi:main:simplejson"]["to_value"] is None
-    assert removed["dependency:pypi:main:simplejson"]["at"] == "2026-03-15T16:45:00+00:00"
+    assert removed["dependency:pypi:.:main:simplejson"]["to_value"] is None
+    assert removed["dependency:pypi:.:main:simplejson"]["at"] == "2026-03-15T16:45:00+00:00"
     assert any(c["from_value"] == "format_amount" for c in removed.values())
     # the handler rename kept the route's value: the change says what did change
     same = [c for c in ch if c["kind"] == "route" and c["from_value"] == c["to_value"]]

@@ -107,7 +107,7 @@ def test_same_value_with_moved_line_is_not_a_new_version():
 
 
 def test_key_in_two_files_takes_one_deterministic_source():
-    dep = "dependency:pypi:main:requests"
+    dep = "dependency:pypi:.:main:requests"
 
     def d(path, value):
         return Fact(key=dep, kind="dependency", subject="requests", value=value, path=path,

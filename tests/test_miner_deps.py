@@ -42,19 +42,19 @@ docs = ["sphinx==7.*"]
 
 def test_pep621():
     facts = by_key("pyproject.toml", PEP621)
-    oauth = facts["dependency:pypi:main:requests-oauthlib"]
+    oauth = facts["dependency:pypi:.:main:requests-oauthlib"]
     assert oauth.kind == DEPENDENCY
     assert oauth.value == "<2,>=1.3"
     assert oauth.subject == "Requests_OAuthlib dependency (pypi, main)"
     assert oauth.purpose == "Requests_OAuthlib package dependency version requirement pin (main, pypi)"
     assert (oauth.line, oauth.text) == (11, '    "Requests_OAuthlib>=1.3,<2",')
-    assert oauth.attrs == ()
-    assert facts["dependency:pypi:main:uvicorn"].attrs == (("extras", "standard"),)
-    assert facts["dependency:pypi:main:tomli"].attrs == (("markers", 'python_version < "3.11"'),)
-    assert facts["dependency:pypi:main:click"].value == "*"
-    assert facts["dependency:pypi:test:pytest"].value == ">=8"
-    assert facts["dependency:pypi:test:pytest"].line == 19
-    assert facts["dependency:pypi:docs:sphinx"].value == "==7.*"
+    assert oauth.attrs == (("group", "main"), ("project", "."))
+    assert dict(facts["dependency:pypi:.:main:uvicorn"].attrs)["extras"] == "standard"
+    assert dict(facts["dependency:pypi:.:main:tomli"].attrs)["markers"] == 'python_version < "3.11"'
+    assert facts["dependency:pypi:.:main:click"].value == "*"
+    assert facts["dependency:pypi:.:test:pytest"].value == ">=8"
+    assert facts["dependency:pypi:.:test:pytest"].line == 19
+    assert facts["dependency:pypi:.:docs:sphinx"].value == "==7.*"
     # the invalid line is skipped; everything else is still there
     assert sum(k.startswith("dependency:") for k in facts) == 6
 
@@ -100,18 +100,18 @@ pytest = "^8.0"
 
 def test_poetry():
     facts = by_key("pyproject.toml", POETRY)
-    caret = facts["dependency:pypi:main:requests-oauthlib"]
+    caret = facts["dependency:pypi:.:main:requests-oauthlib"]
     assert caret.value == "^2.0"  # kept as written
     assert (caret.line, caret.text) == (6, 'Requests_OAuthlib = "^2.0"')
-    numpy = facts["dependency:pypi:main:numpy"]
-    assert (numpy.value, numpy.attrs) == ("~1.26", (("extras", "blas"),))
-    assert facts["dependency:pypi:main:mylib"].value.startswith("git https://github.com/")
-    assert facts["dependency:pypi:dev:black"].value == "^24.1"
-    assert facts["dependency:pypi:test:pytest"].value == "^8.0"
-    assert facts["dependency:pypi:test:pytest"].line == 14
+    numpy = facts["dependency:pypi:.:main:numpy"]
+    assert (numpy.value, dict(numpy.attrs)["extras"]) == ("~1.26", "blas")
+    assert facts["dependency:pypi:.:main:mylib"].value.startswith("git https://github.com/")
+    assert facts["dependency:pypi:.:dev:black"].value == "^24.1"
+    assert facts["dependency:pypi:.:test:pytest"].value == "^8.0"
+    assert facts["dependency:pypi:.:test:pytest"].line == 14
     rp = facts["python:requires:pyproject.toml"]
     assert (rp.value, rp.line) == ("^3.9", 5)
-    assert "dependency:pypi:main:python" not in facts
+    assert "dependency:pypi:.:main:python" not in facts
 
 
 REQUIREMENTS = """\
@@ -131,24 +131,75 @@ this is !! not a requirement
 """
 
 
-@pytest.mark.parametrize("path,group", [
-    ("requirements.txt", "main"), ("requirements-dev.txt", "dev"), ("requirements_test.txt", "test"),
-    ("requirements/test.txt", "test"), ("requirements/base.txt", "base"),
-    ("dev-requirements.txt", "dev"), ("backend/requirements.txt", "main")])
-def test_requirements_groups(path, group):
+@pytest.mark.parametrize("path,project,group", [
+    ("requirements.txt", ".", "main"), ("requirements-dev.txt", ".", "dev"),
+    ("requirements_test.txt", ".", "test"), ("requirements-tests.txt", ".", "test"),
+    ("requirements/test.txt", ".", "test"), ("requirements/tests.txt", ".", "test"),
+    ("requirements/base.txt", ".", "main"), ("requirements/production.txt", ".", "production"),
+    ("requirements/development.txt", ".", "dev"), ("requirements/requirements.txt", ".", "main"),
+    ("dev-requirements.txt", ".", "dev"), ("backend/requirements.txt", "backend", "main"),
+    ("docs/requirements.txt", ".", "docs"), ("doc/requirements.txt", ".", "docs"),
+    ("docs/requirements-dev.txt", ".", "dev"), ("ci/requirements.txt", ".", "ci"),
+    ("tests/requirements.txt", ".", "test"), ("backend/requirements/dev.txt", "backend", "dev"),
+    ("examples/celery/requirements.txt", "examples/celery", "main"),
+    ("examples/celery/docs/requirements.txt", "examples/celery", "docs")])
+def test_requirements_scope(path, project, group):
     facts = by_key(path, REQUIREMENTS)
-    assert set(facts) == {f"dependency:pypi:{group}:{n}"
+    assert set(facts) == {f"dependency:pypi:{project}:{group}:{n}"
                           for n in ("django", "gunicorn", "requests-oauthlib", "numpy")}
+    assert {dict(f.attrs)["project"] for f in facts.values()} == {project}
+    assert {dict(f.attrs)["group"] for f in facts.values()} == {group}
+    assert all(f.subject.endswith(f"(pypi, {group})") for f in facts.values())
+
+
+@pytest.mark.parametrize("path,project", [
+    ("pyproject.toml", "."), ("examples/celery/pyproject.toml", "examples/celery"),
+    ("docs/pyproject.toml", "docs"), ("requirements/setup.py", "requirements")])
+def test_manifests_belong_to_their_own_directory(path, project):
+    text = SETUP_PY if path.endswith("setup.py") else PEP621
+    keys = set(by_key(path, text))
+    assert f"dependency:pypi:{project}:main:click" in keys
+
+
+def test_extras_and_dependency_groups_by_name():
+    facts = by_key("pyproject.toml", """\
+[project]
+name = "demo"
+dependencies = ["httpx>=0.27"]
+
+[project.optional-dependencies]
+Socks_Proxy = ["socksio==1.*"]
+
+[dependency-groups]
+tests = ["pytest>=8", {include-group = "lint"}]
+lint = ["ruff==0.6.0"]
+
+[tool.uv]
+dev-dependencies = ["mypy>=1.10"]
+
+[tool.pdm.dev-dependencies]
+typing = ["pyright"]
+
+[tool.poetry.group.Docs.dependencies]
+sphinx = "^7"
+""")
+    assert facts["dependency:pypi:.:socks-proxy:socksio"].value == "==1.*"
+    assert facts["dependency:pypi:.:tests:pytest"].line == 9
+    assert facts["dependency:pypi:.:lint:ruff"].value == "==0.6.0"
+    assert facts["dependency:pypi:.:dev:mypy"].line == 13
+    assert facts["dependency:pypi:.:typing:pyright"].value == "*"
+    assert facts["dependency:pypi:.:docs:sphinx"].value == "^7"
+    assert sum(k.startswith("dependency:") for k in facts) == 7
 
 
 def test_requirements_values_lines_and_continuations():
     facts = by_key("requirements.txt", REQUIREMENTS)
-    django = facts["dependency:pypi:main:django"]
+    django = facts["dependency:pypi:.:main:django"]
     assert (django.value, django.line, django.text) == ("<5,>=4.2", 7, "Django>=4.2,<5  # web")
-    gunicorn = facts["dependency:pypi:main:gunicorn"]
+    gunicorn = facts["dependency:pypi:.:main:gunicorn"]
     assert (gunicorn.value, gunicorn.line) == ("==21.2.0", 8)
-    assert facts["dependency:pypi:main:requests-oauthlib"].value == "*"
-    assert facts["dependency:pypi:main:numpy"].attrs == (("markers", 'python_version >= "3.9"'),)
+    assert facts["dependency:pypi:.:main:requests-oauthlib"].value == "*"
+    assert dict(facts["dependency:pypi:.:main:numpy"].attrs)["markers"] == 'python_version >= "3.9"'
 
 
 SETUP_CFG = """\
@@ -173,11 +224,11 @@ yaml =
 
 def test_setup_cfg():
     facts = by_key("setup.cfg", SETUP_CFG)
-    assert facts["dependency:pypi:main:attrs"].value == ">=22"
-    assert facts["dependency:pypi:main:attrs"].line == 10
-    assert facts["dependency:pypi:main:tomli"].attrs == (("markers", 'python_version < "3.11"'),)
-    assert facts["dependency:pypi:yaml:pyyaml"].value == ">=6"
-    assert facts["dependency:pypi:yaml:pyyaml"].line == 16
+    assert facts["dependency:pypi:.:main:attrs"].value == ">=22"
+    assert facts["dependency:pypi:.:main:attrs"].line == 10
+    assert dict(facts["dependency:pypi:.:main:tomli"].attrs)["markers"] == 'python_version < "3.11"'
+    assert facts["dependency:pypi:.:yaml:pyyaml"].value == ">=6"
+    assert facts["dependency:pypi:.:yaml:pyyaml"].line == 16
     assert facts["python:requires:setup.cfg"].value == ">=3.9"
     assert facts["python:classifiers:setup.cfg"].value == set_value(["3.10", "3.9"]) == "3.9, 3.10"
 
@@ -205,10 +256,10 @@ setup(
 
 def test_setup_py():
     facts = by_key("setup.py", SETUP_PY)
-    assert facts["dependency:pypi:main:click"].value == ">=8"
-    assert facts["dependency:pypi:main:click"].line == 3
-    assert facts["dependency:pypi:main:rich"].value == "*"
-    assert facts["dependency:pypi:dev:black"].line == 9
+    assert facts["dependency:pypi:.:main:click"].value == ">=8"
+    assert facts["dependency:pypi:.:main:click"].line == 3
+    assert facts["dependency:pypi:.:main:rich"].value == "*"
+    assert facts["dependency:pypi:.:dev:black"].line == 9
     rp = facts["python:requires:setup.py"]
     assert (rp.value, rp.line, rp.text) == (">=3.8", 11, '    python_requires=">=3.8",')
     assert facts["python:classifiers:setup.py"].value == "3.8, 3.12"
@@ -231,13 +282,13 @@ PACKAGE_JSON = """\
 
 def test_package_json():
     facts = by_key("web/package.json", PACKAGE_JSON)
-    react = facts["dependency:npm:main:react"]
+    react = facts["dependency:npm:web:main:react"]
     assert (react.value, react.line, react.subject) == ("^18.2.0", 5, "React dependency (npm, main)")
-    assert facts["dependency:npm:main:@types/node"].value == "20.x"
-    assert facts["dependency:npm:dev:jest"].value == "~29.7.0"
-    assert facts["dependency:npm:peer:react-dom"].value == ">=17"
-    assert facts["dependency:npm:optional:fsevents"].value == "*"
-    node = facts["dependency:npm:engines:node"]
+    assert facts["dependency:npm:web:main:@types/node"].value == "20.x"
+    assert facts["dependency:npm:web:dev:jest"].value == "~29.7.0"
+    assert facts["dependency:npm:web:peer:react-dom"].value == ">=17"
+    assert facts["dependency:npm:web:optional:fsevents"].value == "*"
+    node = facts["dependency:npm:web:engines:node"]
     assert (node.value, node.line, node.kind) == (">=18.0.0", 3, DEPENDENCY)
 
 
@@ -260,13 +311,13 @@ def test_accepts(path, accepted):
 
 def test_same_package_twice_in_one_group_is_one_fact():
     facts = by_key("requirements.txt", 'numpy<2; python_version<"3.9"\nnumpy>=2; python_version>="3.9"\n')
-    f = facts["dependency:pypi:main:numpy"]
+    f = facts["dependency:pypi:.:main:numpy"]
     assert f.value == "<2 || >=2" and f.line == 1
 
 
 def test_mine_file_concatenates_config_and_deps():
     facts = mine_file("pyproject.toml", (PEP621 + "[tool.ruff]\nline-length = 100\n").encode())
     keys = {f.key for f in facts}
-    assert "dependency:pypi:main:requests-oauthlib" in keys
+    assert "dependency:pypi:.:main:requests-oauthlib" in keys
     assert "config:pyproject.toml:tool.ruff.line-length" in keys
     assert "config:pyproject.toml:project.dependencies" not in keys

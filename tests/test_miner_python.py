@@ -247,7 +247,9 @@ def test_constant_literals(line, value):
 
 @pytest.mark.parametrize("line", [
     "port = 8080", "Port = 1", "PORT = get_port()", "URL = f'http://{HOST}'", "URL = f'plain'",
-    "PATHS = [BASE, 'x']", "X = 1 + 2", "A = B = 1", "self.X = 1", "X += 1", "X = -Y",
+    "PATHS = [BASE, 'x']", "X = 1 + Y", "X = 'a' * 3", "X = 9 ** 9 ** 9", "X = 10 ** 100",
+    "X = 1 / 0", "X = 2 ** 0.5 ** 2 + 1j", "__all__ = ['a']", "X = os.getenv('A').split(',')",
+    "X = os.environ['KEY']", "X = os.environ.get(NAME, 1)", "A = B = 1", "self.X = 1", "X += 1", "X = -Y",
     "X = lambda: 1", "X, Y = 1, 2",
 ])
 def test_non_constants_ignored(line):
@@ -313,3 +315,114 @@ def test_deterministic_and_parser_reused():
     parser = mod._PARSER
     assert MINER.mine("a.py", src) == first
     assert mod._PARSER is parser is not None
+
+
+# ----------------------------------------------------------------------------- values and settings
+
+
+@pytest.mark.parametrize("line,value", [
+    ("EXPIRE = 60 * 24 * 8", "11520"), ("X = (1 + 2) * -3", "-9"), ("X = 2 ** 10", "1024"),
+    ("X = 7 // 2 % 3", "0"), ("X = 1 / 4", "0.25"), ("X = 1_000 * 60", "60000"),
+    ("X = 0x10 + 1", "17"), ("__version__ = '2.3.0'", "2.3.0"), ("__version_info__ = (2, 3)", "(2, 3)"),
+    ("PORT = int(os.environ.get('PORT', 8000))", "8000"),
+    ("KEY = os.environ.get('APP_KEY') or 'dev'", "dev"),
+    ("HOST = os.getenv('HOST', default='0.0.0.0')", "0.0.0.0"),
+    ("MAIL_SERVER = os.environ.get('MAIL_SERVER')", "None"),
+    ("ALLOWED_HOSTS = os.getenv('DJANGO_ALLOWED_HOSTS', '*').split(',')", '["*"]'),
+    ("HOSTS = os.getenv('HOSTS', 'a.example,b.example').split(',')", '["a.example", "b.example"]'),
+])
+def test_folded_dunder_and_env_constants(line, value):
+    facts = by_kind(mine(line + "\n"), CONSTANT)
+    assert len(facts) == 1
+    assert facts[0].value == value
+    assert facts[0].text == line  # the source expression is kept as written
+    env = dict(facts[0].attrs).get("env")
+    assert (env is not None) == ("environ" in line or "getenv" in line)
+
+
+def test_django_settings_dict_leaves():
+    facts = {f.key: f for f in mine(
+        """
+        DEBUG = False
+        ALLOWED_HOSTS = ["*"]
+        DATABASES = {
+            "default": {
+                "ENGINE": "django.db.backends.postgresql",
+                "NAME": os.path.join(BASE_DIR, "db.sqlite3"),
+                "PORT": 5432,
+            }
+        }
+        """, path="mysite/settings/base.py")}
+    assert facts["constant:mysite/settings/base.py:DEBUG"].value == "False"
+    assert facts["constant:mysite/settings/base.py:ALLOWED_HOSTS"].value == '["*"]'
+    engine = facts["constant:mysite/settings/base.py:DATABASES.default.ENGINE"]
+    assert (engine.value, engine.line) == ("django.db.backends.postgresql", 6)
+    assert engine.text == '"ENGINE": "django.db.backends.postgresql",'
+    assert facts["constant:mysite/settings/base.py:DATABASES.default.PORT"].value == "5432"
+    assert "constant:mysite/settings/base.py:DATABASES.default.NAME" not in facts
+
+
+SETTINGS_CLASSES = """\
+import os
+from dataclasses import dataclass, field
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env")
+    API_V1_STR: str = "/api/v1"
+    # 60 minutes * 24 hours * 8 days = 8 days
+    ACCESS_TOKEN_EXPIRE_MINUTES: int = 60 * 24 * 8
+    project_name: str
+    pool_size: int = Field(10, ge=1)
+    _private: int = 1
+
+
+class Config:
+    SECRET_KEY = os.environ.get('SECRET_KEY') or 'you-will-never-guess'
+    POSTS_PER_PAGE = 25
+    MAIL_PORT = int(os.environ.get('MAIL_PORT') or 25)
+    lowercase = 1
+
+    def helper(self):
+        LOCAL = 3
+
+
+class TestConfig(Config):
+    TESTING = True
+
+
+@dataclass(frozen=True)
+class Limits:
+    burst: int = 10 * 3
+    names: list = field(default_factory=list)
+
+
+class Plain:
+    LIMIT = 3
+"""
+
+
+def test_settings_classes():
+    facts = {f.key: f for f in by_kind(mine(SETTINGS_CLASSES, path="app/core/config.py"), "config")}
+    p = "config:app/core/config.py:"
+    expire = facts[p + "Settings.ACCESS_TOKEN_EXPIRE_MINUTES"]
+    assert expire.value == "11520"
+    assert expire.text == "    ACCESS_TOKEN_EXPIRE_MINUTES: int = 60 * 24 * 8"
+    assert expire.line == 11
+    assert expire.subject == "Settings.ACCESS_TOKEN_EXPIRE_MINUTES in app/core/config.py"
+    assert expire.purpose == "access token expire minutes - 60 minutes * 24 hours * 8 days = 8 days"
+    assert facts[p + "Settings.API_V1_STR"].value == "/api/v1"
+    assert facts[p + "Settings.pool_size"].value == "10"
+    secret = facts[p + "Config.SECRET_KEY"]
+    assert secret.value == "you-will-never-guess" and dict(secret.attrs) == {"env": "SECRET_KEY"}
+    assert (facts[p + "Config.MAIL_PORT"].value, facts[p + "Config.MAIL_PORT"].attrs) == (
+        "25", (("env", "MAIL_PORT"),))
+    assert facts[p + "Config.POSTS_PER_PAGE"].value == "25"
+    assert facts[p + "TestConfig.TESTING"].value == "True"  # a subclass of a config class
+    assert facts[p + "Limits.burst"].value == "30"
+    assert set(facts) == {p + k for k in (
+        "Settings.API_V1_STR", "Settings.ACCESS_TOKEN_EXPIRE_MINUTES", "Settings.pool_size",
+        "Config.SECRET_KEY", "Config.POSTS_PER_PAGE", "Config.MAIL_PORT", "TestConfig.TESTING",
+        "Limits.burst")}

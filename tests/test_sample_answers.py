@@ -95,11 +95,11 @@ def test_set_valued_fact(payments):
 def test_removed_dependency_and_deleted_function(payments):
     repo, _, shas = payments
     r = Repo.open(repo)
-    h = history(r, "dependency:pypi:main:simplejson")["versions"]
+    h = history(r, "dependency:pypi:.:main:simplejson")["versions"]
     assert len(h) == 1 and h[0]["end_reason"] == "removed" and h[0]["superseded_by"] is None
     assert h[0]["valid_to"] == "2026-03-15T16:45:00+00:00"
     now = {f["key"] for f in facts(r)["facts"]}
-    assert "dependency:pypi:main:simplejson" not in now
+    assert "dependency:pypi:.:main:simplejson" not in now
     assert "format_amount" not in {f["value"] for f in facts(r, kind="function")["facts"]}
     before = {f["value"] for f in facts(r, as_of="2026-03-10", kind="function")["facts"]}
     assert "format_amount" in before

@@ -27,6 +27,7 @@ from pathlib import Path
 from repomem import git, samples
 from repomem.embed import get_embedder
 from repomem.mining import CommitMiner
+from repomem.model import WIRING
 
 CONDITIONS = ["in-order", "late-import", "newest-first", "re-read", "many-versions", "noise"]
 SYSTEMS = ["rag", "rag+dates", "rag+arrival", "repomem"]
@@ -153,6 +154,8 @@ class Baselines:
         for seq, sha in enumerate(order):
             for path, facts in sorted(recs[sha].files.items()):
                 for n, f in enumerate(facts):
+                    if f.kind in WIRING:  # internal to the ledger's route composition
+                        continue
                     ids.append(f"{seq:05d}-{path}-{n}")
                     docs.append(f"{f.subject}. {f.purpose}. {f.path}\n{f.text}")
                     metas.append({"kind": f.kind, "key": f.key, "path": f.path,

@@ -14,6 +14,9 @@ from typing import Protocol
 from repomem.model import Fact
 
 MAX_FILE_BYTES = 1_000_000
+# Bumped whenever a miner's output changes (new kinds, keys or values): a store mined by an older
+# version holds records that a re-mine would write differently.
+MINERS_VERSION = 2
 
 
 class MineError(Exception):
@@ -29,9 +32,9 @@ class Miner(Protocol):
 
 
 def _registry() -> list[Miner]:
-    from repomem.miners import config, deps, python
+    from repomem.miners import config, deps, docker, python
 
-    return [python.MINER, config.MINER, deps.MINER]
+    return [python.MINER, config.MINER, deps.MINER, docker.MINER]
 
 
 _MINERS: list[Miner] | None = None

@@ -23,7 +23,8 @@ _LOCKS = {"poetry.lock", "package-lock.json", "yarn.lock", "pipfile.lock", "pnpm
 _DEPS_OWNED = {
     "pyproject.toml": ["project.dependencies", "project.optional-dependencies",
                        "project.requires-python", "project.classifiers", "tool.poetry.*dependencies",
-                       "tool.poetry.group"],
+                       "tool.poetry.group", "dependency-groups", "tool.uv.dev-dependencies",
+                       "tool.pdm.dev-dependencies"],
     "package.json": ["dependencies", "devDependencies", "peerDependencies",
                      "optionalDependencies", "engines.node"],
     "setup.cfg": ["options.install_requires", "options.extras_require", "options.python_requires",

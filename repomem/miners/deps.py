@@ -1,10 +1,30 @@
 """Dependency miner: declared dependencies, the required Python, the supported-Python classifiers.
 
-Sources: pyproject.toml (PEP 621 and Poetry), requirements*.txt and requirements/*.txt, setup.cfg,
-setup.py (read with ``ast``: literal values only, nothing is executed) and package.json.  A
-dependency's key is ``dependency:{ecosystem}:{group}:{name}`` -- it names no file, so moving a pin
-from requirements.txt to pyproject.toml is a move, not a new dependency.  Requirement lines that
-do not parse are skipped; a file that does not parse raises MineError.
+Sources: pyproject.toml (PEP 621, PEP 735 dependency groups, Poetry, uv/PDM dev dependencies),
+requirements*.txt and requirements/*.txt, setup.cfg, setup.py (read with ``ast``: literal values
+only, nothing is executed) and package.json.  Requirement lines that do not parse are skipped; a
+file that does not parse raises MineError.
+
+A dependency's key is ``dependency:{ecosystem}:{project}:{group}:{name}`` (docs/facts.md):
+
+* ``project`` is the directory of the project the manifest belongs to, relative to the repository
+  root ("." for the root).  It is the manifest's own directory -- ``examples/celery/requirements.txt``
+  is the project ``examples/celery``, ``frontend/package.json`` is ``frontend`` -- except for a
+  requirements file kept in a helper directory (``requirements/``, ``docs/``, ``ci/``, ``tests/``,
+  ...), which belongs to the directory above it: ``docs/requirements.txt`` is the root project's
+  ``docs`` group.
+* ``group`` comes from where the requirement is stated: ``main`` for the runtime requirements
+  (``[project] dependencies``, ``install_requires``, ``requirements.txt``, npm ``dependencies``),
+  an extra's or a PEP 735 / Poetry / PDM group's own name (normalised like a package name),
+  ``dev`` for ``requirements-dev.txt``, ``dev-requirements.txt``, ``devDependencies`` and uv's
+  ``dev-dependencies``, ``test`` for ``requirements/tests.txt``, ``docs`` for
+  ``docs/requirements.txt``; ``requirements/base.txt`` (the runtime set the others include) is
+  ``main``.
+
+The key names no file, so moving a pin from requirements.txt to pyproject.toml in one project is a
+move, not a new dependency; when two manifests of one project state the same key, the ledger takes
+it from the one ranked first by :func:`repomem.model.precedence` (pyproject.toml, setup.cfg,
+setup.py, requirements files, then anything else).
 """
 
 from __future__ import annotations
@@ -20,12 +40,14 @@ from packaging.utils import canonicalize_name
 
 from repomem.miners import MineError
 from repomem.miners import _setup_py as setup_ast
+from repomem.miners._scope import group_name, is_requirements, project_of, requirements_group
 from repomem.miners._text import find_after, line_of, source_line, strip_comment
 from repomem.model import DEPENDENCY, PYTHON, Fact, set_value
 
 _CLASSIFIER = re.compile(r"^Programming Language :: Python :: (\d+\.\d+)$")
 _NPM_GROUPS = {"dependencies": "main", "devDependencies": "dev",
                "peerDependencies": "peer", "optionalDependencies": "optional"}
+
 
 
 def _one_line(e: Exception) -> str:
@@ -38,6 +60,7 @@ class _Out:
     def __init__(self, path: str, text: str):
         self.path, self.text, self.lines = path, text, text.splitlines()
         self.facts: dict[str, Fact] = {}
+        self.project = project_of(path)
 
     def locate(self, *patterns: str) -> int:
         """Line of the last pattern found, each searched after the previous one (1 if none)."""
@@ -55,7 +78,7 @@ class _Out:
             # so neither line silently supersedes the other
             attrs = dict(old.attrs)
             for k, v in fact.attrs:
-                attrs[k] = f"{attrs[k]} || {v}" if k in attrs else v
+                attrs[k] = f"{attrs[k]} || {v}" if k in attrs and attrs[k] != v else v
             fact = Fact(**{**fact.to_dict(), "attrs": tuple(sorted(attrs.items())),
                            "value": f"{old.value} || {fact.value}", "line": old.line,
                            "text": old.text})
@@ -63,11 +86,13 @@ class _Out:
 
     def dep(self, eco: str, group: str, name: str, value: str, line: int, attrs=()) -> None:
         norm = canonicalize_name(name) if eco == "pypi" else name.lower()
+        where = "" if self.project == "." else f" of {self.project}"
         self.add(Fact(
-            key=f"dependency:{eco}:{group}:{norm}", kind=DEPENDENCY,
+            key=f"dependency:{eco}:{self.project}:{group}:{norm}", kind=DEPENDENCY,
             subject=f"{name} dependency ({eco}, {group})", value=value, path=self.path, line=line,
-            text=source_line(self.lines, line), attrs=tuple(sorted(attrs)),
-            purpose=f"{name} package dependency version requirement pin ({group}, {eco})"))
+            text=source_line(self.lines, line),
+            attrs=tuple(sorted([*attrs, ("group", group), ("project", self.project)])),
+            purpose=f"{name} package dependency version requirement pin ({group}, {eco}){where}"))
 
     def requirement(self, group: str, spec: str, line: int) -> None:
         """One PEP 508 string; an invalid one is skipped (one bad line must not lose the file)."""
@@ -129,7 +154,27 @@ def _pyproject(o: _Out) -> None:
     for group, specs in (project.get("optional-dependencies") or {}).items():
         for spec in specs if isinstance(specs, list) else []:
             if isinstance(spec, str):
-                o.requirement(group, spec, o.locate(r"optional-dependencies", _key(group), _q(spec)))
+                o.requirement(group_name(group), spec,
+                              o.locate(r"optional-dependencies", _key(group), _q(spec)))
+    groups = data.get("dependency-groups")  # PEP 735; {include-group = ...} entries are not pins
+    for group, specs in groups.items() if isinstance(groups, dict) else ():
+        for spec in specs if isinstance(specs, list) else []:
+            if isinstance(spec, str):
+                o.requirement(group_name(group), spec,
+                              o.locate(r"^\s*\[dependency-groups\]", _key(group), _q(spec)))
+    tool = data.get("tool") if isinstance(data.get("tool"), dict) else {}
+    uv = tool.get("uv") if isinstance(tool.get("uv"), dict) else {}
+    uv_dev = uv.get("dev-dependencies")
+    for spec in uv_dev if isinstance(uv_dev, list) else []:
+        if isinstance(spec, str):
+            o.requirement("dev", spec, o.locate(r"^\s*\[tool\.uv\]", _key("dev-dependencies"), _q(spec)))
+    pdm = tool.get("pdm") if isinstance(tool.get("pdm"), dict) else {}
+    pdm_dev = pdm.get("dev-dependencies")
+    for group, specs in pdm_dev.items() if isinstance(pdm_dev, dict) else ():
+        for spec in specs if isinstance(specs, list) else []:
+            if isinstance(spec, str):
+                o.requirement(group_name(group), spec,
+                              o.locate(r"tool\.pdm\.dev-dependencies", _key(group), _q(spec)))
     if isinstance(project.get("requires-python"), str):
         o.requires_python(project["requires-python"], o.locate(head, _key("requires-python")))
     if isinstance(project.get("classifiers"), list):
@@ -140,9 +185,10 @@ def _pyproject(o: _Out) -> None:
         return
     tables = [("main", "tool.poetry.dependencies", poetry.get("dependencies")),
               ("dev", "tool.poetry.dev-dependencies", poetry.get("dev-dependencies"))]
-    for g, table in (poetry.get("group") or {}).items():
+    poetry_groups = poetry.get("group") if isinstance(poetry.get("group"), dict) else {}
+    for g, table in poetry_groups.items():
         if isinstance(table, dict):
-            tables.append((g, f"tool.poetry.group.{g}.dependencies", table.get("dependencies")))
+            tables.append((group_name(g), f"tool.poetry.group.{g}.dependencies", table.get("dependencies")))
     for group, header, deps in tables:
         for name, spec in (deps or {}).items() if isinstance(deps, dict) else ():
             line = o.locate(r"^\s*\[" + re.escape(header) + r"\]", _key(name))
@@ -171,16 +217,8 @@ def _poetry_dep(o: _Out, group: str, name: str, spec, line: int) -> None:
     o.dep("pypi", group, name, value, line, attrs)
 
 
-def _requirements_group(path: str) -> str:
-    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    if stem == "requirements":
-        return "main"
-    # requirements-dev.txt, requirements/dev.txt and dev-requirements.txt are all "dev"
-    return re.sub(r"^requirements[-_.]?|[-_.]?requirements$", "", stem) or "main"
-
-
 def _requirements(o: _Out) -> None:
-    group = _requirements_group(o.path)
+    group = requirements_group(o.path)
     logical, first = "", 0
     for n, raw in enumerate(o.lines, 1):
         line = strip_comment(raw)
@@ -218,7 +256,7 @@ def _setup_cfg(o: _Out) -> None:
     if cp.has_section("options.extras_require"):
         for group in cp.options("options.extras_require"):
             for spec in items("options.extras_require", group):
-                o.requirement(group, spec, at("options.extras_require", group, spec))
+                o.requirement(group_name(group), spec, at("options.extras_require", group, spec))
     if cp.get("options", "python_requires", fallback=None):
         o.requires_python(cp.get("options", "python_requires"), at("options", "python_requires"))
     classifiers = items("metadata", "classifiers")
@@ -234,7 +272,7 @@ def _setup_py(o: _Out) -> None:
         o.requirement("main", spec, line)
     for group, specs in kw.get("extras_require", {}).items():
         for spec, line in specs:
-            o.requirement(group, spec, line)
+            o.requirement(group_name(group), spec, line)
     if "python_requires" in kw:
         o.requires_python(*kw["python_requires"])
     cls = kw.get("classifiers", [])
@@ -256,9 +294,10 @@ def _package_json(o: _Out) -> None:
     node = data.get("engines", {}).get("node") if isinstance(data.get("engines"), dict) else None
     if isinstance(node, str):
         line = o.locate(_key("engines"), _key("node"))
-        o.add(Fact(key="dependency:npm:engines:node", kind=DEPENDENCY,
+        o.add(Fact(key=f"dependency:npm:{o.project}:engines:node", kind=DEPENDENCY,
                    subject=f"required Node.js version ({o.path})", value=node, path=o.path,
                    line=line, text=source_line(o.lines, line),
+                   attrs=(("group", "engines"), ("project", o.project)),
                    purpose=f"required Node.js version engines node ({o.path})"))
 
 
@@ -267,9 +306,7 @@ def _source(path: str):
     base = parts[-1]
     if "node_modules" in parts:
         return None
-    # requirements*.txt, requirements/*.txt, and the common dev-requirements.txt spelling
-    if base.endswith(".txt") and ("requirements" in base
-                                  or (len(parts) > 1 and parts[-2] == "requirements")):
+    if is_requirements(path):
         return _requirements
     return {"pyproject.toml": _pyproject, "setup.cfg": _setup_cfg, "setup.py": _setup_py,
             "package.json": _package_json}.get(base)

@@ -1,24 +1,29 @@
-"""Python miner: functions, methods, API routes and module-level constants, via tree-sitter.
+"""Python miner: functions, methods, classes, API routes, constants and settings, via tree-sitter.
 
 tree-sitter (rather than :mod:`ast`) because it reads code for any Python version without caring
 which interpreter runs repomem, and it reports exact rows for every token.
+
+Constants are module-level UPPER_CASE names and dunders (``__version__``) bound to a literal, a
+folded literal arithmetic expression or an environment lookup with a default (see _pyvalues); a
+module-level dict that is not wholly literal (Django's ``DATABASES``) gives one constant per
+literal leaf (``DATABASES.default.ENGINE``).  Settings are the class-level attributes of
+settings-like classes (``config:<path>:<Class>.<NAME>``).
 """
 
 from __future__ import annotations
 
-import ast
 import re
 
 from repomem.miners import MineError
-from repomem.model import CONSTANT, FUNCTION, ROUTE, Fact
+from repomem.miners._pyroutes import Wiring
+from repomem.miners._pysettings import constants_and_settings
+from repomem.miners._pysource import (MAX_TEXT_LINES, _collapse, _first_error_line, _Source,
+                                      _string_value, _words)
+from repomem.model import CLASS, FUNCTION, ROUTE, Fact
 
 ROUTE_VERBS = {"get", "post", "put", "delete", "patch", "head", "options", "websocket", "route", "api_route"}
 ROUTE_PURPOSE_SUFFIX = " (HTTP endpoint / API route / URL path)"
-CONSTANT_NAME = re.compile(r"^_?[A-Z][A-Z0-9_]*$")
-MAX_TEXT_LINES = 4
-_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
-_WS = re.compile(r"\s+")
-
+MAX_CLASS_TOKENS = 600  # enough to recognise a class; keeps rename matching cheap
 _PARSER = None  # built on first use: loading the grammar costs time callers that never mine .py skip
 
 
@@ -30,144 +35,6 @@ def _parser():
 
         _PARSER = tree_sitter.Parser(tree_sitter.Language(tree_sitter_python.language()))
     return _PARSER
-
-
-def _collapse(s: str) -> str:
-    return _WS.sub(" ", s).strip()
-
-
-def _words(name: str) -> list[str]:
-    return [w.lower() for w in _WORDS.findall(name)]
-
-
-class _Source:
-    """The file's bytes (tree-sitter offsets are byte offsets) and its lines for provenance text."""
-
-    def __init__(self, text: str):
-        self.data = text.encode("utf-8", "surrogatepass")
-        # tree-sitter counts rows by "\n", so a CRLF file keeps the same rows; drop the "\r".
-        self.lines = [ln.rstrip("\r") for ln in text.split("\n")]
-
-    def text(self, node) -> str:
-        return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
-
-    def rows(self, first: int, last: int) -> str:
-        return "\n".join(self.lines[first : last + 1])
-
-
-def _first_error_line(node) -> int:
-    """1-based row of the earliest ERROR/MISSING node; only subtrees that contain one are visited."""
-    best = None
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n.type == "ERROR" or n.is_missing:
-            row = n.start_point[0]
-            best = row if best is None else min(best, row)
-            continue
-        stack.extend(c for c in n.children if c.has_error or c.is_missing)
-    return (best or 0) + 1
-
-
-# ----------------------------------------------------------------------------- literals
-
-
-def _string_value(src: _Source, node) -> str | None:
-    """A plain (non-f) string literal's content, or None."""
-    if node.type == "concatenated_string":
-        parts = [_string_value(src, c) for c in node.named_children if c.type != "comment"]
-        return None if any(p is None for p in parts) else "".join(parts)
-    if node.type != "string" or any(c.type == "interpolation" for c in node.children):
-        return None
-    raw = src.text(node)
-    prefix = raw[: len(raw) - len(raw.lstrip("rRbBuUfF"))]
-    if "f" in prefix.lower():  # an f-string without placeholders is still not a literal to us
-        return None
-    try:
-        value = ast.literal_eval(raw)
-    except (ValueError, SyntaxError):
-        return None
-    return value if isinstance(value, str) else raw
-
-
-def _render_literal(src: _Source, node) -> str | None:
-    """Canonical one-line text of a literal, or None when ``node`` is not a pure literal.
-
-    Rebuilt from the parts rather than copied, so comments and line breaks inside a multi-line
-    list never leak into the value (a reformat must not look like a new version).
-    """
-    t = node.type
-    if t in ("integer", "float", "true", "false", "none"):
-        return src.text(node)
-    if t in ("string", "concatenated_string"):
-        return src.text(node) if _string_value(src, node) is not None else None
-    if t == "unary_operator":
-        op, arg = node.children[0].type, node.child_by_field_name("argument")
-        if op in ("-", "+") and arg is not None and arg.type in ("integer", "float"):
-            return op + src.text(arg)
-        return None
-    items = [c for c in node.named_children if c.type != "comment"]
-    if t == "dictionary":
-        out = []
-        for pair in items:
-            if pair.type != "pair":
-                return None
-            k = _render_literal(src, pair.child_by_field_name("key"))
-            v = _render_literal(src, pair.child_by_field_name("value"))
-            if k is None or v is None:
-                return None
-            out.append(f"{k}: {v}")
-        return "{" + ", ".join(out) + "}"
-    if t in ("list", "tuple", "set"):
-        parts = [_render_literal(src, c) for c in items]
-        if any(p is None for p in parts):
-            return None
-        body = ", ".join(parts) + ("," if t == "tuple" and len(parts) == 1 else "")
-        return {"list": "[{}]", "tuple": "({})", "set": "{{{}}}"}[t].format(body)
-    return None
-
-
-def _comment_text(src: _Source, node) -> str:
-    return src.text(node).lstrip("#").strip()
-
-
-def _constants(src: _Source, root, path: str) -> list[Fact]:
-    facts = []
-    children = root.children
-    for i, stmt in enumerate(children):
-        if stmt.type != "expression_statement" or stmt.named_child_count != 1:
-            continue
-        asg = stmt.named_children[0]
-        if asg.type != "assignment":
-            continue
-        left, right = asg.child_by_field_name("left"), asg.child_by_field_name("right")
-        if left is None or right is None or left.type != "identifier":
-            continue
-        name = src.text(left)
-        if not CONSTANT_NAME.match(name):
-            continue
-        rendered = _render_literal(src, right)
-        if rendered is None:
-            continue
-        s = _string_value(src, right)
-        value = s if s is not None else rendered
-        first, last = stmt.start_point[0], stmt.end_point[0]
-        purpose = [" ".join(_words(name))]
-        nxt = children[i + 1] if i + 1 < len(children) else None
-        if nxt is not None and nxt.type == "comment" and nxt.start_point[0] == last:
-            purpose.append(_comment_text(src, nxt))
-        prev = children[i - 1] if i > 0 else None
-        if prev is not None and prev.type == "comment" and prev.end_point[0] == first - 1:
-            # ...but not a trailing comment of the statement above, which belongs to that one
-            before = children[i - 2] if i > 1 else None
-            if before is None or before.end_point[0] != prev.start_point[0]:
-                purpose.append(_comment_text(src, prev))
-        facts.append(Fact(
-            key=f"{CONSTANT}:{path}:{name}", kind=CONSTANT, subject=f"{name} in {path}", value=value,
-            path=path, line=first + 1, text=src.rows(first, min(last, first + MAX_TEXT_LINES - 1)),
-            purpose=" - ".join(p for p in purpose if p),
-        ))
-    return facts
 
 
 # ----------------------------------------------------------------------------- functions
@@ -196,6 +63,54 @@ def _defs(node, scope: list[str]):
         elif inner.type in ("if_statement", "try_statement", "with_statement", "else_clause",
                             "elif_clause", "except_clause", "finally_clause", "block"):
             yield from _defs(inner, scope)
+
+
+def _class_defs(node, scope: list[str]):
+    """Yield (decorators, class_definition, qualname) for the classes _defs looks into."""
+    for child in node.named_children:
+        decorators, inner = [], child
+        if child.type == "decorated_definition":
+            decorators = [c for c in child.named_children if c.type == "decorator"]
+            inner = child.child_by_field_name("definition")
+        if inner is None:
+            continue
+        if inner.type == "class_definition":
+            name, body = inner.child_by_field_name("name"), inner.child_by_field_name("body")
+            if name is not None and body is not None:
+                qual = scope + [name.text.decode("utf-8", "replace")]
+                yield decorators, inner, ".".join(qual)
+                yield from _class_defs(body, qual)
+        elif inner.type in ("if_statement", "try_statement", "with_statement", "else_clause",
+                            "elif_clause", "except_clause", "finally_clause", "block"):
+            yield from _class_defs(inner, scope)
+
+
+def _class_facts(src: _Source, path: str, by_anchor: dict[str, list[Fact]], root) -> list[Fact]:
+    """One ``class`` fact per class: its name is the value, and like a function its identity
+    survives renames and moves (the fingerprint is its class-level statements and its methods'
+    fingerprints, so a renamed class is recognised by its body)."""
+    out = []
+    for decorators, cls, qual in _class_defs(root, []):
+        name = src.text(cls.child_by_field_name("name"))
+        body = cls.child_by_field_name("body")
+        sup = cls.child_by_field_name("superclasses")
+        bases = _collapse(src.text(sup))[1:-1] if sup is not None else ""
+        doc_node, doc = _docstring(src, body)
+        parts = [_collapse(src.text(c)) for c in body.named_children
+                 if c.type not in ("function_definition", "decorated_definition", "class_definition",
+                                   "comment") and c != doc_node]
+        parts += [fs[0].fingerprint for a, fs in by_anchor.items()
+                  if a.startswith(f"{path}::{qual}.") and "." not in a[len(path) + len(qual) + 3:]]
+        tokens = re.sub(rf"\b{re.escape(name)}\b", "_SELF_", " ".join(parts)).split()
+        row = cls.start_point[0]
+        first = decorators[0].start_point[0] if decorators else row
+        out.append(Fact(
+            key="class", kind=CLASS, anchor=f"{path}::class {qual}", subject=f"class {qual}",
+            value=name, attrs=(("bases", bases), ("location", path)), path=path, line=row + 1,
+            text=src.rows(max(first, row - MAX_TEXT_LINES + 1), row),
+            purpose=doc or " ".join(_words(name)) or name,
+            fingerprint=" ".join(tokens[:MAX_CLASS_TOKENS])))
+    return out
 
 
 def _docstring(src: _Source, body) -> tuple[object, str | None]:
@@ -245,8 +160,8 @@ def _fingerprint(src: _Source, body, skip, name: str) -> str:
     return " ".join(tokens)
 
 
-def _route(src: _Source, decorator) -> str | None:
-    """``"METHOD /path"`` for a route decorator, else None."""
+def _route(src: _Source, decorator) -> tuple[str, str, object] | None:
+    """(method, path, the router object node) for a route decorator, else None."""
     call = decorator.named_children[0] if decorator.named_child_count else None
     if call is None or call.type != "call":
         return None
@@ -273,7 +188,7 @@ def _route(src: _Source, decorator) -> str | None:
         method = methods or "GET"
     else:
         method = verb.upper()
-    return f"{method} {url}"
+    return method, url, func.child_by_field_name("object")
 
 
 def _describe(name: str, param_names: list[str], returns: str) -> str:
@@ -285,7 +200,7 @@ def _describe(name: str, param_names: list[str], returns: str) -> str:
     return out
 
 
-def _function_facts(src: _Source, path: str, decorators, fn, cls: str) -> list[Fact]:
+def _function_facts(src: _Source, path: str, decorators, fn, cls: str, wiring: Wiring) -> list[Fact]:
     name = src.text(fn.child_by_field_name("name"))
     qualname = f"{cls}.{name}" if cls else name
     anchor = f"{path}::{qualname}"
@@ -318,11 +233,13 @@ def _function_facts(src: _Source, path: str, decorators, fn, cls: str) -> list[F
         route = _route(src, dec)
         if route is None:
             continue
+        value, extra = wiring.route(route[2], route[0], route[1])
         n += 1
         first, last = dec.start_point[0], dec.end_point[0]
         facts.append(Fact(
             key="route" if n == 1 else f"route#{n}", kind=ROUTE, anchor=anchor,
-            subject=f"route of {qualname}", value=route, attrs=(("handler", name),), path=path,
+            subject=f"route of {qualname}", value=value, attrs=tuple(sorted((("handler", name), *extra))),
+            path=path,
             line=first + 1, text=src.rows(first, min(last, first + MAX_TEXT_LINES - 1)),
             purpose=purpose + ROUTE_PURPOSE_SUFFIX,
         ))
@@ -351,14 +268,16 @@ class PythonMiner:
         # runtime (overload stubs, conditional fallbacks) -- except a property's setter/deleter,
         # which extends the getter rather than replacing it.
         by_anchor: dict[str, list[Fact]] = {}
+        wiring = Wiring(src, root, path, _string_value)
         for decorators, fn, cls in _defs(root, []):
-            facts = _function_facts(src, path, decorators, fn, cls)
+            facts = _function_facts(src, path, decorators, fn, cls, wiring)
             if facts[0].anchor in by_anchor and _extends_property(src, decorators):
                 continue
             by_anchor.pop(facts[0].anchor, None)
             by_anchor[facts[0].anchor] = facts
         out = [f for facts in by_anchor.values() for f in facts]
-        return out + _constants(src, root, path)
+        out += _class_facts(src, path, by_anchor, root)
+        return out + constants_and_settings(src, root, path) + wiring.facts
 
 
 MINER = PythonMiner()

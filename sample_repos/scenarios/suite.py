@@ -378,7 +378,7 @@ def _dep_bumps(many: bool) -> list[dict]:
         out.append(_chain(
             f"dep-{pkg}", "dependency pin", values,
             lambda v, p, pkg=pkg: {"requirements.txt": _reqs({**BASE_PINS, pkg: v})}, q,
-            {"kind": "dependency", "keys": [f"dependency:pypi:main:{pkg}"]},
+            {"kind": "dependency", "keys": [f"dependency:pypi:.:main:{pkg}"]},
             lambda v, pkg=pkg: f"requirements: {pkg}{v}"))
     return out
 
@@ -399,7 +399,7 @@ def _dep_removed(many: bool) -> list[dict]:
         out.append(_chain(
             f"dep-gone-{pkg}", "dependency removed", values,
             lambda v, p, pkg=pkg: {"requirements.txt": _reqs({**BASE_PINS, pkg: v})}, q,
-            {"kind": "dependency", "keys": [f"dependency:pypi:main:{pkg}"]},
+            {"kind": "dependency", "keys": [f"dependency:pypi:.:main:{pkg}"]},
             lambda v, pkg=pkg: f"requirements: {pkg}{v}",
             ending=("delete", f"requirements: without {pkg}",
                     lambda v: {"requirements.txt": _reqs(BASE_PINS)})))
@@ -584,7 +584,7 @@ def _reverts(many: bool) -> list[dict]:
          lambda v: _constant_file("JOB_RETRIES", "Attempts per background job.", v), "constant",
          "constant:jobs/settings.py:JOB_RETRIES", "How many attempts does a background job get?"),
         ("revert-pin", "requirements.txt", ["==2.2.1", "==2.3.0"], "pin",
-         lambda v: _reqs({**BASE_PINS, "jinja2": v}), "dependency", "dependency:pypi:main:jinja2",
+         lambda v: _reqs({**BASE_PINS, "jinja2": v}), "dependency", "dependency:pypi:.:main:jinja2",
          "Which jinja2 version do we pin?"),
     ]
     out = []

@@ -1,0 +1,125 @@
+"""Constants and settings of a Python file: module-level UPPER_CASE names and dunders, and the
+class-level attributes of settings-like classes (rules in _pyvalues and docs/facts.md)."""
+
+from __future__ import annotations
+
+import re
+
+from repomem.miners._pysource import (MAX_TEXT_LINES, _comment_text, _render_literal, _Source,
+                                      _string_value, _words)
+from repomem.miners._pyvalues import UPPER, setting_value, settings_kind
+from repomem.model import CONFIG, CONSTANT, Fact
+
+CONSTANT_NAME = re.compile(r"^_?[A-Z][A-Z0-9_]*$|^__[a-z][a-z0-9_]*__$")
+NOT_CONSTANTS = {"__all__", "__slots__", "__path__", "__doc__", "__name__", "__package__"}
+MAX_LEAVES = 200  # dict leaves of one setting: a data table is not a setting
+
+
+def _purpose(src: _Source, siblings, i: int, name: str) -> str:
+    """Words of the name, the statement's trailing comment, and a comment line just above it."""
+    stmt = siblings[i]
+    first, last = stmt.start_point[0], stmt.end_point[0]
+    purpose = [" ".join(_words(name))]
+    nxt = siblings[i + 1] if i + 1 < len(siblings) else None
+    if nxt is not None and nxt.type == "comment" and nxt.start_point[0] == last:
+        purpose.append(_comment_text(src, nxt))
+    prev = siblings[i - 1] if i > 0 else None
+    if prev is not None and prev.type == "comment" and prev.end_point[0] == first - 1:
+        # ...but not a trailing comment of the statement above, which belongs to that one
+        before = siblings[i - 2] if i > 1 else None
+        if before is None or before.end_point[0] != prev.start_point[0]:
+            purpose.append(_comment_text(src, prev))
+    return " - ".join(p for p in purpose if p)
+
+
+def _assignments(src: _Source, block):
+    """Yield (index among block's children, statement, name, value node) of ``NAME = value`` and
+    ``NAME: type = value`` statements directly in ``block``."""
+    children = block.children
+    for i, stmt in enumerate(children):
+        if stmt.type != "expression_statement" or stmt.named_child_count != 1:
+            continue
+        asg = stmt.named_children[0]
+        if asg.type != "assignment":
+            continue
+        left, right = asg.child_by_field_name("left"), asg.child_by_field_name("right")
+        if left is None or right is None or left.type != "identifier":
+            continue
+        yield i, stmt, src.text(left), right
+
+
+def _leaves(src: _Source, node, dotted: str):
+    """(dotted key, literal leaf node) of a dict display whose keys are strings, depth first."""
+    for pair in node.named_children:
+        if pair.type != "pair":
+            continue
+        k = _string_value(src, pair.child_by_field_name("key"))
+        v = pair.child_by_field_name("value")
+        if k is None or v is None:
+            continue
+        if v.type == "dictionary" and _render_literal(src, v) is None:
+            yield from _leaves(src, v, f"{dotted}.{k}")
+        else:
+            yield f"{dotted}.{k}", v
+
+
+def _value_facts(src: _Source, block, path: str, kind: str, scope: str, accept) -> list[Fact]:
+    """Facts of the assignments in one block (a module or a class body) whose names pass accept."""
+    facts = []
+    children = block.children
+    prefix = f"{scope}." if scope else ""
+    for i, stmt, name, right in _assignments(src, block):
+        if not accept(name):
+            continue
+        first, last = stmt.start_point[0], stmt.end_point[0]
+        text = src.rows(first, min(last, first + MAX_TEXT_LINES - 1))
+        purpose = _purpose(src, children, i, name)
+        if right.type == "dictionary" and _render_literal(src, right) is None:
+            items = list(_leaves(src, right, name))[:MAX_LEAVES]
+        else:
+            items = [(name, right)]
+        for dotted, node in items:
+            got = setting_value(src, node, _render_literal, _string_value)
+            if got is None:
+                continue
+            value, attrs = got
+            line = node.start_point[0] if dotted != name else first
+            facts.append(Fact(
+                key=f"{kind}:{path}:{prefix}{dotted}", kind=kind, subject=f"{prefix}{dotted} in {path}",
+                value=value, attrs=attrs, path=path, line=line + 1,
+                text=text if dotted == name else src.lines[line].strip(),
+                purpose=purpose if dotted == name else f"{' '.join(_words(dotted))} - {purpose}"))
+    return facts
+
+
+def _is_constant(name: str) -> bool:
+    return bool(CONSTANT_NAME.match(name)) and name not in NOT_CONSTANTS
+
+
+def _settings(src: _Source, root, path: str) -> list[Fact]:
+    """Class-level attributes of the module's settings-like classes."""
+    facts, config_classes = [], set()
+    for child in root.named_children:
+        decorators, cls = [], child
+        if child.type == "decorated_definition":
+            decorators = [c for c in child.named_children if c.type == "decorator"]
+            cls = child.child_by_field_name("definition")
+        if cls is None or cls.type != "class_definition":
+            continue
+        kind = settings_kind(src, cls, decorators, config_classes)
+        body = cls.child_by_field_name("body")
+        if kind is None or body is None:
+            continue
+        name = src.text(cls.child_by_field_name("name"))
+        config_classes.add(name)
+        if kind == "upper":
+            accept = UPPER.match
+        else:
+            def accept(n):
+                return not n.startswith("_") and n not in ("model_config", "Config")
+        facts += _value_facts(src, body, path, CONFIG, name, accept)
+    return facts
+
+
+def constants_and_settings(src: _Source, root, path: str) -> list[Fact]:
+    return _value_facts(src, root, path, CONSTANT, "", _is_constant) + _settings(src, root, path)

@@ -1,0 +1,110 @@
+"""Python source helpers shared by the Python miner's parts: the file's bytes and lines, string
+and literal rendering from tree-sitter nodes, identifier words."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+MAX_TEXT_LINES = 4
+_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+_WS = re.compile(r"\s+")
+
+
+def _collapse(s: str) -> str:
+    return _WS.sub(" ", s).strip()
+
+
+def _words(name: str) -> list[str]:
+    return [w.lower() for w in _WORDS.findall(name)]
+
+
+class _Source:
+    """The file's bytes (tree-sitter offsets are byte offsets) and its lines for provenance text."""
+
+    def __init__(self, text: str):
+        self.data = text.encode("utf-8", "surrogatepass")
+        # tree-sitter counts rows by "\n", so a CRLF file keeps the same rows; drop the "\r".
+        self.lines = [ln.rstrip("\r") for ln in text.split("\n")]
+
+    def text(self, node) -> str:
+        return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+    def rows(self, first: int, last: int) -> str:
+        return "\n".join(self.lines[first : last + 1])
+
+
+def _first_error_line(node) -> int:
+    """1-based row of the earliest ERROR/MISSING node; only subtrees that contain one are visited."""
+    best = None
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type == "ERROR" or n.is_missing:
+            row = n.start_point[0]
+            best = row if best is None else min(best, row)
+            continue
+        stack.extend(c for c in n.children if c.has_error or c.is_missing)
+    return (best or 0) + 1
+
+
+# ----------------------------------------------------------------------------- literals
+
+
+def _string_value(src: _Source, node) -> str | None:
+    """A plain (non-f) string literal's content, or None."""
+    if node.type == "concatenated_string":
+        parts = [_string_value(src, c) for c in node.named_children if c.type != "comment"]
+        return None if any(p is None for p in parts) else "".join(parts)
+    if node.type != "string" or any(c.type == "interpolation" for c in node.children):
+        return None
+    raw = src.text(node)
+    prefix = raw[: len(raw) - len(raw.lstrip("rRbBuUfF"))]
+    if "f" in prefix.lower():  # an f-string without placeholders is still not a literal to us
+        return None
+    try:
+        value = ast.literal_eval(raw)
+    except (ValueError, SyntaxError):
+        return None
+    return value if isinstance(value, str) else raw
+
+
+def _render_literal(src: _Source, node) -> str | None:
+    """Canonical one-line text of a literal, or None when ``node`` is not a pure literal.
+
+    Rebuilt from the parts rather than copied, so comments and line breaks inside a multi-line
+    list never leak into the value (a reformat must not look like a new version).
+    """
+    t = node.type
+    if t in ("integer", "float", "true", "false", "none"):
+        return src.text(node)
+    if t in ("string", "concatenated_string"):
+        return src.text(node) if _string_value(src, node) is not None else None
+    if t == "unary_operator":
+        op, arg = node.children[0].type, node.child_by_field_name("argument")
+        if op in ("-", "+") and arg is not None and arg.type in ("integer", "float"):
+            return op + src.text(arg)
+        return None
+    items = [c for c in node.named_children if c.type != "comment"]
+    if t == "dictionary":
+        out = []
+        for pair in items:
+            if pair.type != "pair":
+                return None
+            k = _render_literal(src, pair.child_by_field_name("key"))
+            v = _render_literal(src, pair.child_by_field_name("value"))
+            if k is None or v is None:
+                return None
+            out.append(f"{k}: {v}")
+        return "{" + ", ".join(out) + "}"
+    if t in ("list", "tuple", "set"):
+        parts = [_render_literal(src, c) for c in items]
+        if any(p is None for p in parts):
+            return None
+        body = ", ".join(parts) + ("," if t == "tuple" and len(parts) == 1 else "")
+        return {"list": "[{}]", "tuple": "({})", "set": "{{{}}}"}[t].format(body)
+    return None
+
+
+def _comment_text(src: _Source, node) -> str:
+    return src.text(node).lstrip("#").strip()

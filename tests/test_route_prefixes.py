@@ -1,0 +1,197 @@
+"""Route prefixes: composed within a file by the miner, across files by the ledger fold, on real
+git histories; a changed prefix supersedes the routes under it; a prefix that is not a literal
+leaves the route relative and says so."""
+
+from __future__ import annotations
+
+import textwrap
+
+from repomem.index import Repo, ingest
+from repomem.miners.python import MINER
+from repomem.model import ROUTE
+from repomem.query import facts, history
+from tests.conftest import commit
+
+
+def routes(path, src):
+    return {f.value: dict(f.attrs) for f in MINER.mine(path, textwrap.dedent(src)) if f.kind == ROUTE}
+
+
+def test_prefix_within_a_file():
+    got = routes("app/items.py", """
+        from fastapi import APIRouter, FastAPI
+        router = APIRouter(prefix="/items", tags=["items"])
+        bp = Blueprint("auth", __name__, url_prefix="/auth")
+        dyn = APIRouter(prefix=settings.PREFIX)
+        app = FastAPI()
+
+        @router.get("/")
+        def list_items(): ...
+
+        @bp.route("/login", methods=["POST"])
+        def login(): ...
+
+        @dyn.get("/x")
+        def x(): ...
+
+        @app.get("/health")
+        def health(): ...
+        """)
+    assert got["GET /items/"] == {"handler": "list_items", "path": "/", "router": "app.items:router"}
+    assert got["POST /auth/login"]["router"] == "app.items:bp"
+    assert got["GET /x"]["relative"] == "true"
+    assert got["GET /health"] == {"handler": "health"}  # the app itself: nothing to compose
+
+
+def test_wiring_facts_resolve_imports():
+    facts_ = MINER.mine("app/__init__.py", textwrap.dedent("""
+        from flask import Flask
+
+        def create_app():
+            app = Flask(__name__)
+            from app.auth import bp as auth_bp
+            app.register_blueprint(auth_bp, url_prefix='/auth')
+            from .main import bp as main_bp
+            app.register_blueprint(main_bp)
+            from app.api.routes import items
+            app.include_router(items.router, prefix=PREFIX)
+            return app
+        """))
+    mounts = [dict(f.attrs) | {"value": f.value} for f in facts_ if f.kind == "mount"]
+    assert mounts == [
+        {"child": "app.auth:bp", "given": "true", "literal": "true", "mode": "override",
+         "parent": "", "value": "/auth"},
+        {"child": "app.main:bp", "given": "false", "literal": "true", "mode": "override",
+         "parent": "", "value": ""},
+        {"child": "app.api.routes.items:router", "given": "true", "literal": "false",
+         "mode": "prepend", "parent": "", "value": "PREFIX"}]
+
+
+FLASK_INIT = """\
+from flask import Flask
+
+
+def create_app():
+    app = Flask(__name__)
+    from app.auth import bp as auth_bp
+    app.register_blueprint(auth_bp, url_prefix='{prefix}')
+    return app
+"""
+AUTH_PKG = "from flask import Blueprint\n\nbp = Blueprint('auth', __name__)\n\nfrom app.auth import routes\n"
+AUTH_ROUTES = """\
+from app.auth import bp
+
+
+@bp.route('/login', methods=['GET', 'POST'])
+def login():
+    return 'login'
+
+
+@bp.route('/logout')
+def logout():
+    return 'bye'
+"""
+
+
+def current_routes(repo, as_of=None):
+    return {f["attrs"]["handler"]: f for f in facts(Repo.open(repo), as_of=as_of, kind="route")["facts"]}
+
+
+def test_blueprint_prefix_across_files_and_prefix_change_supersedes(new_repo):
+    repo = new_repo()
+    commit(repo, "2026-01-05T10:00:00+00:00", "auth blueprint", {
+        "app/__init__.py": FLASK_INIT.format(prefix="/auth"),
+        "app/auth/__init__.py": AUTH_PKG, "app/auth/routes.py": AUTH_ROUTES})
+    commit(repo, "2026-01-06T10:00:00+00:00", "unrelated", {"app/util.py": "LIMIT = 3\n"})
+    c3 = commit(repo, "2026-02-05T10:00:00+00:00", "move auth under /account",
+                {"app/__init__.py": FLASK_INIT.format(prefix="/account")})
+    r = Repo.open(repo)
+    ingest(r, all_history=True, progress=False)
+    now = current_routes(repo)
+    assert now["login"]["value"] == "GET,POST /account/login"
+    assert now["logout"]["value"] == "GET /account/logout"
+    assert now["login"]["commit"] == c3 and now["login"]["path"] == "app/auth/routes.py"
+    assert "relative" not in now["login"]["attrs"]
+    assert current_routes(repo, "2026-01-20")["login"]["value"] == "GET,POST /auth/login"
+    versions = history(r, now["logout"]["key"])["versions"]
+    assert [(v["value"], v["end_reason"]) for v in versions] == [
+        ("GET /auth/logout", "superseded"), ("GET /account/logout", None)]
+    # nothing internal is shown as a fact
+    assert {f["kind"] for f in facts(r)["facts"]} <= {"route", "function", "constant"}
+
+
+ITEMS = """\
+from fastapi import APIRouter
+
+router = APIRouter(prefix="{prefix}")
+
+
+@router.get("/")
+def read_items():
+    return []
+
+
+@router.post("/{{item_id}}")
+def update_item(item_id: int):
+    return item_id
+"""
+MAIN = """\
+from fastapi import FastAPI
+from app.api.routes import items
+from app.core.config import settings
+
+app = FastAPI()
+app.include_router(items.router, prefix={prefix})
+"""
+
+
+def test_include_router_across_files_literal_and_not(new_repo):
+    repo = new_repo()
+    commit(repo, "2026-03-01T10:00:00+00:00", "items", {
+        "app/api/routes/items.py": ITEMS.format(prefix="/items"),
+        "app/main.py": MAIN.format(prefix='"/api/v1"')})
+    ingest(Repo.open(repo), all_history=True, progress=False)
+    now = current_routes(repo)
+    assert now["read_items"]["value"] == "GET /api/v1/items/"
+    assert now["update_item"]["value"] == "POST /api/v1/items/{item_id}"
+
+    # the router's own prefix changes in its file: both layers still compose
+    commit(repo, "2026-03-02T10:00:00+00:00", "rename", {
+        "app/api/routes/items.py": ITEMS.format(prefix="/products")})
+    # the mount prefix becomes a setting: the route stays relative to it and says so
+    c3 = commit(repo, "2026-03-03T10:00:00+00:00", "settings prefix", {
+        "app/main.py": MAIN.format(prefix="settings.API_V1_STR")})
+    ingest(Repo.open(repo), all_history=True, progress=False)
+    assert current_routes(repo, "2026-03-02T12:00:00+00:00")["read_items"]["value"] == \
+        "GET /api/v1/products/"
+    now = current_routes(repo)
+    assert now["read_items"]["value"] == "GET /products/"
+    assert now["read_items"]["attrs"]["relative"] == "true"
+    assert now["read_items"]["commit"] == c3
+
+    # the including file is deleted: the router is mounted nowhere known, its own prefix stays
+    commit(repo, "2026-03-04T10:00:00+00:00", "drop main", {"app/main.py": None})
+    ingest(Repo.open(repo), all_history=True, progress=False)
+    now = current_routes(repo)
+    assert now["read_items"]["value"] == "GET /products/"
+    assert "relative" not in now["read_items"]["attrs"]
+
+
+def test_nested_routers_compose_through_every_level(new_repo):
+    """The full-stack FastAPI layout: items.router in api_router in the app."""
+    repo = new_repo()
+    api_main = ("from fastapi import APIRouter\nfrom app.api.routes import items\n\n"
+                "api_router = APIRouter()\napi_router.include_router(items.router)\n")
+    commit(repo, "2026-04-01T10:00:00+00:00", "layout", {
+        "app/api/routes/items.py": ITEMS.format(prefix="/items"),
+        "app/api/main.py": api_main,
+        "app/main.py": "from fastapi import FastAPI\nfrom app.api.main import api_router\n\n"
+                       "app = FastAPI()\napp.include_router(api_router, prefix='/api/v1')\n"})
+    ingest(Repo.open(repo), all_history=True, progress=False)
+    assert current_routes(repo)["read_items"]["value"] == "GET /api/v1/items/"
+    commit(repo, "2026-04-02T10:00:00+00:00", "version 2", {
+        "app/main.py": "from fastapi import FastAPI\nfrom app.api.main import api_router\n\n"
+                       "app = FastAPI()\napp.include_router(api_router, prefix=settings.API_V1_STR)\n"})
+    ingest(Repo.open(repo), all_history=True, progress=False)
+    now = current_routes(repo)["read_items"]
+    assert (now["value"], now["attrs"]["relative"]) == ("GET /items/", "true")
