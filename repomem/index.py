@@ -9,10 +9,12 @@ reachable keep their records (nothing is deleted) but stop contributing to the v
 from __future__ import annotations
 
 import collections
+import dataclasses
+import gzip
 import itertools
+import json
 import logging
 import os
-import pickle
 import sys
 import time
 from dataclasses import dataclass
@@ -22,10 +24,10 @@ from repomem import git, summaries, viewcache
 from repomem.embed import get_embedder
 from repomem.crashpoint import crashpoint
 from repomem.errors import RepomemError
-from repomem.ledger import fold
+from repomem.ledger import Ledger, Version, fold
 from repomem.mining import CommitMiner, mine_batch, worker_pool
-from repomem.model import short_hash
-from repomem.store import Store, default_store_path, version_document, version_meta, version_row
+from repomem.model import Fact, short_hash
+from repomem.store import Store, resolve_store_path, version_document, version_meta, version_row
 
 log = logging.getLogger("repomem")
 RECORD_BATCH = 200
@@ -42,9 +44,12 @@ class Repo:
     @classmethod
     def open(cls, repo: str | Path = ".", store: str | Path | None = None,
              embedder: str | None = None) -> "Repo":
-        root = git.toplevel(repo)
-        path = Path(store) if store else default_store_path(root)
-        return cls(root, Store(path, embedder))
+        where = git.discover(repo)
+        path = resolve_store_path(where, store)
+        st = Store(path, embedder, where.worktree)
+        if path != where.common / "repomem":  # the repository's own store needs no check
+            st.check_identity(where.root)
+        return cls(where.root, st)
 
 
 def _embedder(r: Repo, create: bool):
@@ -71,17 +76,21 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
             try:
                 early = provisional_snapshot(r)
             except RepomemError:  # e.g. a missing object: the ordinary path reports it
-                viewcache.invalidate(r.store.path)
+                viewcache.invalidate(r.store)
         emb = _embedder(r, create)
         if all_history or not revs:
             infos = git.first_parent_chain(r.root)
         else:
             infos = git.commit_infos(r.root, [git.resolve_commit(r.root, x) for x in revs])
         have = r.store.ingested()
+        new = sum(1 for c in infos if c.sha not in have)  # before the provisional ones count
         if early:  # mined already, for the provisional snapshot (one recorded_at for both)
             r.store.put_records([rec for rec, _ in early.values()],
                                 next(iter(early.values()))[1])
             have = r.store.ingested()
+        if infos:
+            r.store.record_identity(infos[0].sha)
+        regrafted = _unshallowed(r, have)
         todo = [c for c in infos if c.sha not in have]
         show = progress if progress is not None else (sys.stderr.isatty() and len(todo) > 50)
         started = time.time()
@@ -102,9 +111,45 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
         finally:
             if show:
                 print(file=sys.stderr)
+            _note_shallow(r, infos)
             stats = sync_view(r, emb, fresh)
-        stats.update(commits=len(infos), new=len(todo))
+        stats.update(commits=len(infos), new=new, remined=regrafted)
         return stats
+
+
+# A shallow clone's boundary commits have no parent as far as git log can tell: they are mined
+# as roots (every file added).  Which ones were mined so is kept in the store's meta, and when
+# git no longer lists them as shallow (``git fetch --unshallow``) they are mined again against
+# their real parent, so the ledger equals that of a full clone.
+def _note_shallow(r: Repo, infos: list[git.CommitInfo]) -> None:
+    grafted = git.shallow_commits(r.root)
+    if not grafted:
+        return
+    have = set(r.store.get_meta("grafted") or [])
+    mined = r.store.ingested()
+    now = have | {c.sha for c in infos if c.sha in grafted and c.parent is None and c.sha in mined}
+    if now != have:
+        r.store.set_meta("grafted", sorted(now))
+
+
+def _unshallowed(r: Repo, have: set[str]) -> int:
+    """Re-mine recorded boundary commits whose real parents are now present.  Returns how many."""
+    grafted = set(r.store.get_meta("grafted") or [])
+    if not grafted:
+        return 0
+    still = git.shallow_commits(r.root)
+    done = sorted(s for s in grafted - still if s in have)
+    infos = [c for c in git.commit_infos(r.root, done) if c.parent is not None]
+    if infos:
+        with CommitMiner(r.root) as miner:
+            changes = git.changes(r.root, infos)
+            recs = [miner.mine(c, changes.get(c.sha, [])) for c in infos]
+        r.store.replace_records(recs, int(time.time()))
+        log.info("re-mined %d former shallow boundary commit(s) against their parents", len(recs))
+    left = grafted & still
+    if left != grafted:
+        r.store.set_meta("grafted", sorted(left))
+    return len(infos)
 
 
 def _workers(n_commits: int) -> int:
@@ -173,7 +218,7 @@ def _target(r: Repo) -> tuple[list[str], dict[str, int], str, int]:
 def view_is_current(r: Repo) -> tuple[bool, int]:
     """(whether the view matches HEAD and the ingested records, commits on HEAD not ingested)."""
     _, _, vid, missing = _target(r)
-    state = r.store.get_meta("view") or {}
+    state = r.store.get_meta(r.store.view_name("view")) or {}
     return state.get("id") == vid and state.get("complete", False), missing
 
 
@@ -188,14 +233,14 @@ def sync_view(r: Repo, emb=None, fresh: dict | None = None) -> dict:
     with r.store.writer():
         emb = emb or _embedder(r, False)
         applied, eff, vid, missing = _target(r)
-        state = r.store.get_meta("view") or {}
+        state = r.store.get_meta(r.store.view_name("view")) or {}
         if state.get("id") == vid and state.get("complete"):
-            if not viewcache.exists(r.store.path, state.get("head")):
+            if not viewcache.exists(r.store, state.get("head")):
                 _write_snapshot(r, state, emb, missing)
             return {"versions": r.store.count_versions(), "added": 0, "updated": 0, "dropped": 0}
         # Marked incomplete first: a crash mid-sync leaves a view that the next run redoes.
-        viewcache.invalidate(r.store.path)
-        r.store.set_meta("view", {"id": vid, "complete": False})
+        viewcache.invalidate(r.store)
+        r.store.set_meta(r.store.view_name("view"), {"id": vid, "complete": False})
         crashpoint("view")
         extra = summaries.digest(r.store.path)
         # After a crash mid-sync the view may hold rows of an unfinished rebuild: fold it all.
@@ -218,36 +263,75 @@ def sync_view(r: Repo, emb=None, fresh: dict | None = None) -> dict:
         crashpoint("view")
         _save_fold(r, ledger, extra)
         state = {"id": vid, "complete": True, "head": git.head(r.root)}
-        r.store.set_meta("view", state)
+        r.store.set_meta(r.store.view_name("view"), state)
         _write_snapshot(r, state, emb, missing)
         stats["versions"] = len(ledger.versions)
         return stats
 
 
-FOLD_CACHE = "fold.v1.pickle"
+FOLD_CACHE = "fold.v2.json.gz"  # v1 was a pickle: no pickle for data on disk
+FOLD_FORMAT = 2
+
+
+def _fold_path(r: Repo) -> Path:
+    name = FOLD_CACHE.replace(".json", f".{r.store.worktree}.json") if r.store.worktree \
+        else FOLD_CACHE
+    return r.store.path / name
 
 
 def _load_fold(r: Repo, extra: str | None):
     """The ledger as last folded by this store's writer, or None.  It is written only after the
     view rows it describes, so it is never ahead of the view; re-applying records to it writes
-    the same rows again (idempotent), which is what makes a crash between the two harmless."""
+    the same rows again (idempotent), which is what makes a crash between the two harmless.
+    A damaged or foreign file is None too: the caller folds the whole history again."""
     try:
-        with open(r.store.path / FOLD_CACHE, "rb") as fh:
-            saved = pickle.load(fh)
-    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError,
-            TypeError, ValueError):
+        with gzip.open(_fold_path(r), "rt", encoding="utf-8") as fh:
+            saved = json.load(fh)
+        if saved.get("format") != FOLD_FORMAT or saved.get("summaries") != extra:
+            return None
+        return _ledger_from_json(saved)
+    except FileNotFoundError:
         return None
-    if not isinstance(saved, dict) or saved.get("summaries") != extra:
+    except (OSError, EOFError, ValueError, KeyError, TypeError, AttributeError, IndexError) as e:
+        log.info("fold state unreadable (%s): folding the history again", type(e).__name__)
         return None
-    return saved.get("ledger")
 
 
 def _save_fold(r: Repo, ledger, extra: str | None) -> None:
-    path = r.store.path / FOLD_CACHE
-    tmp = path.with_name(f"{FOLD_CACHE}.tmp{os.getpid()}")
-    with open(tmp, "wb") as fh:
-        pickle.dump({"summaries": extra, "ledger": ledger}, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    path = _fold_path(r)
+    tmp = path.with_name(f"{path.name}.tmp{os.getpid()}")
+    data = dict(_ledger_to_json(ledger), format=FOLD_FORMAT, summaries=extra)
+    # Level 1: the state is rewritten on every commit, and speed matters more than size here.
+    with gzip.open(tmp, "wt", encoding="utf-8", compresslevel=1) as fh:
+        json.dump(data, fh, ensure_ascii=False, separators=(",", ":"))
     os.replace(tmp, path)
+
+
+_VERSION_FIELDS = [f.name for f in dataclasses.fields(Version)]
+
+
+def _ledger_to_json(ledger: Ledger) -> dict:
+    index = {id(v): i for i, v in enumerate(ledger.versions)}
+    return {"applied": ledger.applied,
+            "versions": [[getattr(v, f) for f in _VERSION_FIELDS] for v in ledger.versions],
+            "open": {k: index[id(v)] for k, v in ledger.open.items()},
+            "files": {p: {k: f.to_dict() for k, f in fs.items()} for p, fs in ledger.files.items()},
+            "key_paths": {k: sorted(ps) for k, ps in ledger.key_paths.items()},
+            "identity": ledger.identity}
+
+
+def _ledger_from_json(d: dict) -> Ledger:
+    ledger = Ledger()
+    for row in d["versions"]:
+        v = Version(**dict(zip(_VERSION_FIELDS, row, strict=True)))
+        v.attrs = tuple(tuple(a) for a in v.attrs)
+        ledger.versions.append(v)
+    ledger.open = {k: ledger.versions[i] for k, i in d["open"].items()}
+    ledger.files = {p: {k: Fact.from_dict(f) for k, f in fs.items()} for p, fs in d["files"].items()}
+    ledger.key_paths = {k: set(ps) for k, ps in d["key_paths"].items()}
+    ledger.identity = dict(d["identity"])
+    ledger.applied = list(d["applied"])
+    return ledger
 
 
 PROVISIONAL_MAX = 50  # commits; a bigger catch-up goes the ordinary way
@@ -266,7 +350,7 @@ def provisional_snapshot(r: Repo) -> dict:
     Returns the mined records (sha -> (record, recorded_at)) for the writer to reuse; {} when
     the case does not apply.
     """
-    snap = viewcache.load_any(r.store.path)
+    snap = viewcache.load_any(r.store)
     if snap is None or snap[0].get("missing"):
         return {}
     state, rows, matrix = snap
@@ -302,7 +386,7 @@ def provisional_snapshot(r: Repo) -> dict:
         vectors.append(vec)
     head = new[-1].sha
     applied = ledger.applied  # now with the new commits
-    viewcache.write(r.store.path, {"id": view_id(head, applied + ([extra] if extra else [])),
+    viewcache.write(r.store, {"id": view_id(head, applied + ([extra] if extra else [])),
                                    "complete": True, "head": head, "embedder": state["embedder"],
                                    "missing": 0, "provisional": True}, rows, vectors)
     return {rec.sha: (rec, now) for rec in recs}
@@ -310,7 +394,7 @@ def provisional_snapshot(r: Repo) -> dict:
 
 def _write_snapshot(r: Repo, state: dict, emb, missing: int) -> None:
     rows, embeddings = r.store.current_rows()
-    viewcache.write(r.store.path, dict(state, embedder=emb.name, missing=missing), rows,
+    viewcache.write(r.store, dict(state, embedder=emb.name, missing=missing), rows,
                     embeddings)
 
 

@@ -20,6 +20,11 @@ def add_arguments(p) -> None:
 
 def run(args) -> int:
     from repomem.agents import prompt_context
+    from repomem.errors import RepomemError
+
+    if args.budget < 1:
+        raise RepomemError(f"--budget must be a positive number of tokens, not {args.budget}",
+                           hint="e.g. --budget 400 (the default)")
 
     # Uncommitted edits the watcher saw are included, flagged, when still fresh.
     sys.stdout.write(prompt_context(open_repo(args), args.question, budget=args.budget))

@@ -6,8 +6,6 @@
 # that was here before (kept as @HOOK@.legacy, and run first).
 HOOK=@HOOK@
 PY=@PYTHON@
-DEFAULT_STORE=@STORE@
-STORE="${REPOMEM_STORE:-$DEFAULT_STORE}"
 
 rc=0
 legacy="$(dirname "$0")/$HOOK.legacy"
@@ -29,8 +27,20 @@ if [ "$HOOK" = post-commit ]; then
     if [ -d "$gitdir/rebase-merge" ] || [ -d "$gitdir/rebase-apply" ]; then exit $rc; fi
 fi
 
+# The store is found from the repository now, never from a path written at install time, so a
+# copied or moved repository keeps using its own: $REPOMEM_STORE, else `git config
+# repomem.store` (relative to the git common dir), else <git common dir>/repomem.
+common=$(git rev-parse --path-format=absolute --git-common-dir 2>/dev/null) || exit $rc
+STORE="${REPOMEM_STORE:-$(git config --get repomem.store 2>/dev/null)}"
+case "$STORE" in
+    "") STORE="$common/repomem" ;;
+    "~/"*) STORE="$HOME/${STORE#"~/"}" ;;
+    /*) ;;
+    *) [ -n "${REPOMEM_STORE:-}" ] && STORE="$PWD/$STORE" || STORE="$common/$STORE" ;;
+esac
 [ -d "$STORE" ] || exit $rc  # no store (repomem init not run): nothing to keep fresh
-: > "$STORE/pending" 2>/dev/null
+# One line per request: the work tree it came from (worktrees share the store, each has a view).
+printf '%s\n' "$PWD" >> "$STORE/pending" 2>/dev/null
 # A running `repomem daemon` watches the pending marker, and a running worker re-checks it
 # before it exits: either way no new process is needed.
 for f in daemon.pid worker.pid; do
