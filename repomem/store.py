@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import errno
 import fcntl
 import json
 import os
@@ -184,7 +185,9 @@ class Store:
         try:
             self.path.mkdir(parents=True, exist_ok=True)
             return os.open(self.path / "lock", os.O_RDWR | os.O_CREAT, 0o644)
-        except PermissionError:
+        except OSError as e:
+            if e.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+                raise
             if mode == fcntl.LOCK_SH and (self.path / "lock").exists():
                 return os.open(self.path / "lock", os.O_RDONLY)  # a read-only store: read it
             raise RepomemError(f"the store at {self.path} is not writable",
