@@ -35,6 +35,11 @@ def explain(exc: BaseException, store: str | None = None, rebuild: str | None = 
         return RepomemError(f"no space left writing {where} ({exc.strerror or exc})",
                             hint="free some space and run the command again: "
                                  "facts already stored are kept")
+    name = getattr(exc, "filename", None)
+    if err in (errno.EACCES, errno.EPERM) and name and store and \
+            not str(name).startswith(str(store)):
+        return RepomemError(f"permission denied: {name}",
+                            hint="check the file's permissions (or run as its owner)")
     if err in (errno.EROFS, errno.EACCES, errno.EPERM):
         return RepomemError(f"{where} is not writable ({exc.strerror or exc})",
                             hint="make it writable (chmod -R u+w STORE), or pass --store DIR "
