@@ -139,7 +139,11 @@ def _unshallowed(r: Repo, have: set[str]) -> int:
         return 0
     still = git.shallow_commits(r.root)
     done = sorted(s for s in grafted - still if s in have)
-    infos = [c for c in git.commit_infos(r.root, done) if c.parent is not None]
+    try:
+        infos = [c for c in git.commit_infos(r.root, done) if c.parent is not None]
+    except git.GitError as e:  # a boundary commit that is gone (a rewrite, gc): nothing to redo
+        log.info("cannot re-mine former shallow boundaries: %s", e)
+        infos = []
     if infos:
         with CommitMiner(r.root) as miner:
             changes = git.changes(r.root, infos)
@@ -305,6 +309,8 @@ def _save_fold(r: Repo, ledger, extra: str | None) -> None:
     with gzip.open(tmp, "wt", encoding="utf-8", compresslevel=1) as fh:
         json.dump(data, fh, ensure_ascii=False, separators=(",", ":"))
     os.replace(tmp, path)
+    # The pickle the v1 format left (it held function fingerprints, too): never read again.
+    (r.store.path / "fold.v1.pickle").unlink(missing_ok=True)
 
 
 _VERSION_FIELDS = [f.name for f in dataclasses.fields(Version)]

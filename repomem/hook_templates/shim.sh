@@ -22,15 +22,17 @@ fi
 unset GIT_DIR GIT_INDEX_FILE GIT_WORK_TREE GIT_PREFIX GIT_OBJECT_DIRECTORY GIT_COMMON_DIR \
     GIT_ALTERNATE_OBJECT_DIRECTORIES GIT_REFLOG_ACTION GIT_NAMESPACE GIT_QUARANTINE_PATH \
     GIT_EDITOR GIT_AUTHOR_DATE GIT_COMMITTER_DATE
+dirs=$(git rev-parse --path-format=absolute --git-dir --git-common-dir 2>/dev/null) || exit $rc
+{ read -r gitdir; read -r common; } <<EOF
+$dirs
+EOF
 if [ "$HOOK" = post-commit ]; then
-    gitdir=$(git rev-parse --git-dir 2>/dev/null) || exit $rc
     if [ -d "$gitdir/rebase-merge" ] || [ -d "$gitdir/rebase-apply" ]; then exit $rc; fi
 fi
 
 # The store is found from the repository now, never from a path written at install time, so a
 # copied or moved repository keeps using its own: $REPOMEM_STORE, else `git config
 # repomem.store` (relative to the git common dir), else <git common dir>/repomem.
-common=$(git rev-parse --path-format=absolute --git-common-dir 2>/dev/null) || exit $rc
 STORE="${REPOMEM_STORE:-$(git config --get repomem.store 2>/dev/null)}"
 case "$STORE" in
     "") STORE="$common/repomem" ;;
