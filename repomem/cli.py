@@ -95,7 +95,7 @@ def _store_of(args) -> tuple[str | None, str | None]:
 
     try:
         from repomem import git
-        from repomem.store import resolve_store_path
+        from repomem.storepath import resolve_store_path
 
         where = git.discover(getattr(args, "repo", "."))
         store = resolve_store_path(where, getattr(args, "store", None))

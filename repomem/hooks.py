@@ -92,7 +92,7 @@ def install(root: str | Path, python: str | None = None, store: Path | None = No
         if path.exists() and not is_ours(path):
             if legacy.exists():
                 raise RepomemError(f"{path} is not repomem's and {legacy.name} exists already",
-                                   hint=f"merge or remove one of them by hand, then install again")
+                                   hint="merge or remove one of them by hand, then install again")
             os.replace(path, legacy)
             note = f" (the existing hook was moved to {legacy.name} and still runs first)"
         tmp = d / f".{hook}.repomem-tmp"

@@ -9,10 +9,7 @@ reachable keep their records (nothing is deleted) but stop contributing to the v
 from __future__ import annotations
 
 import collections
-import dataclasses
-import gzip
 import itertools
-import json
 import logging
 import os
 import sys
@@ -20,14 +17,14 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from repomem import git, summaries, viewcache
+from repomem import foldstate, git, shallow, storepath, summaries, viewcache
 from repomem.embed import get_embedder
 from repomem.crashpoint import crashpoint
 from repomem.errors import RepomemError
-from repomem.ledger import Ledger, Version, fold
+from repomem.ledger import fold
 from repomem.mining import CommitMiner, mine_batch, worker_pool
-from repomem.model import Fact, short_hash
-from repomem.store import Store, resolve_store_path, version_document, version_meta, version_row
+from repomem.model import short_hash
+from repomem.store import Store, version_document, version_meta, version_row
 
 log = logging.getLogger("repomem")
 RECORD_BATCH = 200
@@ -45,11 +42,10 @@ class Repo:
     def open(cls, repo: str | Path = ".", store: str | Path | None = None,
              embedder: str | None = None) -> "Repo":
         where = git.discover(repo)
-        path = resolve_store_path(where, store)
-        st = Store(path, embedder, where.worktree)
-        if path != where.common / "repomem":  # the repository's own store needs no check
-            st.check_identity(where.root)
-        return cls(where.root, st)
+        path = storepath.resolve_store_path(where, store)
+        if not storepath.is_default(where, path):  # the repository's own store needs no check
+            storepath.check_identity(path, where.root)
+        return cls(where.root, Store(path, embedder, where.worktree))
 
 
 def _embedder(r: Repo, create: bool):
@@ -89,8 +85,8 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
                                 next(iter(early.values()))[1])
             have = r.store.ingested()
         if infos:
-            r.store.record_identity(infos[0].sha)
-        regrafted = _unshallowed(r, have)
+            storepath.record_identity(r.store.path, infos[0].sha)
+        regrafted = shallow.remine(r.store, r.root, have)
         todo = [c for c in infos if c.sha not in have]
         show = progress if progress is not None else (sys.stderr.isatty() and len(todo) > 50)
         started = time.time()
@@ -111,49 +107,10 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
         finally:
             if show:
                 print(file=sys.stderr)
-            _note_shallow(r, infos)
+            shallow.note(r.store, r.root, infos)
             stats = sync_view(r, emb, fresh)
         stats.update(commits=len(infos), new=new, remined=regrafted)
         return stats
-
-
-# A shallow clone's boundary commits have no parent as far as git log can tell: they are mined
-# as roots (every file added).  Which ones were mined so is kept in the store's meta, and when
-# git no longer lists them as shallow (``git fetch --unshallow``) they are mined again against
-# their real parent, so the ledger equals that of a full clone.
-def _note_shallow(r: Repo, infos: list[git.CommitInfo]) -> None:
-    grafted = git.shallow_commits(r.root)
-    if not grafted:
-        return
-    have = set(r.store.get_meta("grafted") or [])
-    mined = r.store.ingested()
-    now = have | {c.sha for c in infos if c.sha in grafted and c.parent is None and c.sha in mined}
-    if now != have:
-        r.store.set_meta("grafted", sorted(now))
-
-
-def _unshallowed(r: Repo, have: set[str]) -> int:
-    """Re-mine recorded boundary commits whose real parents are now present.  Returns how many."""
-    grafted = set(r.store.get_meta("grafted") or [])
-    if not grafted:
-        return 0
-    still = git.shallow_commits(r.root)
-    done = sorted(s for s in grafted - still if s in have)
-    try:
-        infos = [c for c in git.commit_infos(r.root, done) if c.parent is not None]
-    except git.GitError as e:  # a boundary commit that is gone (a rewrite, gc): nothing to redo
-        log.info("cannot re-mine former shallow boundaries: %s", e)
-        infos = []
-    if infos:
-        with CommitMiner(r.root) as miner:
-            changes = git.changes(r.root, infos)
-            recs = [miner.mine(c, changes.get(c.sha, [])) for c in infos]
-        r.store.replace_records(recs, int(time.time()))
-        log.info("re-mined %d former shallow boundary commit(s) against their parents", len(recs))
-    left = grafted & still
-    if left != grafted:
-        r.store.set_meta("grafted", sorted(left))
-    return len(infos)
 
 
 def _workers(n_commits: int) -> int:
@@ -273,71 +230,16 @@ def sync_view(r: Repo, emb=None, fresh: dict | None = None) -> dict:
         return stats
 
 
-FOLD_CACHE = "fold.v2.json.gz"  # v1 was a pickle: no pickle for data on disk
-FOLD_FORMAT = 2
-
-
-def _fold_path(r: Repo) -> Path:
-    name = FOLD_CACHE.replace(".json", f".{r.store.worktree}.json") if r.store.worktree \
-        else FOLD_CACHE
-    return r.store.path / name
-
-
 def _load_fold(r: Repo, extra: str | None):
     """The ledger as last folded by this store's writer, or None.  It is written only after the
     view rows it describes, so it is never ahead of the view; re-applying records to it writes
     the same rows again (idempotent), which is what makes a crash between the two harmless.
     A damaged or foreign file is None too: the caller folds the whole history again."""
-    try:
-        with gzip.open(_fold_path(r), "rt", encoding="utf-8") as fh:
-            saved = json.load(fh)
-        if saved.get("format") != FOLD_FORMAT or saved.get("summaries") != extra:
-            return None
-        return _ledger_from_json(saved)
-    except FileNotFoundError:
-        return None
-    except (OSError, EOFError, ValueError, KeyError, TypeError, AttributeError, IndexError) as e:
-        log.info("fold state unreadable (%s): folding the history again", type(e).__name__)
-        return None
+    return foldstate.load(r.store.path, r.store.worktree, extra)
 
 
 def _save_fold(r: Repo, ledger, extra: str | None) -> None:
-    path = _fold_path(r)
-    tmp = path.with_name(f"{path.name}.tmp{os.getpid()}")
-    data = dict(_ledger_to_json(ledger), format=FOLD_FORMAT, summaries=extra)
-    # Level 1: the state is rewritten on every commit, and speed matters more than size here.
-    with gzip.open(tmp, "wt", encoding="utf-8", compresslevel=1) as fh:
-        json.dump(data, fh, ensure_ascii=False, separators=(",", ":"))
-    os.replace(tmp, path)
-    # The pickle the v1 format left (it held function fingerprints, too): never read again.
-    (r.store.path / "fold.v1.pickle").unlink(missing_ok=True)
-
-
-_VERSION_FIELDS = [f.name for f in dataclasses.fields(Version)]
-
-
-def _ledger_to_json(ledger: Ledger) -> dict:
-    index = {id(v): i for i, v in enumerate(ledger.versions)}
-    return {"applied": ledger.applied,
-            "versions": [[getattr(v, f) for f in _VERSION_FIELDS] for v in ledger.versions],
-            "open": {k: index[id(v)] for k, v in ledger.open.items()},
-            "files": {p: {k: f.to_dict() for k, f in fs.items()} for p, fs in ledger.files.items()},
-            "key_paths": {k: sorted(ps) for k, ps in ledger.key_paths.items()},
-            "identity": ledger.identity}
-
-
-def _ledger_from_json(d: dict) -> Ledger:
-    ledger = Ledger()
-    for row in d["versions"]:
-        v = Version(**dict(zip(_VERSION_FIELDS, row, strict=True)))
-        v.attrs = tuple(tuple(a) for a in v.attrs)
-        ledger.versions.append(v)
-    ledger.open = {k: ledger.versions[i] for k, i in d["open"].items()}
-    ledger.files = {p: {k: Fact.from_dict(f) for k, f in fs.items()} for p, fs in d["files"].items()}
-    ledger.key_paths = {k: set(ps) for k, ps in d["key_paths"].items()}
-    ledger.identity = dict(d["identity"])
-    ledger.applied = list(d["applied"])
-    return ledger
+    foldstate.save(r.store.path, r.store.worktree, ledger, extra)
 
 
 PROVISIONAL_MAX = 50  # commits; a bigger catch-up goes the ordinary way

@@ -24,49 +24,13 @@ from repomem.errors import RepomemError
 from repomem.ledger import Version
 from repomem.mining import CommitRecord
 from repomem.model import canonical_json, short_hash
+# Where a store lives and which repository it belongs to: repomem/storepath.py (re-exported for
+# callers that import them from here).
+from repomem.storepath import default_store_path, resolve_store_path  # noqa: F401
 
 SCHEMA = 3  # 2: version payload in one JSON field; 3: commit records in packs
 FOREVER = 253402300799  # 9999-12-31T23:59:59Z: valid_to of a current version (Chroma has no null)
 _BATCH = 500  # rows a Chroma call; also commits a record pack
-
-
-IDENTITY = "repository.json"  # which history a store belongs to (see check_identity)
-
-
-def default_store_path(repo: Path) -> Path:
-    from repomem import git
-
-    return resolve_store_path(git.discover(repo), None)
-
-
-def resolve_store_path(where, store: str | Path | None) -> Path:
-    """The store of a work tree (a ``git.Where``), as an absolute path: --store, else
-    $REPOMEM_STORE, else the ``repomem.store`` git config (relative to the git common dir),
-    else ``<git common dir>/repomem``.  The hooks resolve it the same way at run time, so no
-    path is baked into them.  A store inside the work tree is refused: one ``git add -A`` would
-    commit it (the git dir is the exception: git never tracks it)."""
-    from repomem import git
-
-    given = store or os.environ.get("REPOMEM_STORE")
-    if given:
-        path = Path(os.path.abspath(os.path.expanduser(str(given))))
-    else:
-        conf = git.config_get(where.root, "repomem.store")
-        if not conf:
-            return where.common / "repomem"
-        path = Path(os.path.abspath(where.common / os.path.expanduser(conf)))
-    real = Path(os.path.realpath(path))
-    if real.exists() and not real.is_dir():
-        raise RepomemError(f"the store path {path} is a file, not a directory",
-                           hint="pass --store DIR with a directory (or one that does not exist yet)")
-    inside = real == where.root or where.root in real.parents
-    in_git = any(d == real or d in real.parents for d in (where.common, where.git_dir))
-    if inside and not in_git:
-        raise RepomemError(f"the store path {path} is inside the work tree {where.root}",
-                           hint="put the store outside the work tree (the default is "
-                                f"{where.common / 'repomem'}); an absolute --store DIR, "
-                                "$REPOMEM_STORE or 'git config repomem.store DIR' sets another")
-    return real
 
 
 def valid_at(t: int) -> dict:
@@ -210,30 +174,6 @@ class Store:
 
         stem, _, ext = SNAPSHOT.rpartition(".")
         return self.path / (f"{stem}.{self.worktree}.{ext}" if self.worktree else SNAPSHOT)
-
-    # -- identity ------------------------------------------------------------------------------
-    def check_identity(self, root: Path) -> None:
-        """A store belongs to the history it was first filled from: it names the first commit it
-        recorded, and a repository that lacks that commit is another repository (its records
-        would mix with this one's).  Clones and copies of the same history share it."""
-        from repomem import git
-
-        try:
-            first = json.loads((self.path / IDENTITY).read_text()).get("first_commit")
-        except (OSError, ValueError, AttributeError):
-            return
-        if first and not git.git(root, "rev-parse", "-q", "--verify", f"{first}^{{commit}}",
-                                 check=False).strip():
-            raise RepomemError(f"the store at {self.path} belongs to another repository "
-                               f"(its history has commit {first[:10]}, which {root} lacks)",
-                               hint="use this repository's own store (drop --store / "
-                                    "$REPOMEM_STORE), or another empty directory")
-
-    def record_identity(self, first_commit: str) -> None:
-        if not (self.path / IDENTITY).exists():
-            tmp = self.path / f"{IDENTITY}.tmp{os.getpid()}"
-            tmp.write_text(json.dumps({"first_commit": first_commit}) + "\n")
-            os.replace(tmp, self.path / IDENTITY)
 
     def _gen_file(self) -> Path:
         return self.path / "generation"

@@ -175,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
             root, store = Path(args.repo), Path(args.store)
         else:
             from repomem import git
-            from repomem.store import resolve_store_path
+            from repomem.storepath import resolve_store_path
 
             where = git.discover(args.repo)
             root, store = where.root, resolve_store_path(where, None)
