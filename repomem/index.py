@@ -87,6 +87,8 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
         if infos:
             storepath.record_identity(r.store.path, infos[0].sha)
         regrafted = shallow.remine(r.store, r.root, have)
+        if regrafted:  # a record changed under the same commit: the view id cannot tell
+            r.store.set_meta(r.store.view_name("view"), {})
         todo = [c for c in infos if c.sha not in have]
         show = progress if progress is not None else (sys.stderr.isatty() and len(todo) > 50)
         started = time.time()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from conftest import cli, commit, git
+from repomem import viewcache, worker
 from repomem.index import Repo, ingest
 
 PORT_KEY = "config:c.toml:port"
@@ -35,12 +36,15 @@ def test_two_worktrees_on_different_commits_answer_each_their_own(new_repo, tmp_
         rc, out, err = cli("context", "port in c.toml", "--repo", tree)
         assert f"port = {want}" in out or f": {want}" in out, out
         assert f"port = {stale}" not in out and "not indexed" not in err + out
-    # A commit in the linked worktree reaches its view (through its hook), not the main one's.
-    commit(wt2, "2026-02-01T00:00:00Z", "wt", {"c.toml": "port = 22\n"})
-    cli("ingest", "--repo", wt2)
+    # A commit in the linked worktree reaches its view through its hook (the worker catches up
+    # the work tree the hook names), not the main one's.
+    store = repo / ".git" / "repomem"
+    sha = commit(wt2, "2026-02-01T00:00:00Z", "wt", {"c.toml": "port = 22\n"})
+    assert worker.wait_idle(store, timeout=60)
+    assert viewcache.load_any(Repo.open(wt2).store)[0]["head"] == sha
+    assert viewcache.load_any(Repo.open(repo).store)[0]["head"] == git(repo, "rev-parse", "HEAD")
     assert _ask(wt2) == "22" and _ask(repo) == "5"
     # One store, shared records: the linked worktree wrote no store of its own.
-    store = repo / ".git" / "repomem"
     assert sorted(p.name for p in store.glob("current-view*.npz")) == [
         "current-view.npz", f"current-view.{Repo.open(wt2).store.worktree}.npz"]
     assert not list(wt2.glob("**/chroma.sqlite3"))
@@ -85,3 +89,20 @@ def test_shallow_clone_boundary_is_remined_after_unshallow(new_repo, tmp_path):
     assert after == fresh
     assert "config:gone.toml:x" not in {f["key"] for f in after[0]}
     assert [v["value"] for v in after[1]["config:keep.toml:y"]["versions"]] == ["1", "2"]
+
+
+def test_worker_catches_up_every_work_tree_that_asked(new_repo, tmp_path):
+    repo = new_repo()
+    commit(repo, "2026-01-01T00:00:00Z", "c1", {"c.toml": "port = 1\n"})
+    cli("init", "--repo", repo, "--no-hooks")
+    wt2 = tmp_path / "wt2"
+    git(repo, "worktree", "add", "-q", "-b", "side", str(wt2))
+    sha = commit(wt2, "2026-01-02T00:00:00Z", "c2", {"c.toml": "port = 2\n"})
+    store = repo / ".git" / "repomem"
+    # What the hooks write: one line per request, naming the work tree (a worker started for
+    # the main work tree must serve the linked one's request too).
+    (store / "pending").write_text(f"{wt2}\n")
+    assert worker.run(repo, store, request=False) == 0
+    assert not (store / "pending").exists()
+    assert viewcache.load_any(Repo.open(wt2).store)[0]["head"] == sha
+    assert _ask(wt2) == "2" and _ask(repo) == "1"
