@@ -12,7 +12,7 @@ import logging
 import os
 import sys
 
-from repomem.errors import RepomemError
+from repomem.errors import RepomemError, explain
 from repomem.termsafe import SafeFormatter, echo
 
 # The core commands first in --help; any other module in repomem.commands follows,
@@ -67,21 +67,47 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args._run(args) or 0)
     except RepomemError as e:
-        echo(f"repomem: error: {e}", file=sys.stderr)  # may quote a path or value
-        if e.hint:
-            echo(f"hint: {e.hint}", file=sys.stderr)
-        return 1
+        return _report(e)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except Exception as e:  # a bug: one line, the traceback only on request
+        known = explain(e, *_store_of(args))
+        if known is not None:
+            return _report(known)
         if os.environ.get("REPOMEM_DEBUG"):
             raise
         echo(f"repomem: internal error: {type(e).__name__}: {e}", file=sys.stderr)
         print("hint: rerun with REPOMEM_DEBUG=1 for the traceback, and report it", file=sys.stderr)
         return 3
+
+
+def _report(e: RepomemError) -> int:
+    echo(f"repomem: error: {e}", file=sys.stderr)  # may quote a path or value
+    if e.hint:
+        echo(f"hint: {e.hint}", file=sys.stderr)
+    return 1
+
+
+def _store_of(args) -> tuple[str | None, str | None]:
+    """(the store path, the command that rebuilds it) for an error's hint; (None, None) when
+    they cannot be told."""
+    import shlex
+
+    try:
+        from repomem import git
+        from repomem.storepath import resolve_store_path
+
+        where = git.discover(getattr(args, "repo", "."))
+        store = resolve_store_path(where, getattr(args, "store", None))
+    except Exception:
+        return None, None
+    opt = f" --store {shlex.quote(str(store))}" if getattr(args, "store", None) else ""
+    moved = shlex.quote(f"{store}.damaged")
+    return str(store), (f"mv {shlex.quote(str(store))} {moved} && repomem init --repo "
+                        f"{shlex.quote(str(where.root))}{opt}")
 
 
 if __name__ == "__main__":

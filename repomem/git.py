@@ -1,8 +1,14 @@
 """All git access goes through this module: one subprocess helper, NUL-separated output.
 
-GitPython is a dependency for callers that want a rich object model; the hot paths here use
-plain ``git`` processes because one ``diff-tree --stdin`` and one ``cat-file --batch`` process
-serve a whole ingestion run, where per-object calls would cost a process each.
+The hot paths use plain ``git`` processes: one ``diff-tree --stdin`` and one ``cat-file --batch``
+process serve a whole ingestion run, and one ``rev-parse`` answers every discovery question of a
+command.  GitPython (~180 ms to import, more than a pre-prompt hook's budget) is imported lazily,
+only on the cold paths where its object model saves code: telling a bare repository from a
+missing one, and reading git config for the hook installer.
+
+Paths are bytes in git.  Every path read here goes through ``path_text``: valid UTF-8 stays as
+it is, any other byte becomes a ``\\xNN`` escape (Python's ``backslashreplace``), so a file
+named ``lat\\xe9.py`` is stored, shown and hashed as that text and never breaks a batch.
 """
 
 from __future__ import annotations
@@ -42,16 +48,78 @@ class GitError(RepomemError):
     pass
 
 
-def toplevel(path: str | Path) -> Path:
+def path_text(raw: bytes) -> str:
+    """A git path as text: UTF-8, with any undecodable byte as a ``\\xNN`` escape (printable,
+    encodable anywhere, and stable: the same bytes always give the same key)."""
+    return raw.decode("utf-8", "backslashreplace")
+
+
+@dataclass(frozen=True)
+class Where:
+    """A work tree as git sees it, from one ``rev-parse``."""
+
+    root: Path  # the work tree's top
+    git_dir: Path  # its own git dir (<common>/worktrees/<name> for a linked worktree)
+    common: Path  # the git dir all worktrees share (the default store lives here)
+
+    @property
+    def worktree(self) -> str:
+        """"" for the main work tree; for a linked one (``git worktree add``) a name derived
+        from its private git dir's name, which ``git worktree move`` keeps."""
+        if self.git_dir == self.common:
+            return ""
+        from repomem.model import short_hash
+
+        safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in self.git_dir.name)
+        return f"wt-{safe[:40]}-{short_hash(self.git_dir.name, n=6)}"
+
+
+def discover(path: str | Path) -> Where:
     path = Path(path)
     if not path.is_dir():
         raise RepomemError(f"{path} is not a directory", hint="pass --repo DIR with a git work tree")
     try:
-        out = git(path, "rev-parse", "--show-toplevel")
+        out = git(path, "rev-parse", "--path-format=absolute", "--show-toplevel", "--git-dir",
+                  "--git-common-dir")
     except GitError:
+        if is_bare(path):
+            raise RepomemError(f"{path} is a bare git repository (no work tree to index)",
+                               hint="run repomem in a clone or a worktree of it "
+                                    "('git worktree add DIR' inside the bare repository)") from None
         raise RepomemError(f"{path} is not a git repository",
                            hint="run repomem inside a git work tree, or pass --repo DIR") from None
-    return Path(out.decode().strip())
+    root, gdir, common = (Path(os.path.realpath(x)) for x in out.decode().split("\n")[:3])
+    return Where(root, gdir, common)
+
+
+def toplevel(path: str | Path) -> Path:
+    return discover(path).root
+
+
+def is_bare(path: str | Path) -> bool:
+    """Whether ``path`` is (inside) a bare repository.  Only asked after discovery failed, so
+    GitPython's import cost falls on an error path."""
+    import git as gitpython  # GitPython
+
+    try:
+        return bool(gitpython.Repo(path, search_parent_directories=True).bare)
+    except (gitpython.InvalidGitRepositoryError, gitpython.NoSuchPathError, OSError):
+        return False
+
+
+def config_get(repo: str | Path, key: str) -> str | None:
+    out = git(repo, "config", "--get", key, check=False).decode("utf-8", "replace").strip()
+    return out or None
+
+
+def shallow_commits(repo: str | Path) -> set[str]:
+    """The grafted boundary commits of a shallow clone (git records them in ``shallow``)."""
+    path = Path(git(repo, "rev-parse", "--path-format=absolute", "--git-path", "shallow")
+                .decode().strip())
+    try:
+        return set(path.read_text().split())
+    except OSError:
+        return set()
 
 
 def common_dir(repo: str | Path) -> Path:
@@ -161,7 +229,7 @@ def changes(repo: str | Path, commits: list[CommitInfo]) -> dict[str, list[Chang
         tok = tokens[i]
         if tok.startswith(b":"):
             meta = tok[1:].split()
-            path = tokens[i + 1].decode("utf-8", "surrogateescape")
+            path = path_text(tokens[i + 1])
             i += 2
             old_mode, new_mode, old_blob, new_blob = (m.decode() for m in meta[:4])
             if current is None:

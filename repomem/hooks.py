@@ -28,10 +28,11 @@ def template() -> str:
     return resources.files("repomem").joinpath("hook_templates/shim.sh").read_text()
 
 
-def render(hook: str, python: str, store: Path) -> str:
+def render(hook: str, python: str) -> str:
+    # No store path in the shim: it finds the store from the repository when it runs.
     text = template()
     return (text.replace("@ID@", short_hash(text, n=12)).replace("@HOOK@", hook)
-            .replace("@PYTHON@", shlex.quote(python)).replace("@STORE@", shlex.quote(str(store))))
+            .replace("@PYTHON@", shlex.quote(python)))
 
 
 def is_ours(path: Path) -> bool:
@@ -43,9 +44,19 @@ def is_ours(path: Path) -> bool:
     return MARKER.encode() in head
 
 
+def _config(root: Path, section: str, option: str) -> str | None:
+    """A git config value through GitPython's config reader (install and status are not on a
+    hot path, so its import cost does not matter here)."""
+    import git as gitpython
+
+    with gitpython.Repo(root).config_reader() as cfg:
+        value = cfg.get_value(section, option, default="")
+    return str(value) or None
+
+
 def hooks_dir(root: Path) -> Path:
     default = git.common_dir(root) / "hooks"
-    configured = git.git(root, "config", "--get", "core.hooksPath", check=False).decode().strip()
+    configured = _config(root, "core", "hooksPath")
     if configured:
         path = Path(os.path.expanduser(configured))
         if not path.is_absolute():
@@ -60,27 +71,32 @@ def hooks_dir(root: Path) -> Path:
     return default
 
 
-def install(root: str | Path, python: str | None = None) -> list[str]:
-    """Install the four shims; returns the lines to print."""
-    from repomem.store import default_store_path
-
-    root = git.toplevel(root)
+def install(root: str | Path, python: str | None = None, store: Path | None = None) -> list[str]:
+    """Install the four shims; returns the lines to print.  store: the store they should feed
+    when it is not the one they find by default ($REPOMEM_STORE or <git common dir>/repomem):
+    recorded as the ``repomem.store`` git config, which the shims read when they run."""
+    where = git.discover(root)
+    root = where.root
     d = hooks_dir(root)
     d.mkdir(parents=True, exist_ok=True)
     python = python or sys.executable
-    store = default_store_path(root)
     lines = []
+    if store is not None and not os.environ.get("REPOMEM_STORE") and \
+            Path(store) != where.common / "repomem" and \
+            _config(root, "repomem", "store") != str(store):
+        git.git(root, "config", "repomem.store", str(store))
+        lines.append(f"set git config repomem.store = {store} (the hooks feed that store)")
     for hook in HOOKS:
         path, legacy = d / hook, d / f"{hook}.legacy"
         note = ""
         if path.exists() and not is_ours(path):
             if legacy.exists():
                 raise RepomemError(f"{path} is not repomem's and {legacy.name} exists already",
-                                   hint=f"merge or remove one of them by hand, then install again")
+                                   hint="merge or remove one of them by hand, then install again")
             os.replace(path, legacy)
             note = f" (the existing hook was moved to {legacy.name} and still runs first)"
         tmp = d / f".{hook}.repomem-tmp"
-        tmp.write_text(render(hook, python, store))
+        tmp.write_text(render(hook, python))
         tmp.chmod(0o755)
         os.replace(tmp, path)
         lines.append(f"installed {path}{note}")

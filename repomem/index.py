@@ -12,20 +12,19 @@ import collections
 import itertools
 import logging
 import os
-import pickle
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from repomem import git, summaries, viewcache
+from repomem import foldstate, git, shallow, storepath, summaries, viewcache
 from repomem.embed import get_embedder
 from repomem.crashpoint import crashpoint
 from repomem.errors import RepomemError
 from repomem.ledger import fold
 from repomem.mining import CommitMiner, mine_batch, worker_pool
 from repomem.model import short_hash
-from repomem.store import Store, default_store_path, version_document, version_meta, version_row
+from repomem.store import Store, version_document, version_meta, version_row
 
 log = logging.getLogger("repomem")
 RECORD_BATCH = 200
@@ -42,9 +41,11 @@ class Repo:
     @classmethod
     def open(cls, repo: str | Path = ".", store: str | Path | None = None,
              embedder: str | None = None) -> "Repo":
-        root = git.toplevel(repo)
-        path = Path(store) if store else default_store_path(root)
-        return cls(root, Store(path, embedder))
+        where = git.discover(repo)
+        path = storepath.resolve_store_path(where, store)
+        if not storepath.is_default(where, path):  # the repository's own store needs no check
+            storepath.check_identity(path, where.root)
+        return cls(where.root, Store(path, embedder, where.worktree))
 
 
 def _embedder(r: Repo, create: bool):
@@ -71,17 +72,23 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
             try:
                 early = provisional_snapshot(r)
             except RepomemError:  # e.g. a missing object: the ordinary path reports it
-                viewcache.invalidate(r.store.path)
+                viewcache.invalidate(r.store)
         emb = _embedder(r, create)
         if all_history or not revs:
             infos = git.first_parent_chain(r.root)
         else:
             infos = git.commit_infos(r.root, [git.resolve_commit(r.root, x) for x in revs])
         have = r.store.ingested()
+        new = sum(1 for c in infos if c.sha not in have)  # before the provisional ones count
         if early:  # mined already, for the provisional snapshot (one recorded_at for both)
             r.store.put_records([rec for rec, _ in early.values()],
                                 next(iter(early.values()))[1])
             have = r.store.ingested()
+        if infos:
+            storepath.record_identity(r.store.path, infos[0].sha)
+        regrafted = shallow.remine(r.store, r.root, have)
+        if regrafted:  # a record changed under the same commit: the view id cannot tell
+            r.store.set_meta(r.store.view_name("view"), {})
         todo = [c for c in infos if c.sha not in have]
         show = progress if progress is not None else (sys.stderr.isatty() and len(todo) > 50)
         started = time.time()
@@ -102,8 +109,9 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
         finally:
             if show:
                 print(file=sys.stderr)
+            shallow.note(r.store, r.root, infos)
             stats = sync_view(r, emb, fresh)
-        stats.update(commits=len(infos), new=len(todo))
+        stats.update(commits=len(infos), new=new, remined=regrafted)
         return stats
 
 
@@ -173,7 +181,7 @@ def _target(r: Repo) -> tuple[list[str], dict[str, int], str, int]:
 def view_is_current(r: Repo) -> tuple[bool, int]:
     """(whether the view matches HEAD and the ingested records, commits on HEAD not ingested)."""
     _, _, vid, missing = _target(r)
-    state = r.store.get_meta("view") or {}
+    state = r.store.get_meta(r.store.view_name("view")) or {}
     return state.get("id") == vid and state.get("complete", False), missing
 
 
@@ -188,14 +196,14 @@ def sync_view(r: Repo, emb=None, fresh: dict | None = None) -> dict:
     with r.store.writer():
         emb = emb or _embedder(r, False)
         applied, eff, vid, missing = _target(r)
-        state = r.store.get_meta("view") or {}
+        state = r.store.get_meta(r.store.view_name("view")) or {}
         if state.get("id") == vid and state.get("complete"):
-            if not viewcache.exists(r.store.path, state.get("head")):
+            if not viewcache.exists(r.store, state.get("head")):
                 _write_snapshot(r, state, emb, missing)
             return {"versions": r.store.count_versions(), "added": 0, "updated": 0, "dropped": 0}
         # Marked incomplete first: a crash mid-sync leaves a view that the next run redoes.
-        viewcache.invalidate(r.store.path)
-        r.store.set_meta("view", {"id": vid, "complete": False})
+        viewcache.invalidate(r.store)
+        r.store.set_meta(r.store.view_name("view"), {"id": vid, "complete": False})
         crashpoint("view")
         extra = summaries.digest(r.store.path)
         # After a crash mid-sync the view may hold rows of an unfinished rebuild: fold it all.
@@ -218,36 +226,22 @@ def sync_view(r: Repo, emb=None, fresh: dict | None = None) -> dict:
         crashpoint("view")
         _save_fold(r, ledger, extra)
         state = {"id": vid, "complete": True, "head": git.head(r.root)}
-        r.store.set_meta("view", state)
+        r.store.set_meta(r.store.view_name("view"), state)
         _write_snapshot(r, state, emb, missing)
         stats["versions"] = len(ledger.versions)
         return stats
 
 
-FOLD_CACHE = "fold.v1.pickle"
-
-
 def _load_fold(r: Repo, extra: str | None):
     """The ledger as last folded by this store's writer, or None.  It is written only after the
     view rows it describes, so it is never ahead of the view; re-applying records to it writes
-    the same rows again (idempotent), which is what makes a crash between the two harmless."""
-    try:
-        with open(r.store.path / FOLD_CACHE, "rb") as fh:
-            saved = pickle.load(fh)
-    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError,
-            TypeError, ValueError):
-        return None
-    if not isinstance(saved, dict) or saved.get("summaries") != extra:
-        return None
-    return saved.get("ledger")
+    the same rows again (idempotent), which is what makes a crash between the two harmless.
+    A damaged or foreign file is None too: the caller folds the whole history again."""
+    return foldstate.load(r.store.path, r.store.worktree, extra)
 
 
 def _save_fold(r: Repo, ledger, extra: str | None) -> None:
-    path = r.store.path / FOLD_CACHE
-    tmp = path.with_name(f"{FOLD_CACHE}.tmp{os.getpid()}")
-    with open(tmp, "wb") as fh:
-        pickle.dump({"summaries": extra, "ledger": ledger}, fh, protocol=pickle.HIGHEST_PROTOCOL)
-    os.replace(tmp, path)
+    foldstate.save(r.store.path, r.store.worktree, ledger, extra)
 
 
 PROVISIONAL_MAX = 50  # commits; a bigger catch-up goes the ordinary way
@@ -266,7 +260,7 @@ def provisional_snapshot(r: Repo) -> dict:
     Returns the mined records (sha -> (record, recorded_at)) for the writer to reuse; {} when
     the case does not apply.
     """
-    snap = viewcache.load_any(r.store.path)
+    snap = viewcache.load_any(r.store)
     if snap is None or snap[0].get("missing"):
         return {}
     state, rows, matrix = snap
@@ -302,7 +296,7 @@ def provisional_snapshot(r: Repo) -> dict:
         vectors.append(vec)
     head = new[-1].sha
     applied = ledger.applied  # now with the new commits
-    viewcache.write(r.store.path, {"id": view_id(head, applied + ([extra] if extra else [])),
+    viewcache.write(r.store, {"id": view_id(head, applied + ([extra] if extra else [])),
                                    "complete": True, "head": head, "embedder": state["embedder"],
                                    "missing": 0, "provisional": True}, rows, vectors)
     return {rec.sha: (rec, now) for rec in recs}
@@ -310,7 +304,7 @@ def provisional_snapshot(r: Repo) -> dict:
 
 def _write_snapshot(r: Repo, state: dict, emb, missing: int) -> None:
     rows, embeddings = r.store.current_rows()
-    viewcache.write(r.store.path, dict(state, embedder=emb.name, missing=missing), rows,
+    viewcache.write(r.store, dict(state, embedder=emb.name, missing=missing), rows,
                     embeddings)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from repomem.errors import RepomemError
+from repomem.errors import RepomemError, explain
 
 INSTRUCTIONS = """repomem knows the CURRENT values in this git repository -- ports, timeouts and
 other settings, constants, dependency pins, supported Python versions, function names and HTTP
@@ -32,8 +32,16 @@ def _guard(lock: threading.Lock, fn, *args, **kwargs):
         try:
             return fn(*args, **kwargs)
         except RepomemError as e:
-            msg = str(e) + (f" (hint: {e.hint})" if e.hint else "")
-            raise ToolError(msg) from None
+            raise ToolError(_line(e)) from None
+        except Exception as e:  # one line to the agent, no traceback on the server's stderr
+            known = explain(e)
+            if known is not None:
+                raise ToolError(_line(known)) from None
+            raise ToolError(f"internal error: {type(e).__name__}: {e}") from None
+
+
+def _line(e: RepomemError) -> str:
+    return str(e) + (f" (hint: {e.hint})" if e.hint else "")
 
 
 def _slim(f: dict) -> dict:

@@ -14,7 +14,8 @@ from repomem.errors import RepomemError
 from repomem.index import Repo, ensure_view
 from repomem.store import FOREVER
 
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_DATE = re.compile(r"^\d{4}-?\d{2}-?\d{2}$")  # 2026-01-01 and 20260101 alike: a whole day
+_MIN_TS = -62135596800  # 0001-01-01T00:00:00Z, the first second a datetime can show
 
 
 def iso(ts: int | None) -> str | None:
@@ -24,21 +25,30 @@ def iso(ts: int | None) -> str | None:
 
 
 def parse_when(r: Repo, when: str | None) -> int:
-    """ISO 8601 date (end of that day, UTC), datetime (UTC unless it has an offset), or a git
-    revision (the commit's valid time)."""
+    """ISO 8601 date (end of that day, UTC; basic 20260101 or extended 2026-01-01), datetime
+    (UTC unless it has an offset), or a git revision (the commit's valid time).  A time past
+    the last representable second is that second (the current facts); one before year 1 (UTC)
+    is an error."""
     if when is None:
         return int(time.time())
     when = when.strip()
+    t = None
     try:
         if _DATE.match(when):
             d = datetime.fromisoformat(when).replace(hour=23, minute=59, second=59)
-            return int(d.replace(tzinfo=timezone.utc).timestamp())
-        d = datetime.fromisoformat(when.replace("Z", "+00:00"))
-        if d.tzinfo is None:
-            d = d.replace(tzinfo=timezone.utc)
-        return int(d.timestamp())
-    except ValueError:
+            t = int(d.replace(tzinfo=timezone.utc).timestamp())
+        else:
+            d = datetime.fromisoformat(when.replace("Z", "+00:00"))
+            if d.tzinfo is None:
+                d = d.replace(tzinfo=timezone.utc)
+            t = int(d.timestamp())
+    except (ValueError, OverflowError):
         pass
+    if t is not None:
+        if t < _MIN_TS:
+            raise RepomemError(f"{when!r} is before the year 1 (UTC)",
+                               hint="give a date or datetime from 0001-01-01T00:00:00Z on")
+        return min(t, FOREVER - 1)  # versions still valid have valid_to = FOREVER
     try:
         sha = git.resolve_commit(r.root, when)
     except RepomemError:
@@ -95,7 +105,7 @@ def _search_snapshot(r: Repo, question: str, n: int):
     if not r.store.exists():
         return None
     # No store lock: the snapshot is one file that writers replace atomically.
-    snap = viewcache.load_any(r.store.path)
+    snap = viewcache.load_any(r.store)
     if snap is None:
         return None
     state, rows, matrix = snap

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import errno
 import fcntl
 import json
 import os
@@ -23,19 +24,13 @@ from repomem.errors import RepomemError
 from repomem.ledger import Version
 from repomem.mining import CommitRecord
 from repomem.model import canonical_json, short_hash
+# Where a store lives and which repository it belongs to: repomem/storepath.py (re-exported for
+# callers that import them from here).
+from repomem.storepath import default_store_path, resolve_store_path  # noqa: F401
 
 SCHEMA = 3  # 2: version payload in one JSON field; 3: commit records in packs
 FOREVER = 253402300799  # 9999-12-31T23:59:59Z: valid_to of a current version (Chroma has no null)
 _BATCH = 500  # rows a Chroma call; also commits a record pack
-
-
-def default_store_path(repo: Path) -> Path:
-    env = os.environ.get("REPOMEM_STORE")
-    if env:
-        return Path(env)
-    from repomem import git
-
-    return git.common_dir(repo) / "repomem"
 
 
 def valid_at(t: int) -> dict:
@@ -100,8 +95,11 @@ def _client_for(path: str, generation: str | None):
 
 
 class Store:
-    def __init__(self, path: Path, embedder_spec: str | None = None):
+    def __init__(self, path: Path, embedder_spec: str | None = None, worktree: str = ""):
         self.path = Path(path)
+        # Commit records are shared by all worktrees of a repository; each worktree has its own
+        # view (its HEAD's fold): meta key, versions collection, snapshot and fold state.
+        self.worktree = worktree
         self._client = None
         self._cols: dict = {}
         self._generation = None
@@ -127,8 +125,7 @@ class Store:
                 finally:
                     self._lock_depth -= 1
                 return
-            self.path.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path / "lock", os.O_RDWR | os.O_CREAT, 0o644)
+            fd = self._open_lock(mode)
             fcntl.flock(fd, mode)
             self._lock_fd, self._lock_depth, self._lock_mode = fd, 1, mode
             try:
@@ -145,11 +142,38 @@ class Store:
                 self._lock_fd = None
                 os.close(fd)  # releases the lock
 
+    def _open_lock(self, mode: int) -> int:
+        if self.path.exists() and not self.path.is_dir():
+            raise RepomemError(f"the store path {self.path} is not a directory",
+                               hint="pass --store DIR with a directory")
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+            return os.open(self.path / "lock", os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as e:
+            if e.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+                raise
+            if mode == fcntl.LOCK_SH and (self.path / "lock").exists():
+                return os.open(self.path / "lock", os.O_RDONLY)  # a read-only store: read it
+            raise RepomemError(f"the store at {self.path} is not writable",
+                               hint=f"make it writable (chmod -R u+w {self.path}) or pass "
+                                    "--store DIR with a writable copy") from None
+
     def writer(self):
         return self._locked(fcntl.LOCK_EX)
 
     def reader(self):
         return self._locked(fcntl.LOCK_SH)
+
+    def view_name(self, base: str) -> str:
+        """Per-worktree name of a view artefact (the main work tree keeps the plain names)."""
+        return f"{base}_{self.worktree}" if self.worktree else base
+
+    @property
+    def snapshot_file(self) -> Path:
+        from repomem.viewcache import SNAPSHOT
+
+        stem, _, ext = SNAPSHOT.rpartition(".")
+        return self.path / (f"{stem}.{self.worktree}.{ext}" if self.worktree else SNAPSHOT)
 
     def _gen_file(self) -> Path:
         return self.path / "generation"
@@ -191,7 +215,8 @@ class Store:
             if self._client is None:
                 self._client = _client_for(str(self.path), self._generation)
             meta = {"hnsw:space": "cosine"} if name == "versions" else None
-            col = self._client.get_or_create_collection(f"repomem_{name}", embedding_function=None,
+            cname = self.view_name(name) if name == "versions" else name
+            col = self._client.get_or_create_collection(f"repomem_{cname}", embedding_function=None,
                                                         metadata=meta)
             self._cols[name] = col
         return col
@@ -265,17 +290,46 @@ class Store:
 
     def load_records(self, shas: list[str]) -> dict[str, tuple[CommitRecord, int]]:
         want = set(shas)
-        packs = {pid: t for pid, pshas, t in self._index() if want.intersection(pshas)}
+        # A pack counts only for the commits its index row lists: a replaced record (see
+        # replace_records) stays in its old pack's data but is no longer listed there.
+        packs = {pid: (set(pshas), t) for pid, pshas, t in self._index() if want.intersection(pshas)}
         out: dict[str, tuple[CommitRecord, int]] = {}
         ids = sorted(packs)
         for i in range(0, len(ids), 50):
             got = self._col("packs").get(ids=ids[i:i + 50], include=["metadatas"])
             for pid, meta in zip(got["ids"], got["metadatas"]):
                 data = json.loads(zlib.decompress(base64.b64decode(meta["records"])))
+                listed, t = packs[pid]
                 for sha, rec in data.items():
-                    if sha in want and sha not in out:
-                        out[sha] = (CommitRecord.from_json(rec), packs[pid])
+                    if sha in want and sha in listed and sha not in out:
+                        out[sha] = (CommitRecord.from_json(rec), t)
         return out
+
+    def replace_records(self, recs: list[CommitRecord], ingested_at: int) -> None:
+        """Re-mined records (a shallow clone's boundary commit after ``git fetch --unshallow``)
+        take the place of the stored ones: the new pack is written first, then the old index
+        rows stop listing those commits.  A crash in between lists a commit twice; the duplicate
+        is dropped by the next call (record_shas counts it once per row, load_records takes
+        the first pack, and both hold a record of the same commit)."""
+        if not recs:
+            return
+        shas = {r.sha for r in recs}
+        old = [(pid, pshas, t) for pid, pshas, t in self._index() if shas.intersection(pshas)]
+        pack_id = "pack-" + short_hash("replaced", str(ingested_at), *sorted(shas), n=24)
+        blob = zlib.compress(canonical_json({r.sha: r.to_json() for r in recs}).encode(), 3)
+        self._col("packs").upsert(ids=[pack_id], embeddings=[[1.0]], metadatas=[
+            {"records": base64.b64encode(blob).decode("ascii")}])
+        self._col("commits").upsert(ids=[pack_id], embeddings=[[1.0]], metadatas=[
+            {"shas": ",".join(sorted(shas)), "ingested_at": ingested_at}])
+        for pid, pshas, t in old:
+            if pid == pack_id:
+                continue
+            keep = [x for x in pshas if x not in shas]
+            if keep:
+                self._col("commits").update(ids=[pid], metadatas=[
+                    {"shas": ",".join(keep), "ingested_at": t}])
+            else:
+                self._col("commits").delete(ids=[pid])
 
     # -- the version view ----------------------------------------------------------------------
     def sync_versions(self, versions: list[Version], embedder,
@@ -322,7 +376,9 @@ class Store:
 
     def search(self, embedding: list[float], t: int, n: int) -> list[dict]:
         col = self._col("versions")
-        got = col.query(query_embeddings=[embedding], n_results=max(1, n), where=valid_at(t),
+        # n beyond the row count only costs (and overflows hnswlib's int past 2**31).
+        n = max(1, min(n, col.count()))
+        got = col.query(query_embeddings=[embedding], n_results=n, where=valid_at(t),
                         include=["metadatas", "distances"])
         return [version_row(i, m, distance=d) for i, m, d in
                 zip(got["ids"][0], got["metadatas"][0], got["distances"][0])]

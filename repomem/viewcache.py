@@ -6,19 +6,37 @@ embeddings and the view they came from) under the same exclusive lock; a reader 
 when it was written for the HEAD that is checked out now, and falls back to Chroma otherwise
 (as-of queries always go to Chroma).  Chroma stays the store of record: the snapshot is
 rebuilt from it and deleted before every view change, so a crash never leaves a stale one.
+Each worktree has its own snapshot (``Store.snapshot_file``): they have their own HEADs.  A
+damaged snapshot (truncated, not a zip, wrong members) reads as absent and is deleted, so the
+next writer rebuilds it.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
+import zipfile
 from pathlib import Path
 
 SNAPSHOT = "current-view.npz"
+# What a damaged file raises from np.load / json: it is then treated as absent.
+_DAMAGED = (ValueError, KeyError, EOFError, zipfile.BadZipFile, UnicodeDecodeError, AttributeError)
 
 
-def _path(store_path: Path) -> Path:
-    return Path(store_path) / SNAPSHOT
+def _path(store) -> Path:
+    """store: a Store (its worktree's snapshot) or a store directory (the main worktree's)."""
+    own = getattr(store, "snapshot_file", None)
+    return own if own is not None else Path(store) / SNAPSHOT
+
+
+def _discard_damaged(store, err: Exception) -> None:
+    logging.getLogger("repomem").info("snapshot %s unreadable (%s): rebuilt by the next writer",
+                                      _path(store), type(err).__name__)
+    try:
+        _path(store).unlink()
+    except OSError:
+        pass
 
 
 def invalidate(store_path: Path) -> None:
@@ -52,7 +70,10 @@ def _read(store_path: Path, head: str | None, any_head: bool = False):
             if not any_head and (head is None or state.get("head") != head):
                 return None
             return state, json.loads(z["rows"].tobytes()), z["embeddings"]
-    except (OSError, ValueError, KeyError):
+    except OSError:
+        return None
+    except _DAMAGED as e:
+        _discard_damaged(store_path, e)
         return None
 
 
@@ -61,8 +82,14 @@ def exists(store_path: Path, head: str | None) -> bool:
         import numpy as np
 
         with np.load(_path(store_path), allow_pickle=False) as z:  # members load lazily
-            return json.loads(z["state"].tobytes()).get("head") == head
-    except (OSError, ValueError, KeyError):
+            if json.loads(z["state"].tobytes()).get("head") != head:
+                return False
+            z["rows"], z["embeddings"]  # a truncated file fails here, not at the next read
+            return True
+    except OSError:
+        return False
+    except _DAMAGED as e:
+        _discard_damaged(store_path, e)
         return False
 
 

@@ -77,7 +77,7 @@ def catch_up(r) -> dict:
         stats = ingest(r, all_history=True, create=False, progress=False)
         head = git.head(r.root)
         branch = git.current_branch(r.root) or "(detached)"
-        heads = r.store.get_meta("heads") or {}
+        heads = r.store.get_meta(r.store.view_name("heads")) or {}
         prev = heads.get(branch)
         stats["rewritten"] = bool(prev and head and prev != head
                                   and not is_ancestor(r.root, prev, head))
@@ -86,7 +86,7 @@ def catch_up(r) -> dict:
                         branch, prev[:10])
         if head and prev != head:
             heads[branch] = head
-            r.store.set_meta("heads", heads)
+            r.store.set_meta(r.store.view_name("heads"), heads)
         stats.update(branch=branch, head=head)
     return stats
 
@@ -106,24 +106,41 @@ def run(root: str | Path, store: str | Path, request: bool = True) -> int:
         pid_path = store / "worker.pid"
         pid_path.write_text(f"{os.getpid()}\n")
         try:
-            r = None
+            repos: dict[str, object] = {}
             while request or pending_file(store).exists():
+                roots = [str(root)] if request else []
                 request = False
-                pending_file(store).unlink(missing_ok=True)
-                try:
-                    r = r or Repo.open(root, store)
-                    stats = catch_up(r)
-                    log.warning("%s indexed %s (%d new commit(s))", time.strftime("%H:%M:%S"),
-                                (stats.get("head") or "")[:10], stats.get("new", 0))
-                except Exception as e:  # logged, never raised into git's face
-                    log.warning("indexing failed: %s: %s", type(e).__name__, e)
-                    if os.environ.get("REPOMEM_DEBUG"):
-                        raise
+                roots += [x for x in _take_pending(store) if x not in roots]
+                for one in roots or [str(root)]:
+                    try:
+                        r = repos.get(one) or repos.setdefault(one, Repo.open(one, store))
+                        stats = catch_up(r)
+                        log.warning("%s indexed %s (%d new commit(s))", time.strftime("%H:%M:%S"),
+                                    (stats.get("head") or "")[:10], stats.get("new", 0))
+                    except Exception as e:  # logged, never raised into git's face
+                        log.warning("indexing %s failed: %s: %s", one, type(e).__name__, e)
+                        if os.environ.get("REPOMEM_DEBUG"):
+                            raise
         finally:
             pid_path.unlink(missing_ok=True)
             os.close(fd)
         if not pending_file(store).exists():
             return 0
+
+
+def _take_pending(store: Path) -> list[str]:
+    """The work trees that asked for indexing (one line each, written by the hooks), taking the
+    marker away atomically so a request written meanwhile starts a new one."""
+    taken = store / f"pending.taken{os.getpid()}"
+    try:
+        os.replace(pending_file(store), taken)
+    except FileNotFoundError:
+        return []
+    try:
+        lines = taken.read_text(errors="surrogateescape").splitlines()
+    finally:
+        taken.unlink(missing_ok=True)
+    return [x for x in dict.fromkeys(lines) if x and os.path.isdir(x)]
 
 
 def _detach_and_log(store: Path) -> None:
@@ -158,10 +175,10 @@ def main(argv: list[str] | None = None) -> int:
             root, store = Path(args.repo), Path(args.store)
         else:
             from repomem import git
-            from repomem.store import default_store_path
+            from repomem.storepath import resolve_store_path
 
-            root = git.toplevel(args.repo)
-            store = default_store_path(root)
+            where = git.discover(args.repo)
+            root, store = where.root, resolve_store_path(where, None)
         if not (store / "chroma.sqlite3").exists():
             return 0  # never create a store from a hook
         if args.hook != "manual":

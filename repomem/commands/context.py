@@ -21,6 +21,11 @@ def add_arguments(p) -> None:
 
 def run(args) -> int:
     from repomem.agents import prompt_context
+    from repomem.errors import RepomemError
+
+    if args.budget < 1:
+        raise RepomemError(f"--budget must be a positive number of tokens, not {args.budget}",
+                           hint="e.g. --budget 400 (the default)")
 
     # Uncommitted edits the watcher saw are included, flagged, when still fresh.  The block is
     # Markdown, so its own newlines stay; escapes and other control characters do not.

@@ -32,6 +32,12 @@ def run(args) -> int:
         argv = [args.hook, "--repo", args.repo] + (["--store", args.store] if args.store else [])
         return worker.main(argv)
     fn = {"install": hooks.install, "uninstall": hooks.uninstall, "status": hooks.status}
+    if args.action == "install" and args.store:  # recorded as repomem.store for the shims
+        from repomem import git
+        from repomem.storepath import resolve_store_path
+
+        store = resolve_store_path(git.discover(args.repo), args.store)
+        fn["install"] = lambda repo: hooks.install(repo, store=store)
     for line in fn[args.action](args.repo):
         echo(line)
     return 0

@@ -29,6 +29,6 @@ def run(args) -> int:
             from repomem.hooks import install
         except ImportError:
             return 0
-        for line in install(r.root):
+        for line in install(r.root, store=r.store.path):
             echo(line)
     return 0
