@@ -225,7 +225,8 @@ def _source_comments(path: str, text: str) -> dict[int, str] | None:
         body = data[n.start_byte:n.end_byte].decode("utf-8", "replace")
         for i, ln in enumerate(body.split("\n")):
             row = n.start_point[0] + 1 + i
-            out[row] = (out.get(row, "") + " " + ln.strip()).strip()
+            if ln.strip():  # a Rust line comment ends with its newline
+                out[row] = (out.get(row, "") + " " + ln.strip()).strip()
     return out
 
 

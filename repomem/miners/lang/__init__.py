@@ -65,7 +65,7 @@ LANGS = {
                 query="typescript.scm", **_JS),
     "go": Lang("go", family="go", module="tree_sitter_go", func="language", query="go.scm",
                functions=frozenset({"function_declaration", "method_declaration", "func_literal"}),
-               doc_prefixes=("//",), returns="result",
+               wrappers=frozenset({"const_declaration"}), doc_prefixes=("//",), returns="result",
                strings=frozenset({"interpreted_string_literal", "raw_string_literal"}),
                literals=frozenset({"int_literal", "float_literal", "interpreted_string_literal",
                                    "raw_string_literal", "rune_literal", "true", "false", "nil"})),

@@ -99,7 +99,8 @@ class Routes:
             base, subject, purpose = "route", f"route of {anchor.split('::', 1)[1]}", doc or fn.purpose
         else:
             base, subject = f"{ROUTE}:{ff.path}:{method} {url}", f"route {method} {url}"
-            purpose = doc or f"{method.lower()} {' '.join(w for p in url.split('/') for w in _words(p))}"
+            words = f"{method.lower()} {' '.join(w for p in url.split('/') for w in _words(p))}".strip()
+            purpose = f"{doc} - {words}" if doc else words
         slot = anchor or base
         n = self.per_key[slot] = self.per_key.get(slot, 0) + 1
         self.out.append(Fact(

@@ -87,8 +87,14 @@ class FileFacts:
         return node
 
     def doc(self, node) -> str | None:
-        """First paragraph of the doc comment right above a definition (decorators skipped)."""
-        top = self.statement(node)
+        """First paragraph of the doc comment right above a definition (decorators skipped):
+        above the node itself (a spec in a Go ``const ( ... )`` block), else above the statement
+        it is part of (``export const f = ...``)."""
+        own = self._doc_above(node)
+        stmt = self.statement(node)
+        return own if own is not None or stmt is node else self._doc_above(stmt)
+
+    def _doc_above(self, top) -> str | None:
         prev = top.prev_sibling
         while prev is not None and prev.type in ("decorator", "attribute_item", "annotation"):
             top, prev = prev, prev.prev_sibling
@@ -148,6 +154,10 @@ class FileFacts:
             return None
         full = self.text(caps["name"][0])
         name = full.rsplit(".", 1)[-1]
+        exported = full.startswith(("exports.", "module.exports"))
+        if full in ("module.exports", "exports.default"):  # module.exports = function name() {}
+            own = fn.child_by_field_name("name")
+            name = self.text(own) if own is not None else full
         scope = self.scope(d) + [self.text(r) for r in caps.get("receiver", ())]
         qual = ".".join([*scope, full])
         stmt = self.statement(d)
@@ -163,7 +173,8 @@ class FileFacts:
         anchor = f"{self.path}::{qual}"
         fact = Fact(
             key="function", kind=FUNCTION, anchor=anchor,
-            subject=f"{'method' if scope or '.' in full else 'function'} {qual}", value=name,
+            subject=f"{'method' if scope or ('.' in full and not exported) else 'function'} {qual}",
+            value=name,
             attrs=(("class", ".".join(scope)), ("location", self.path), ("signature", signature)),
             path=self.path, line=first + 1, text=text, purpose=purpose,
             fingerprint=self._fingerprint(body, name))
