@@ -265,3 +265,10 @@ def test_grammars_load_lazily():
             "print(sorted(m for m in sys.modules if m.startswith('tree_sitter_') and '.' not in m))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "['tree_sitter_go']"
+
+
+def test_routes_in_test_files_are_fixtures():
+    src = "const app = express();\napp.get('/x', (req, res) => res.send('x'));\n"
+    assert by_kind(mine("src/app.js", src), "route")
+    for path in ("test/app.router.js", "src/__tests__/a.js", "src/a.spec.ts"):
+        assert not by_kind(mine(path, src), "route"), path

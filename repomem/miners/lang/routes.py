@@ -13,6 +13,9 @@
 * Spring: ``@RequestMapping`` on the class, ``@GetMapping``/``@PostMapping``/...,
   ``@RequestMapping(value=..., method=RequestMethod.X)`` on the method.
 
+Files under test directories (``test/``, ``__tests__/``, ...) and test files (``*.test.ts``,
+``*_test.go``, ``*Test.java``) state no routes: the apps they build are fixtures.
+
 A route whose handler is a function of the same file is a fact about that function (anchor, key
 suffix ``route``), so it follows the handler through renames and moves.  An inline or imported
 handler has no anchor there: the route is keyed ``route:<path>:<METHOD> <path as written>``.
@@ -61,6 +64,8 @@ class Routes:
         self.defaults: set[str] = set()
 
     def facts(self) -> list[Fact]:
+        if _is_test(self.ff.path):  # apps built inside tests are fixtures, not the project's API
+            return []
         fam = self.ff.lang.family
         for caps in self.ff.matches:
             if "decorated" in caps:
@@ -245,7 +250,8 @@ class Routes:
         """``Router()`` in ``Router().use(a).use(b)``."""
         while node.type == "call_expression":
             f = node.child_by_field_name("function")
-            if f is None or f.type != "member_expression":
+            if f is None or f.type != "member_expression" or \
+                    self.ff.text(f.child_by_field_name("property")) != "use":
                 break
             node = f.child_by_field_name("object")
         return node
@@ -375,6 +381,15 @@ class Routes:
                 value = f"{method} {join(local[1], url)}"
         self.emit(method, url, value, attrs, caps["route"][0], self._handler_anchor(handler),
                   ff.text(handler).split("\n", 1)[0])
+
+
+_TEST_DIRS = {"test", "tests", "__tests__", "spec", "specs", "e2e", "testdata"}
+_TEST_FILE = re.compile(r"(\.(test|spec)\.[jt]sx?$|_test\.go$|Tests?\.java$)")
+
+
+def _is_test(path: str) -> bool:
+    parts = path.split("/")
+    return bool(_TEST_DIRS.intersection(parts[:-1])) or bool(_TEST_FILE.search(parts[-1]))
 
 
 def _key(node) -> tuple:
