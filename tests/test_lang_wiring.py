@@ -65,3 +65,27 @@ def test_mount_prefix_composes_and_supersedes(new_repo):
     post = now["POST /v2/users/:id"]
     assert post["attrs"]["handler"] == "updateUser" and post["key"].startswith("route:")
     assert {f["kind"] for f in facts(r)["facts"]} <= {"route", "function", "config", "dependency"}
+
+
+def test_check_reports_stale_mentions_in_comments_only(new_repo):
+    from repomem.check import check_tree
+
+    repo = new_repo()
+    commit(repo, "2026-03-01T10:00:00+00:00", "app", {
+        "src/app.js": APP.replace("{prefix}", "/users"), "src/routes/users.js": USERS,
+        "src/routes/api.ts": API, "src/config.ts": "export const MAX_RETRIES = 3;\n"})
+    commit(repo, "2026-03-02T10:00:00+00:00", "v2", {
+        "src/app.js": APP.replace("{prefix}", "/v2/users"),
+        "src/config.ts": "export const MAX_RETRIES = 5;\n"})
+    commit(repo, "2026-03-03T10:00:00+00:00", "client", {"src/client.ts": """\
+/*
+  Talks to POST /users/:id (retries: MAX_RETRIES = 3).
+*/
+export async function save(id: string) {
+  // the old endpoint was /users/42/profile, kept in a string below
+  return fetch("http://api.local/users/42", { method: "POST" });
+}
+"""})
+    ingest(Repo.open(repo), all_history=True, progress=False)
+    found = sorted((f["path"], f["line"], f["stale_value"]) for f in check_tree(Repo.open(repo))["findings"])
+    assert found == [("src/client.ts", 2, "3"), ("src/client.ts", 2, "POST /users/:id")]

@@ -26,8 +26,8 @@ from __future__ import annotations
 import re
 
 from repomem.miners._pyroutes import join
-from repomem.miners.lang.jsroutes import JsRoutes, js_module
 from repomem.miners._pysource import MAX_TEXT_LINES, _words
+from repomem.miners.lang.jsroutes import JsRoutes, js_module
 from repomem.model import ROUTE, Fact
 
 ROUTE_PURPOSE_SUFFIX = " (HTTP endpoint / API route / URL path)"  # as in miners/python.py
