@@ -29,6 +29,8 @@ from repomem.model import CONSTANT, FUNCTION, Fact
 MAX_ERROR_SHARE = 0.02
 MAX_SIGNATURE = 300
 _DIRECTIVE = re.compile(r"^(eslint|istanbul|@ts-|prettier|jshint|global |go:|nolint|#region|#endregion)")
+# Tokens of a body: a string literal whole, a word, or one punctuation character.
+_TOKEN = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|`(?:\\.|[^`\\])*`|\w+|[^\s\w]')
 _QUOTES = re.compile(r'^(?:r#*"|[`"\'])(.*?)(?:"#*|[`"\'])$', re.S)
 
 
@@ -56,7 +58,13 @@ class FileFacts:
         parser, query = load(lang)
         self.root = parser.parse(self.src.data).root_node
         check_parse(self.root, len(self.src.data))
-        self.matches = [caps for _, caps in QueryCursor(query).matches(self.root)]
+        self.matches, spans = [], []
+        for _, caps in QueryCursor(query).matches(self.root):
+            if "comment" in caps:
+                spans.extend((n.start_byte, n.end_byte) for n in caps["comment"])
+            else:
+                self.matches.append(caps)
+        self.comment_spans = sorted(spans)
 
     # -- helpers shared with routes -------------------------------------------------------------
     def text(self, node) -> str:
@@ -181,19 +189,20 @@ class FileFacts:
         return qual, params, fact, d
 
     def _fingerprint(self, body, name: str) -> str:
-        """Body tokens minus comments; a string literal is one token, the own name ``_SELF_``."""
-        tokens, stack = [], [body]
-        while stack:
-            n = stack.pop()
-            if n.type in self.lang.comments:
+        """Body tokens minus comments; a string literal is one token, the own name ``_SELF_``.
+
+        Tokenised from the text with the comments (found by the query) cut out: a walk over
+        every leaf of every body was a fifth of mining time."""
+        start, end, data = body.start_byte, body.end_byte, self.src.data
+        parts, pos = [], start
+        for a, b in self.comment_spans:
+            if b <= pos or a >= end:
                 continue
-            if n.child_count == 0 or n.type in self.lang.strings:
-                tok = _collapse(self.text(n))
-                if tok:
-                    tokens.append("_SELF_" if tok == name and "identifier" in n.type else tok)
-                continue
-            stack.extend(reversed(n.children))
-        return " ".join(tokens)
+            parts.append(data[pos:a])
+            pos = b
+        parts.append(data[pos:end])
+        text = b" ".join(parts).decode("utf-8", "replace")
+        return " ".join("_SELF_" if t == name else _collapse(t) for t in _TOKEN.findall(text))
 
     def _constant(self, caps) -> Fact | None:
         d, value_node = caps["definition.constant"][0], caps["value"][0]

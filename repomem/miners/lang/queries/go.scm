@@ -27,3 +27,6 @@
     function: (selector_expression operand: (identifier) @group.object field: (field_identifier) @_g)
     arguments: (argument_list . [(interpreted_string_literal) (raw_string_literal)] @group.path)))
   (#any-of? @_g "Group"))
+
+; comments: left out of function fingerprints
+(comment) @comment

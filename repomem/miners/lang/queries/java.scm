@@ -10,3 +10,6 @@
 ; annotations of a method and of its class (@RequestMapping, @GetMapping, ...)
 (method_declaration (modifiers [(annotation) (marker_annotation)] @decorator)) @decorated
 (class_declaration (modifiers [(annotation) (marker_annotation)] @decorator)) @decorated
+
+; comments: left out of function fingerprints
+[(line_comment) (block_comment)] @comment

@@ -56,3 +56,6 @@
   left: (member_expression) @_me
   right: (identifier) @export.default
   (#eq? @_me "module.exports"))
+
+; comments: left out of function fingerprints
+(comment) @comment

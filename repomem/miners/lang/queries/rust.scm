@@ -4,3 +4,6 @@
 
 (const_item name: (identifier) @name value: (_) @value) @definition.constant
 (static_item name: (identifier) @name value: (_) @value) @definition.constant
+
+; comments: left out of function fingerprints
+[(line_comment) (block_comment)] @comment

@@ -63,3 +63,6 @@
 (class_body (decorator) @decorator . (decorator) . (decorator) . (method_definition) @decorated)
 (class_declaration decorator: (decorator) @decorator) @decorated
 (export_statement decorator: (decorator) @decorator declaration: (class_declaration) @decorated)
+
+; comments: left out of function fingerprints
+(comment) @comment
