@@ -272,3 +272,21 @@ def test_routes_in_test_files_are_fixtures():
     assert by_kind(mine("src/app.js", src), "route")
     for path in ("test/app.router.js", "src/__tests__/a.js", "src/a.spec.ts"):
         assert not by_kind(mine(path, src), "route"), path
+
+
+def test_small_error_islands_are_tolerated_but_broken_structure_is_not():
+    import pytest
+
+    from repomem.miners import MineError
+
+    body = "".join(f"function f{i}(a) {{\n  return a + {i};\n}}\n\n" for i in range(40))
+    island = body + "let x = 1 ## 2;\n"  # a few bytes the grammar cannot place
+    assert len(by_kind(mine("a.js", island), FUNCTION)) == 40
+    with pytest.raises(MineError):
+        mine("a.js", body.replace("function f20(a) {", "function f20(a) {{"))  # unclosed brace
+    koa = by_kind(mine("r.js", "const router = new Router();\nrouter.get('user', '/users/:id', show);\n"),
+                  "route")
+    assert set(koa) == {"GET /users/:id"}
+    # the island really is an error, only a small one
+    from repomem.miners.lang import LANGS, load
+    assert load(LANGS["javascript"])[0].parse(island.encode()).root_node.has_error

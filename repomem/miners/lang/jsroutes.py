@@ -157,6 +157,8 @@ class JsRoutes:
         args = [a for a in caps["route.args"][0].named_children if a.type != "comment"]
         obj = caps["route.object"][0]
         url = ff.string(args[0]) if len(args) >= 2 else None
+        if url is not None and not url.startswith("/") and len(args) >= 3:
+            url = ff.string(args[1])  # koa-router's named route: router.get('user', '/users/:id', h)
         if url is None:  # app.route('/x').get(h).post(h2)
             o = obj
             while o.type == "call_expression" and ff.text(o.child_by_field_name("function")).rsplit(
