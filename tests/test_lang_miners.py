@@ -290,3 +290,21 @@ def test_small_error_islands_are_tolerated_but_broken_structure_is_not():
     # the island really is an error, only a small one
     from repomem.miners.lang import LANGS, load
     assert load(LANGS["javascript"])[0].parse(island.encode()).root_node.has_error
+
+
+def test_jsdoc_one_blank_line_away_but_not_a_line_comment():
+    funcs = {f.value: f for f in mine("lib/app.js", """
+        /**
+         * Check if `setting` is enabled (truthy).
+         */
+
+        app.enabled = function enabled(setting) {
+          return Boolean(this.set(setting));
+        };
+
+        // Unrelated note.
+
+        function plain(a) { return a; }
+        """) if f.kind == FUNCTION}
+    assert funcs["enabled"].purpose == "Check if `setting` is enabled (truthy)."
+    assert funcs["plain"].purpose == "plain (a)"

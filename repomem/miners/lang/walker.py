@@ -107,9 +107,11 @@ class FileFacts:
         while prev is not None and prev.type in ("decorator", "attribute_item", "annotation"):
             top, prev = prev, prev.prev_sibling
         run = []
-        while prev is not None and prev.type in self.lang.comments \
-                and prev.end_point[0] >= top.start_point[0] - 1:
+        while prev is not None and prev.type in self.lang.comments:
             body = self.text(prev)
+            # right above; a JSDoc/Javadoc block may stand one blank line away (express's style)
+            if top.start_point[0] - prev.end_point[0] > (2 if body.startswith("/**") else 1):
+                break
             if not body.startswith(self.lang.doc_prefixes) or body.startswith("////"):
                 break
             run.append(body)
