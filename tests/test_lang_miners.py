@@ -308,3 +308,18 @@ def test_jsdoc_one_blank_line_away_but_not_a_line_comment():
         """) if f.kind == FUNCTION}
     assert funcs["enabled"].purpose == "Check if `setting` is enabled (truthy)."
     assert funcs["plain"].purpose == "plain (a)"
+
+
+def test_a_missing_grammar_is_a_one_line_mine_error(monkeypatch):
+    import pytest
+
+    from repomem.miners import MineError
+    from repomem.miners import lang
+
+    fake = lang.Lang("go", family="go", module="tree_sitter_nonexistent_grammar", func="language",
+                     query="go.scm")
+    monkeypatch.setitem(lang.LANGS, "go", fake)
+    monkeypatch.delitem(lang._LOADED, "go", raising=False)
+    with pytest.raises(MineError, match="tree-sitter-nonexistent-grammar is not installed"):
+        MINER.mine("a.go", "package a\n")
+    monkeypatch.delitem(lang._LOADED, "go")

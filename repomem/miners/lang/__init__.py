@@ -110,17 +110,32 @@ def language_of(path: str) -> Lang | None:
     return LANGS[name]
 
 
-_LOADED: dict[str, tuple] = {}
+_LOADED: dict[str, tuple | str] = {}
 
 
 def load(lang: Lang):
-    """(parser, query) for a language, built on first use (the grammar import is the slow part)."""
+    """(parser, query) for a language, built on first use (the grammar import is the slow part).
+
+    A grammar that is missing or does not fit the query (another major version) is a MineError
+    for each file of the language -- logged and skipped, earlier facts kept -- never a traceback.
+    """
+    from repomem.miners import MineError
+
     got = _LOADED.get(lang.name)
     if got is None:
         import tree_sitter
 
-        grammar = importlib.import_module(lang.module)
-        language = tree_sitter.Language(getattr(grammar, lang.func)())
-        source = resources.files(__package__).joinpath("queries", lang.query).read_text("utf-8")
-        got = _LOADED[lang.name] = (tree_sitter.Parser(language), tree_sitter.Query(language, source))
+        package = lang.module.replace("_", "-")
+        try:
+            grammar = importlib.import_module(lang.module)
+            language = tree_sitter.Language(getattr(grammar, lang.func)())
+            source = resources.files(__package__).joinpath("queries", lang.query).read_text("utf-8")
+            got = (tree_sitter.Parser(language), tree_sitter.Query(language, source))
+        except ImportError:
+            got = f"{package} is not installed (pip install {package})"
+        except (ValueError, tree_sitter.QueryError) as e:  # an ABI or node-name mismatch
+            got = f"{package} does not fit repomem's {lang.query} ({str(e).splitlines()[0]})"
+        _LOADED[lang.name] = got
+    if isinstance(got, str):
+        raise MineError(got)
     return got
