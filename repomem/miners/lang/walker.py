@@ -131,10 +131,15 @@ class FileFacts:
 
     # -- facts ------------------------------------------------------------------------------------
     def facts(self) -> list[Fact]:
-        funcs: list[tuple[str, str, Fact]] = []
+        funcs: list[tuple] = []
         consts: dict[str, Fact] = {}
+        seen: set[tuple] = set()  # two patterns matching one definition must not look like overloads
         for caps in self.matches:
             if "definition.function" in caps or "definition.method" in caps:
+                d = (caps.get("definition.function") or caps["definition.method"])[0]
+                if (d.start_byte, d.end_byte) in seen:
+                    continue
+                seen.add((d.start_byte, d.end_byte))
                 got = self._function(caps)
                 if got is not None:
                     funcs.append(got)
