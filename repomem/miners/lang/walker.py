@@ -19,6 +19,7 @@ import re
 from repomem.miners import MineError
 from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _first_error_line, _Source, _words
 from repomem.miners.lang import Lang, load
+from repomem.miners.lang.purpose import describe, doc_text, param_names
 from repomem.miners.lang.routes import Routes
 from repomem.model import CONSTANT, FUNCTION, Fact
 
@@ -28,7 +29,6 @@ from repomem.model import CONSTANT, FUNCTION, Fact
 # syntax, and blinding the whole file for it would lose more than it protects.
 MAX_ERROR_SHARE = 0.02
 MAX_SIGNATURE = 300
-_DIRECTIVE = re.compile(r"^(eslint|istanbul|@ts-|prettier|jshint|global |go:|nolint|#region|#endregion)")
 # Tokens of a body: a string literal whole, a word, or one punctuation character.
 _TOKEN = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|`(?:\\.|[^`\\])*`|\w+|[^\s\w]')
 _QUOTES = re.compile(r'^(?:r#*"|[`"\'])(.*?)(?:"#*|[`"\'])$', re.S)
@@ -118,7 +118,7 @@ class FileFacts:
             if body.startswith("/*"):
                 break
             top, prev = prev, prev.prev_sibling
-        return _doc_text(run[::-1]) if run else None
+        return doc_text(run[::-1]) if run else None
 
     def string(self, node) -> str | None:
         """A string literal's content (no substitutions), else None."""
@@ -182,7 +182,7 @@ class FileFacts:
         returns = _collapse(self.text(ret)).lstrip(":").strip() if ret is not None else ""
         signature = _collapse(self.src.data[stmt.start_byte:body.start_byte].decode("utf-8", "replace"))
         signature = re.sub(r"\s*(=>|\{)?\s*$", "", signature)[:MAX_SIGNATURE]
-        purpose = self.doc(d) or _describe(name, _param_names(self, params_node), returns)
+        purpose = self.doc(d) or describe(name, param_names(self, params_node), returns)
         first = stmt.start_point[0]
         text = self.src.rows(first, min(body.start_point[0], first + MAX_TEXT_LINES - 1))
         anchor = f"{self.path}::{qual}"
@@ -248,49 +248,6 @@ class FileFacts:
                 and node.named_child_count:
             return self.literal(node.named_children[0])
         return None
-
-
-def _param_names(ff: FileFacts, params) -> list[str]:
-    out = []
-    for p in params.named_children if params is not None else ():
-        if p.type in ff.lang.comments or p.type in ("self_parameter", "this"):
-            continue
-        n = p
-        for fld in ("name", "pattern", "left"):
-            n = p.child_by_field_name(fld) or n
-            if n is not p:
-                break
-        if n.type in ("identifier", "shorthand_property_identifier_pattern"):
-            name = ff.text(n)
-            if name not in ("self", "this", "req", "res", "next", "ctx"):
-                out.append(name)
-    return out
-
-
-def _describe(name: str, params: list[str], returns: str) -> str:
-    out = " ".join(_words(name)) or name
-    if params:
-        out += f" ({', '.join(params)})"
-    if returns:
-        out += f" returns {returns}"
-    return out
-
-
-def _doc_text(comments: list[str]) -> str | None:
-    """The first paragraph of doc comments, comment markers and ``@tags`` dropped."""
-    lines = []
-    for c in comments:
-        for ln in c.splitlines():
-            s = re.sub(r"^\s*(/\*\*+|/\*|\*/|\*|///|//)", "", ln)
-            s = re.sub(r"\*/\s*$", "", s).strip()
-            if not lines and (not s or _DIRECTIVE.match(s)):
-                continue
-            if not s or s.startswith("@"):
-                if lines:
-                    return _collapse(" ".join(lines))[:300]
-                continue
-            lines.append(s)
-    return _collapse(" ".join(lines))[:300] if lines else None
 
 
 class LangMiner:
