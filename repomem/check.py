@@ -200,6 +200,37 @@ def _python_text(src: str) -> dict[int, str]:
     return out
 
 
+_COMMENT_QUERIES: dict = {}
+
+
+def _source_comments(path: str, text: str) -> dict[int, str] | None:
+    """Comments and doc comments (``//``, ``/* */``, ``///``, JSDoc, Javadoc) of a JavaScript,
+    TypeScript, Go, Rust or Java file, by line, from its syntax tree: a ``//`` inside a string
+    (a URL) is no comment, and every line of a block comment is.  None for other languages."""
+    from repomem.miners.lang import language_of, load
+
+    lang = language_of(path)
+    if lang is None:
+        return None
+    from tree_sitter import Query, QueryCursor
+
+    parser, _ = load(lang)
+    comments = _COMMENT_QUERIES.get(lang.name)
+    if comments is None:
+        pattern = "[" + " ".join(f"({t})" for t in sorted(lang.comments)) + "] @comment"
+        comments = _COMMENT_QUERIES[lang.name] = Query(parser.language, pattern)
+    data = text.encode("utf-8", "surrogatepass")
+    out: dict[int, str] = {}
+    root = parser.parse(data).root_node
+    for n in QueryCursor(comments).captures(root).get("comment", []):
+        body = data[n.start_byte:n.end_byte].decode("utf-8", "replace")
+        for i, ln in enumerate(body.split("\n")):
+            row = n.start_point[0] + 1 + i
+            if ln.strip():  # a Rust line comment ends with its newline
+                out[row] = (out.get(row, "") + " " + ln.strip()).strip()
+    return out
+
+
 def _comment_lines(lines: list[str], kind: str) -> dict[int, str]:
     out = {}
     for i, ln in enumerate(lines, 1):
@@ -231,7 +262,12 @@ def scannable(path: str, text: str) -> list[tuple[int, str, str]]:
                 heading = ln.strip()
             out.append((i, ln, heading))
         return out
-    picked = _python_text(text) if kind == "python" else _comment_lines(lines, kind)
+    if kind == "python":
+        picked = _python_text(text)
+    else:
+        picked = _source_comments(path, text) if kind == "slash" else None
+        if picked is None:
+            picked = _comment_lines(lines, kind)
     return [(i, picked[i], "") for i in sorted(picked)]
 
 

@@ -8,6 +8,7 @@ compared; names and paths are deliberately ignored, since those are what a renam
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from difflib import SequenceMatcher
 
@@ -19,8 +20,33 @@ THRESHOLD = 0.8
 MIN_TOKENS = 8
 
 
+# Language families: a function may move between files of one family (a .js file renamed .ts),
+# never across families.  Python fingerprints are compared as they are.
+_FAMILY = {".py": "python", ".js": "js", ".jsx": "js", ".mjs": "js", ".cjs": "js", ".ts": "js",
+           ".mts": "js", ".cts": "js", ".tsx": "js", ".go": "go", ".rs": "rust", ".java": "java"}
+# Tokens a formatter adds or drops without changing the code (prettier's semicolons and trailing
+# commas, rustfmt's trailing commas): left out so a reformat does not lower the similarity.
+_NOISE = {"js": {";", ","}, "rust": {","}, "java": set(), "go": set()}
+_SINGLE_QUOTED = re.compile(r"'((?:[^'\\\n]|\\.)*)'")
+
+
+def family(anchor: str | None) -> str:
+    path = (anchor or "").split("::", 1)[0]
+    base = path.rsplit("/", 1)[-1]
+    return _FAMILY.get(base[base.rfind("."):].lower(), "") if "." in base else ""
+
+
 def _tokens(fact: Fact) -> list[str]:
-    return fact.fingerprint.split() if fact.fingerprint else []
+    if not fact.fingerprint:
+        return []
+    fam = family(fact.anchor)
+    noise = _NOISE.get(fam)
+    if noise is None:
+        return fact.fingerprint.split()
+    fp = fact.fingerprint
+    if fam == "js":  # 'x' and "x" are one string to prettier's quote style
+        fp = _SINGLE_QUOTED.sub(r'"\1"', fp)
+    return [t for t in fp.split() if t not in noise]
 
 
 def match_moves(removed: list[Fact], added: list[Fact]) -> list[tuple[str, str]]:
@@ -33,8 +59,8 @@ def match_moves(removed: list[Fact], added: list[Fact]) -> list[tuple[str, str]]
     new = sorted({f.anchor: f for f in added if f.anchor}.items())
     if not old or not new:
         return []
-    old_tok = [(a, _tokens(f), f.fingerprint) for a, f in old]
-    new_tok = [(a, _tokens(f), f.fingerprint) for a, f in new]
+    old_tok = [(a, toks, " ".join(toks)) for a, f in old for toks in [_tokens(f)]]
+    new_tok = [(a, toks, " ".join(toks)) for a, f in new for toks in [_tokens(f)]]
     old_count = Counter(fp for _, _, fp in old_tok)
     new_count = Counter(fp for _, _, fp in new_tok)
 
@@ -43,6 +69,8 @@ def match_moves(removed: list[Fact], added: list[Fact]) -> list[tuple[str, str]]
     for new_anchor, b, b_fp in new_tok:
         matcher.set_seq2(b)  # seq2 is the side SequenceMatcher indexes; set it once per column
         for old_anchor, a, a_fp in old_tok:
+            if family(old_anchor) != family(new_anchor):
+                continue
             if len(a) < MIN_TOKENS or len(b) < MIN_TOKENS:
                 if a_fp and a_fp == b_fp and old_count[a_fp] == 1 and new_count[b_fp] == 1:
                     candidates.append((1.0, old_anchor, new_anchor))

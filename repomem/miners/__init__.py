@@ -16,7 +16,7 @@ from repomem.model import Fact
 MAX_FILE_BYTES = 1_000_000
 # Bumped whenever a miner's output changes (new kinds, keys or values): a store mined by an older
 # version holds records that a re-mine would write differently.
-MINERS_VERSION = 2
+MINERS_VERSION = 3
 
 
 class MineError(Exception):
@@ -32,9 +32,10 @@ class Miner(Protocol):
 
 
 def _registry() -> list[Miner]:
-    from repomem.miners import config, deps, docker, python
+    from repomem.miners import config, deps, docker, manifests, python
+    from repomem.miners.lang import walker
 
-    return [python.MINER, config.MINER, deps.MINER, docker.MINER]
+    return [python.MINER, config.MINER, deps.MINER, docker.MINER, walker.MINER, manifests.MINER]
 
 
 _MINERS: list[Miner] | None = None

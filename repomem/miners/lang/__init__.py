@@ -1,0 +1,141 @@
+"""Languages mined through tree-sitter queries kept as data: JavaScript (and JSX), TypeScript,
+TSX, Go, Rust and Java.
+
+What to capture lives in ``queries/<language>.scm`` (package data), in the spirit of GitHub's
+``tags.scm`` and aider's repo-map queries; :mod:`repomem.miners.lang.walker` turns the captures
+into facts and :mod:`repomem.miners.lang.routes` holds the little a query cannot express (route
+prefixes, routers and mounts, decorator arguments).  Capture names:
+
+* ``@definition.function`` / ``@definition.method`` with ``@name``; ``@function`` when the node
+  with the parameters and body is not the definition itself (``const f = () => ...``);
+  ``@receiver`` for a Go method's type;
+* ``@definition.constant`` with ``@name`` and ``@value``; ``@modifiers`` (Java: kept only when
+  ``static final``);
+* ``@route`` with ``@route.object``, ``@route.verb`` and ``@route.args``; ``@decorated`` with
+  ``@decorator`` (NestJS decorators, Spring annotations of a method or class);
+* JS/TS wiring: ``@router.name`` + ``@router.value``, ``@export.default``, ``@import.source``
+  with ``@import.default`` / ``@import.name`` (+ ``@import.alias``), ``@mount`` (``x.use(...)``)
+  with ``@mount.object`` and ``@mount.args``; Go ``@group.name``/``@group.object``/``@group.path``.
+
+A grammar (a PyPI package per language) is imported only when a file of its language is mined.
+Adding a language = a grammar package, a :class:`Lang` entry below, a query file and tests.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from importlib import resources
+
+
+@dataclass(frozen=True)
+class Lang:
+    name: str
+    family: str  # languages whose functions may turn into one another (a .js file renamed .ts)
+    module: str  # the grammar package
+    func: str  # its function returning the language pointer
+    query: str  # file under queries/
+    scopes: dict = field(default_factory=dict)  # node type -> field naming a class-like scope
+    functions: frozenset = frozenset()  # node types whose bodies hide nested definitions
+    wrappers: frozenset = frozenset()  # statements between a definition and its doc comment
+    doc_prefixes: tuple = ()  # comments that count as documentation when right above
+    strings: frozenset = frozenset()  # string literal node types (one fingerprint token each)
+    literals: frozenset = frozenset()  # scalar literal node types a constant may be bound to
+    returns: str = "return_type"  # field of the return type
+    comments: frozenset = frozenset({"comment"})
+
+
+_JS_FUNCS = frozenset({"function_declaration", "generator_function_declaration", "function_expression",
+                       "arrow_function", "method_definition", "function"})
+_JS_SCOPES = {"class_declaration": "name", "class": "name", "abstract_class_declaration": "name"}
+_JS_WRAP = frozenset({"export_statement", "lexical_declaration", "variable_declaration",
+                      "expression_statement"})
+_JS_STR = frozenset({"string", "template_string"})
+_JS_LIT = frozenset({"number", "string", "template_string", "true", "false", "null"})
+
+_JS = dict(family="js", scopes=_JS_SCOPES, functions=_JS_FUNCS, wrappers=_JS_WRAP,
+           doc_prefixes=("/**", "//"), strings=_JS_STR, literals=_JS_LIT)
+
+LANGS = {
+    "javascript": Lang("javascript", module="tree_sitter_javascript", func="language",
+                       query="javascript.scm", **_JS),
+    "typescript": Lang("typescript", module="tree_sitter_typescript", func="language_typescript",
+                       query="typescript.scm", **_JS),
+    "tsx": Lang("tsx", module="tree_sitter_typescript", func="language_tsx",
+                query="typescript.scm", **_JS),
+    "go": Lang("go", family="go", module="tree_sitter_go", func="language", query="go.scm",
+               functions=frozenset({"function_declaration", "method_declaration", "func_literal"}),
+               wrappers=frozenset({"const_declaration"}), doc_prefixes=("//",), returns="result",
+               strings=frozenset({"interpreted_string_literal", "raw_string_literal"}),
+               literals=frozenset({"int_literal", "float_literal", "interpreted_string_literal",
+                                   "raw_string_literal", "rune_literal", "true", "false", "nil"})),
+    "rust": Lang("rust", family="rust", module="tree_sitter_rust", func="language", query="rust.scm",
+                 scopes={"impl_item": "type", "trait_item": "name", "mod_item": "name"},
+                 functions=frozenset({"function_item", "closure_expression"}),
+                 doc_prefixes=("///",), comments=frozenset({"line_comment", "block_comment"}),
+                 strings=frozenset({"string_literal", "raw_string_literal"}),
+                 literals=frozenset({"integer_literal", "float_literal", "string_literal",
+                                     "raw_string_literal", "boolean_literal", "char_literal",
+                                     "negative_literal"})),
+    "java": Lang("java", family="java", module="tree_sitter_java", func="language", query="java.scm",
+                 scopes={"class_declaration": "name", "interface_declaration": "name",
+                         "enum_declaration": "name", "record_declaration": "name"},
+                 functions=frozenset({"method_declaration", "constructor_declaration",
+                                      "lambda_expression", "object_creation_expression"}),
+                 doc_prefixes=("/**",), returns="type",
+                 comments=frozenset({"line_comment", "block_comment"}),
+                 strings=frozenset({"string_literal"}),
+                 literals=frozenset({"decimal_integer_literal", "hex_integer_literal",
+                                     "octal_integer_literal", "binary_integer_literal",
+                                     "decimal_floating_point_literal", "string_literal",
+                                     "character_literal", "true", "false", "null_literal"})),
+}
+
+EXTENSIONS = {".js": "javascript", ".jsx": "javascript", ".mjs": "javascript", ".cjs": "javascript",
+              ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
+              ".go": "go", ".rs": "rust", ".java": "java"}
+# Vendored, generated or bundled code states nothing about the project itself.
+_SKIP_DIRS = {"node_modules", "vendor", "bower_components", "dist", "build", "target", ".next"}
+_SKIP_SUFFIXES = (".min.js", ".bundle.js", ".d.ts")
+
+
+def language_of(path: str) -> Lang | None:
+    base = path.rsplit("/", 1)[-1]
+    dot = base.rfind(".")
+    if dot <= 0 or base.endswith(_SKIP_SUFFIXES):
+        return None
+    name = EXTENSIONS.get(base[dot:].lower())
+    if name is None or any(p in _SKIP_DIRS for p in path.split("/")[:-1]):
+        return None
+    return LANGS[name]
+
+
+_LOADED: dict[str, tuple | str] = {}
+
+
+def load(lang: Lang):
+    """(parser, query) for a language, built on first use (the grammar import is the slow part).
+
+    A grammar that is missing or does not fit the query (another major version) is a MineError
+    for each file of the language -- logged and skipped, earlier facts kept -- never a traceback.
+    """
+    from repomem.miners import MineError
+
+    got = _LOADED.get(lang.name)
+    if got is None:
+        import tree_sitter
+
+        package = lang.module.replace("_", "-")
+        try:
+            grammar = importlib.import_module(lang.module)
+            language = tree_sitter.Language(getattr(grammar, lang.func)())
+            source = resources.files(__package__).joinpath("queries", lang.query).read_text("utf-8")
+            got = (tree_sitter.Parser(language), tree_sitter.Query(language, source))
+        except ImportError:
+            got = f"{package} is not installed (pip install {package})"
+        except (ValueError, tree_sitter.QueryError) as e:  # an ABI or node-name mismatch
+            got = f"{package} does not fit repomem's {lang.query} ({str(e).splitlines()[0]})"
+        _LOADED[lang.name] = got
+    if isinstance(got, str):
+        raise MineError(got)
+    return got

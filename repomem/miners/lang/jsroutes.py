@@ -1,0 +1,194 @@
+"""JavaScript/TypeScript router wiring and route registrations (Express, Koa, Fastify): the
+part of :class:`repomem.miners.lang.routes.Routes` that knows JS modules, imports and exports.
+Rules in routes.py's docstring and docs/facts.md."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+from repomem.miners._pyroutes import join
+from repomem.model import MOUNT, ROUTER, Fact
+
+_JS_ROUTERS = {"Router", "express.Router", "KoaRouter"}
+_JS_APPS = {"express", "fastify", "Fastify", "Koa", "polka", "Hono"}
+# Receivers of .get/.post that are taken for an app or router without having seen it created
+# (an app passed in as a parameter); anything else needs a router or app known to the file.
+_JS_OBJECT = re.compile(r"^(app|router|api|server|fastify|routes?|\w*[Rr]outer|\w*[Aa]pp)$")
+_JS_EXT = re.compile(r"\.(jsx?|mjs|cjs|tsx?|mts|cts)$")
+
+
+def js_module(path: str) -> str:
+    mod = _JS_EXT.sub("", path).replace("/", ".")
+    return mod[: -len(".index")] if mod.endswith(".index") else mod
+
+
+class JsRoutes:
+    """Mixed into Routes: needs ``ff``, ``module``, ``imports``, ``routers``, ``defaults``,
+    ``out``, ``emit`` and ``_handler_anchor``."""
+
+    def _js(self) -> None:
+        ff = self.ff
+        for caps in ff.matches:
+            if "export.default" in caps:
+                self.defaults.add(ff.text(caps["export.default"][0]))
+            elif "import.source" in caps:
+                mod = self._resolve_module(ff.string(caps["import.source"][0]))
+                if mod is None:
+                    continue
+                if "import.default" in caps:
+                    self.imports[ff.text(caps["import.default"][0])] = f"{mod}:default"
+                elif "import.name" in caps:
+                    local = caps.get("import.alias", caps["import.name"])[0]
+                    self.imports[ff.text(local)] = f"{mod}:{ff.text(caps['import.name'][0])}"
+        for caps in ff.matches:
+            if "router.value" in caps:
+                self._router(caps)
+        for caps in ff.matches:
+            if "mount" in caps:
+                self._mount(caps)
+            elif "route" in caps:
+                self._js_route(caps)
+
+    def _resolve_module(self, source: str | None) -> str | None:
+        if not source or not source.startswith("."):
+            return None  # a package, not a file of this repository
+        return js_module(posixpath.normpath(posixpath.join(posixpath.dirname(self.ff.path), source)))
+
+    def _chain_base(self, node):
+        """``Router()`` in ``Router().use(a).use(b)``."""
+        while node.type == "call_expression":
+            f = node.child_by_field_name("function")
+            if f is None or f.type != "member_expression" or \
+                    self.ff.text(f.child_by_field_name("property")) != "use":
+                break
+            node = f.child_by_field_name("object")
+        return node
+
+    def _router(self, caps) -> None:
+        ff, value = self.ff, caps["router.value"][0]
+        base = self._chain_base(value)
+        if base.type not in ("call_expression", "new_expression"):
+            return
+        callee = base.child_by_field_name("function") or base.child_by_field_name("constructor")
+        kind = ff.text(callee) if callee is not None else ""
+        name = ff.text(caps["router.name"][0]) if "router.name" in caps else "default"
+        if kind in _JS_APPS:
+            self.routers[name] = None
+            return
+        if kind not in _JS_ROUTERS and kind.rsplit(".", 1)[-1] != "Router":
+            return
+        prefix, literal = "", True
+        args = base.child_by_field_name("arguments")
+        opts = args.named_children[0] if args is not None and args.named_child_count else None
+        if opts is not None and opts.type == "object":
+            for pair in opts.named_children:
+                k = pair.child_by_field_name("key") if pair.type == "pair" else None
+                if k is not None and ff.text(k).strip("'\"") == "prefix":
+                    v = pair.child_by_field_name("value")
+                    s = ff.string(v)
+                    prefix, literal = (s, True) if s is not None else (ff.text(v), False)
+        rid = f"{self.module}:{'default' if name in self.defaults else name}"
+        self.routers[name] = (rid, prefix, literal)
+        line = value.start_point[0]
+        self.out.append(Fact(
+            key=f"{ROUTER}:{rid}", kind=ROUTER, subject=f"{kind} {name}", value=prefix, path=ff.path,
+            line=line + 1, text=ff.src.lines[line], purpose="",
+            attrs=(("literal", "true" if literal else "false"),)))
+
+    def resolve(self, node) -> str | None:
+        """Router id of an expression: a local router, an imported one, ``require('./x')``,
+        ``router.routes()`` (koa), or a ``Router().use(...)`` chain; None for an app or unknown."""
+        ff = self.ff
+        if node.type == "identifier":
+            name = ff.text(node)
+            if name in self.routers:
+                r = self.routers[name]
+                return r[0] if r is not None else None
+            return self.imports.get(name)
+        if node.type == "call_expression":
+            f = node.child_by_field_name("function")
+            args = node.child_by_field_name("arguments")
+            if f is not None and f.type == "identifier" and ff.text(f) == "require" and args.named_child_count:
+                mod = self._resolve_module(ff.string(args.named_children[0]))
+                return f"{mod}:default" if mod else None
+            if f is not None and f.type == "member_expression" and \
+                    ff.text(f.child_by_field_name("property")) in ("routes", "middleware"):
+                return self.resolve(f.child_by_field_name("object"))
+            top = node
+            while top.parent is not None and top.parent.type == "member_expression" \
+                    and top.parent.parent is not None and top.parent.parent.type == "call_expression":
+                top = top.parent.parent
+            owner = top.parent
+            if owner is not None and owner.type == "variable_declarator":
+                return self.resolve(owner.child_by_field_name("name"))
+            if owner is not None and owner.type == "export_statement":
+                r = self.routers.get("default")
+                return r[0] if r else None
+        return None
+
+    def _mount(self, caps) -> None:
+        ff = self.ff
+        args = [a for a in caps["mount.args"][0].named_children if a.type != "comment"]
+        if not args:
+            return
+        prefix_node = args[0] if args[0].type in ff.lang.strings else None
+        prefix, literal = ("", True)
+        if prefix_node is not None:
+            s = ff.string(prefix_node)
+            prefix, literal = (s, True) if s is not None else (ff.text(prefix_node), False)
+        parent = self.resolve(caps["mount.object"][0]) or ""
+        call = caps["mount"][0]
+        for a in args[1:] if prefix_node is not None else args:
+            child = self.resolve(a)
+            if child is None:
+                continue
+            n = sum(1 for x in self.out if x.kind == MOUNT) + 1
+            line = call.start_point[0]
+            self.out.append(Fact(
+                key=f"{MOUNT}:{ff.path}:{child}#{n}", kind=MOUNT, subject=f"mount of {child}",
+                value=prefix, path=ff.path, line=line + 1, text=ff.src.lines[line].strip(), purpose="",
+                attrs=(("child", child), ("given", "true" if prefix_node is not None else "false"),
+                       ("literal", "true" if literal else "false"), ("mode", "prepend"),
+                       ("parent", parent))))
+
+    def _js_route(self, caps) -> None:
+        ff = self.ff
+        args = [a for a in caps["route.args"][0].named_children if a.type != "comment"]
+        obj = caps["route.object"][0]
+        url = ff.string(args[0]) if len(args) >= 2 else None
+        if url is not None and not url.startswith("/") and len(args) >= 3:
+            url = ff.string(args[1])  # koa-router's named route: router.get('user', '/users/:id', h)
+        if url is None:  # app.route('/x').get(h).post(h2)
+            o = obj
+            while o.type == "call_expression" and ff.text(o.child_by_field_name("function")).rsplit(
+                    ".", 1)[-1] in ("get", "post", "put", "delete", "patch", "all", "head", "options"):
+                o = o.child_by_field_name("function").child_by_field_name("object")
+            f = o.child_by_field_name("function") if o.type == "call_expression" else None
+            if f is None or f.type != "member_expression" or \
+                    ff.text(f.child_by_field_name("property")) != "route" or not args:
+                return
+            rargs = o.child_by_field_name("arguments").named_children
+            url, obj = (ff.string(rargs[0]) if rargs else None), f.child_by_field_name("object")
+        if url is None or not (url.startswith("/") or url == "*"):
+            return
+        rid = self.resolve(obj)
+        if rid is None and obj.type == "identifier" and ff.text(obj) not in self.routers \
+                and not _JS_OBJECT.match(ff.text(obj)):
+            return
+        handler = args[-1]
+        if handler.type not in ("identifier", "member_expression", "arrow_function",
+                                "function_expression", "call_expression", "function"):
+            return
+        verb = ff.text(caps["route.verb"][0])
+        method = {"del": "DELETE", "all": "ALL"}.get(verb, verb.upper())
+        value, attrs = f"{method} {url}", ()
+        if rid is not None:
+            attrs = (("path", url), ("router", rid))
+            local = self.routers.get(ff.text(obj)) if obj.type == "identifier" else None
+            if local is not None and not local[2]:
+                attrs += (("relative", "true"),)
+            elif local is not None:
+                value = f"{method} {join(local[1], url)}"
+        self.emit(method, url, value, attrs, caps["route"][0], self._handler_anchor(handler),
+                  ff.text(handler).split("\n", 1)[0], handler)

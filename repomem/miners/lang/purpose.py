@@ -1,0 +1,52 @@
+"""Purposes of functions: doc comment text, or words of the signature when there is none."""
+
+from __future__ import annotations
+
+import re
+
+from repomem.miners._pysource import _collapse, _words
+
+_DIRECTIVE = re.compile(r"^(eslint|istanbul|@ts-|prettier|jshint|global |go:|nolint|#region|#endregion)")
+
+
+def param_names(ff, params) -> list[str]:
+    out = []
+    for p in params.named_children if params is not None else ():
+        if p.type in ff.lang.comments or p.type in ("self_parameter", "this"):
+            continue
+        n = p
+        for fld in ("name", "pattern", "left"):
+            n = p.child_by_field_name(fld) or n
+            if n is not p:
+                break
+        if n.type in ("identifier", "shorthand_property_identifier_pattern"):
+            name = ff.text(n)
+            if name not in ("self", "this", "req", "res", "next", "ctx"):
+                out.append(name)
+    return out
+
+
+def describe(name: str, params: list[str], returns: str) -> str:
+    out = " ".join(_words(name)) or name
+    if params:
+        out += f" ({', '.join(params)})"
+    if returns:
+        out += f" returns {returns}"
+    return out
+
+
+def doc_text(comments: list[str]) -> str | None:
+    """The first paragraph of doc comments, comment markers and ``@tags`` dropped."""
+    lines = []
+    for c in comments:
+        for ln in c.splitlines():
+            s = re.sub(r"^\s*(/\*\*+|/\*|\*/|\*|///|//)", "", ln)
+            s = re.sub(r"\*/\s*$", "", s).strip()
+            if not lines and (not s or _DIRECTIVE.match(s)):
+                continue
+            if not s or s.startswith("@"):
+                if lines:
+                    return _collapse(" ".join(lines))[:300]
+                continue
+            lines.append(s)
+    return _collapse(" ".join(lines))[:300] if lines else None

@@ -1,0 +1,32 @@
+; Go: functions, methods (with their receiver type), constants, net/http / gin / echo / chi routes.
+
+(function_declaration name: (identifier) @name) @definition.function
+(method_declaration
+  receiver: (parameter_list (parameter_declaration
+    type: [(type_identifier) @receiver
+           (pointer_type (type_identifier) @receiver)
+           (generic_type type: (type_identifier) @receiver)
+           (pointer_type (generic_type type: (type_identifier) @receiver))]))
+  name: (field_identifier) @name) @definition.method
+
+; const X = 3 and const ( ... ) blocks, package level only
+(source_file (const_declaration
+  (const_spec name: (identifier) @name value: (expression_list . (_) @value .)) @definition.constant))
+
+; http.HandleFunc("/x", h), mux.Handle(...), r.GET("/x", h), e.POST(...), r.Get("/x", h)
+(call_expression
+  function: (selector_expression operand: (_) @route.object field: (field_identifier) @route.verb)
+  arguments: (argument_list) @route.args
+  (#any-of? @route.verb "HandleFunc" "Handle" "GET" "POST" "PUT" "DELETE" "PATCH" "HEAD" "OPTIONS"
+                        "Any" "Get" "Post" "Put" "Delete" "Patch" "Head" "Options")) @route
+
+; v1 := r.Group("/v1") (gin, echo): a prefix for the routes registered on v1 in this file
+(short_var_declaration
+  left: (expression_list . (identifier) @group.name)
+  right: (expression_list . (call_expression
+    function: (selector_expression operand: (identifier) @group.object field: (field_identifier) @_g)
+    arguments: (argument_list . [(interpreted_string_literal) (raw_string_literal)] @group.path)))
+  (#any-of? @_g "Group"))
+
+; comments: left out of function fingerprints
+(comment) @comment

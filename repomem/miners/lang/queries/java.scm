@@ -1,0 +1,15 @@
+; Java: methods and constructors, static final fields, Spring route annotations.
+
+(method_declaration name: (identifier) @name) @definition.method
+(constructor_declaration name: (identifier) @name) @definition.method
+
+(field_declaration
+  (modifiers) @modifiers
+  declarator: (variable_declarator name: (identifier) @name value: (_) @value)) @definition.constant
+
+; annotations of a method and of its class (@RequestMapping, @GetMapping, ...)
+(method_declaration (modifiers [(annotation) (marker_annotation)] @decorator)) @decorated
+(class_declaration (modifiers [(annotation) (marker_annotation)] @decorator)) @decorated
+
+; comments: left out of function fingerprints
+[(line_comment) (block_comment)] @comment

@@ -1,0 +1,247 @@
+"""Routes of JavaScript/TypeScript, Go and Java files, and JS/TS router wiring.
+
+* Express / Koa / Fastify: ``app.get('/x', h)``, ``router.post(...)``, ``app.route('/x').get(h)``;
+  ``express.Router()``, ``new Router({prefix})`` (koa-router) and ``app.use('/prefix', router)``
+  give the same ``router`` and ``mount`` facts as Python's APIRouter/include_router
+  (miners/_pyroutes.py), so the ledger composes prefixes across files.  Router ids are
+  ``<module>:<name>`` with the module the file's path (``src/routes/users.ts`` ->
+  ``src.routes.users``, ``index`` dropped) and ``default`` for a default export (``export default
+  router``, ``module.exports = router``); relative imports and ``require`` are resolved.
+* NestJS: ``@Controller('users')`` on the class and ``@Get(':id')`` on the method.
+* Go: ``http.HandleFunc("/x", h)`` (method from a Go 1.22 ``"GET /x"`` pattern, else ``ANY``),
+  gin/echo ``r.GET``, chi ``r.Get``; ``v1 := r.Group("/v1")`` prefixes within the file.
+* Spring: ``@RequestMapping`` on the class, ``@GetMapping``/``@PostMapping``/...,
+  ``@RequestMapping(value=..., method=RequestMethod.X)`` on the method.
+
+Files under test directories (``test/``, ``__tests__/``, ...) and test files (``*.test.ts``,
+``*_test.go``, ``*Test.java``) state no routes: the apps they build are fixtures.
+
+A route whose handler is a function of the same file is a fact about that function (anchor, key
+suffix ``route``), so it follows the handler through renames and moves.  An inline or imported
+handler has no anchor there: the route is keyed ``route:<path>:<METHOD> <path as written>``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from repomem.miners._pyroutes import join
+from repomem.miners._pysource import MAX_TEXT_LINES, _words
+from repomem.miners.lang.jsroutes import JsRoutes, js_module
+from repomem.model import ROUTE, Fact
+
+ROUTE_PURPOSE_SUFFIX = " (HTTP endpoint / API route / URL path)"  # as in miners/python.py
+_NEST = {"Get", "Post", "Put", "Delete", "Patch", "Options", "Head", "All"}
+_SPRING = {"GetMapping": "GET", "PostMapping": "POST", "PutMapping": "PUT",
+           "DeleteMapping": "DELETE", "PatchMapping": "PATCH", "RequestMapping": None}
+# Calls every handler makes: they say nothing about what this one does.
+_GENERIC_CALLS = {"json", "send", "status", "next", "render", "redirect", "end", "set", "get",
+                  "sendStatus", "sendFile", "write", "Write", "Fprintf", "Printf", "JSON", "String",
+                  "parseInt", "Number", "String", "require", "then", "catch", "error", "log",
+                  "Error", "HttpException", "Promise", "resolve", "reject", "push", "map"}
+_GO_PATH = re.compile(r"^(?:([A-Z]+)\s+)?(/\S*)$")
+
+
+def _slash(*parts: str) -> str:
+    """Nest and Spring paths: segments joined under one leading slash."""
+    segs = [p.strip("/") for p in parts if p and p.strip("/")]
+    return "/" + "/".join(segs)
+
+
+class Routes(JsRoutes):
+    def __init__(self, ff, funcs: dict, nodes: dict):
+        self.ff, self.funcs, self.nodes = ff, funcs, nodes
+        self.out: list[Fact] = []
+        self.per_key: dict[str, int] = {}
+        self.decorators: dict[tuple, list] = {}
+        self.module = js_module(ff.path)
+        self.imports: dict[str, str] = {}
+        self.routers: dict[str, tuple | None] = {}  # local name -> (rid, prefix, literal); None: app
+        self.defaults: set[str] = set()
+
+    def facts(self) -> list[Fact]:
+        if _is_test(self.ff.path):  # apps built inside tests are fixtures, not the project's API
+            return []
+        fam = self.ff.lang.family
+        for caps in self.ff.matches:
+            if "decorated" in caps:
+                self.decorators.setdefault(_key(caps["decorated"][0]), []).extend(caps["decorator"])
+        if fam == "js":
+            self._js()
+            self._decorated(self._nest)
+        elif fam == "go":
+            self._go()
+        elif fam == "java":
+            self._decorated(self._spring)
+        return self.out
+
+    # -- emitting -------------------------------------------------------------------------------
+    def _handler_anchor(self, node) -> str | None:
+        if node is None or node.type not in ("identifier", "member_expression", "selector_expression"):
+            return None
+        text = self.ff.text(node)
+        exact = f"{self.ff.path}::{text.removeprefix('this.')}"
+        if exact in self.funcs:
+            return exact
+        last = text.rsplit(".", 1)[-1]
+        hits = [a for a, f in self.funcs.items() if f.value == last]
+        return hits[0] if len(hits) == 1 else None
+
+    def _calls(self, handler) -> list[str]:
+        """Names of the functions an inline handler calls (``createUser``, ``login``): what it
+        does, for a route whose handler has no name of its own."""
+        if handler is None or handler.type not in ("arrow_function", "function_expression",
+                                                   "function", "func_literal"):
+            return []
+        names, stack = [], [handler]
+        while stack and len(names) < 6:
+            n = stack.pop()
+            if n.type == "call_expression":
+                f = n.child_by_field_name("function")
+                name = self.ff.text(f).rsplit(".", 1)[-1] if f is not None else ""
+                if name.isidentifier() and name not in _GENERIC_CALLS and name not in names:
+                    names.append(name)
+            stack.extend(reversed(n.named_children))
+        return names
+
+    def emit(self, method: str, url: str, value: str, attrs, node, anchor, handler: str,
+             handler_node=None) -> None:
+        ff = self.ff
+        stmt = ff.statement(node)
+        doc = ff.doc(node) if stmt is not node or node.type != "call_expression" else None
+        if doc is None and stmt.type == "expression_statement":
+            doc = ff.doc(stmt)
+        first = node.start_point[0]
+        text = ff.src.rows(first, min(node.end_point[0], first + MAX_TEXT_LINES - 1))
+        if anchor is not None:
+            fn = self.funcs[anchor]
+            base, subject, purpose = "route", f"route of {anchor.split('::', 1)[1]}", doc or fn.purpose
+        else:
+            base, subject = f"{ROUTE}:{ff.path}:{method} {url}", f"route {method} {url}"
+            words = f"{method.lower()} {' '.join(w for p in url.split('/') for w in _words(p))}".strip()
+            purpose = f"{doc} - {words}" if doc else words
+            calls = self._calls(handler_node)
+            if calls:
+                purpose += f" - calls {', '.join(' '.join(_words(c)) for c in calls)}"
+        slot = anchor or base
+        n = self.per_key[slot] = self.per_key.get(slot, 0) + 1
+        self.out.append(Fact(
+            key=base if n == 1 else f"{base}#{n}", kind=ROUTE, anchor=anchor, subject=subject,
+            value=value, attrs=tuple(sorted((("handler", handler[:80]), *attrs))), path=ff.path,
+            line=first + 1, text=text, purpose=purpose + ROUTE_PURPOSE_SUFFIX))
+
+    def _decorated(self, parse) -> None:
+        for anchor, node in self.nodes.items():
+            decs = self.decorators.get(_key(node))
+            if decs:
+                for method, url in filter(None, (parse(d, node) for d in decs)):
+                    self.emit(method, url, f"{method} {url}", (), node, anchor,
+                              self.funcs[anchor].value)
+
+    def _class_decorators(self, node):
+        p = node.parent
+        while p is not None and p.type not in ("class_declaration",):
+            p = p.parent
+        if p is None:
+            return []
+        out = list(self.decorators.get(_key(p), []))
+        if p.parent is not None and p.parent.type == "export_statement":
+            out += [c for c in p.parent.children if c.type == "decorator"]
+        return out
+
+    # -- NestJS and Spring ------------------------------------------------------------------------
+    def _call(self, dec):
+        """(name, argument nodes) of a decorator or annotation."""
+        ff = self.ff
+        if dec.type in ("annotation", "marker_annotation"):
+            name, args = dec.child_by_field_name("name"), dec.child_by_field_name("arguments")
+            return ff.text(name), [a for a in args.named_children] if args is not None else []
+        inner = dec.named_children[0] if dec.named_child_count else None
+        if inner is not None and inner.type == "call_expression":
+            args = inner.child_by_field_name("arguments")
+            return ff.text(inner.child_by_field_name("function")), list(args.named_children)
+        return (ff.text(inner), []) if inner is not None else ("", [])
+
+    def _first_path(self, args, keys=("path", "value")) -> str:
+        for a in args:
+            if a.type in ("pair", "element_value_pair"):
+                k = a.child_by_field_name("key")
+                if k is not None and self.ff.text(k).strip("'\"") in keys:
+                    a = a.child_by_field_name("value")
+                else:
+                    continue
+            if a.type in ("object", "element_value_array_initializer", "array") and a.named_child_count:
+                return self._first_path(a.named_children, keys)
+            s = self.ff.string(a)
+            if s is not None:
+                return s
+        return ""
+
+    def _nest(self, dec, node):
+        name, args = self._call(dec)
+        if name not in _NEST:
+            return None
+        prefix = ""
+        for cd in self._class_decorators(node):
+            cname, cargs = self._call(cd)
+            if cname == "Controller":
+                prefix = self._first_path(cargs)
+        return name.upper(), _slash(prefix, self._first_path(args))
+
+    def _spring(self, dec, node):
+        name, args = self._call(dec)
+        if name not in _SPRING:
+            return None
+        method = _SPRING[name]
+        if method is None:
+            m = re.search(r"RequestMethod\.([A-Z]+)", self.ff.text(dec))
+            method = m.group(1) if m else "ANY"
+        prefix = ""
+        for cd in self._class_decorators(node):
+            cname, cargs = self._call(cd)
+            if cname == "RequestMapping":
+                prefix = self._first_path(cargs)
+        return method, _slash(prefix, self._first_path(args))
+
+    # -- Go -----------------------------------------------------------------------------------------
+    def _go(self) -> None:
+        groups: dict[str, tuple[str, str]] = {}
+        for caps in self.ff.matches:
+            if "group.name" in caps:
+                path = self.ff.string(caps["group.path"][0])
+                if path is not None:
+                    groups[self.ff.text(caps["group.name"][0])] = (self.ff.text(caps["group.object"][0]), path)
+
+        def prefix(name: str, depth: int = 0) -> str:
+            if name not in groups or depth > 8:
+                return ""
+            parent, path = groups[name]
+            return join(prefix(parent, depth + 1), path)
+
+        for caps in self.ff.matches:
+            if "route" not in caps:
+                continue
+            args = [a for a in caps["route.args"][0].named_children if a.type != "comment"]
+            pattern = self.ff.string(args[0]) if len(args) >= 2 else None
+            m = _GO_PATH.match(pattern or "")
+            if m is None or args[1].type not in ("identifier", "selector_expression", "func_literal",
+                                                 "call_expression"):
+                continue
+            verb = self.ff.text(caps["route.verb"][0])
+            method = m.group(1) or ("ANY" if verb.startswith("Handle") or verb == "Any" else verb.upper())
+            obj = caps["route.object"][0]
+            url = join(prefix(self.ff.text(obj)), m.group(2)) if obj.type == "identifier" else m.group(2)
+            self.emit(method, url, f"{method} {url}", (), caps["route"][0],
+                      self._handler_anchor(args[1]), self.ff.text(args[1]), args[1])
+
+_TEST_DIRS = {"test", "tests", "__tests__", "spec", "specs", "e2e", "testdata"}
+_TEST_FILE = re.compile(r"(\.(test|spec)\.[jt]sx?$|_test\.go$|Tests?\.java$)")
+
+
+def _is_test(path: str) -> bool:
+    parts = path.split("/")
+    return bool(_TEST_DIRS.intersection(parts[:-1])) or bool(_TEST_FILE.search(parts[-1]))
+
+
+def _key(node) -> tuple:
+    return (node.start_byte, node.end_byte, node.type)

@@ -1,0 +1,270 @@
+"""Facts of one source file from its query captures: functions and methods, module constants,
+and (through :mod:`.routes`) routes and router wiring.
+
+Functions are keyed like Python's: ``anchor`` = ``path::qualname`` (``Class.method``, a Go
+method's receiver type, a Rust ``impl`` type), key suffix ``function``, so the ledger follows
+them through renames and moves.  Definitions nested in a function body are private helpers and
+are skipped.  Overloads (Java, one qualname twice in a file) get their parameter list in the
+anchor.  Purpose: the doc comment right above (JSDoc/TSDoc, Go doc comment, Rust ``///``,
+Javadoc), its first paragraph without tags; else words of the name, the parameters and the
+return type.  Constants: ``constant:<path>:<qualname>`` for a module (or Java class / Rust impl)
+level constant bound to a literal.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from repomem.miners import MineError
+from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _first_error_line, _Source, _words
+from repomem.miners.lang import Lang, load
+from repomem.miners.lang.purpose import describe, doc_text, param_names
+from repomem.miners.lang.routes import Routes
+from repomem.model import CONSTANT, FUNCTION, Fact
+
+# A file is unparseable (MineError: it keeps its earlier facts) when the parser had to invent a
+# token (a MISSING node: an unclosed brace swallows everything after it) or when ERROR nodes
+# cover more than this share of it.  Below that, an ERROR island is a grammar gap for some newer
+# syntax, and blinding the whole file for it would lose more than it protects.
+MAX_ERROR_SHARE = 0.02
+MAX_SIGNATURE = 300
+# Tokens of a body: a string literal whole, a word, or one punctuation character.
+_TOKEN = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|`(?:\\.|[^`\\])*`|\w+|[^\s\w]')
+_QUOTES = re.compile(r'^(?:r#*"|[`"\'])(.*?)(?:"#*|[`"\'])$', re.S)
+
+
+def check_parse(root, size: int) -> None:
+    if not root.has_error:
+        return
+    error_bytes, missing, stack = 0, False, [root]
+    while stack:
+        n = stack.pop()
+        if n.is_missing:
+            missing = True
+        elif n.type == "ERROR":
+            error_bytes += n.end_byte - n.start_byte
+            continue
+        stack.extend(c for c in n.children if c.has_error or c.is_missing)
+    if missing or error_bytes > MAX_ERROR_SHARE * max(size, 1):
+        raise MineError(f"syntax error near line {_first_error_line(root)}")
+
+
+class FileFacts:
+    def __init__(self, lang: Lang, path: str, text: str):
+        self.lang, self.path, self.src = lang, path, _Source(text)
+        from tree_sitter import QueryCursor
+
+        parser, query = load(lang)
+        self.root = parser.parse(self.src.data).root_node
+        check_parse(self.root, len(self.src.data))
+        self.matches, spans = [], []
+        for _, caps in QueryCursor(query).matches(self.root):
+            if "comment" in caps:
+                spans.extend((n.start_byte, n.end_byte) for n in caps["comment"])
+            else:
+                self.matches.append(caps)
+        self.comment_spans = sorted(spans)
+
+    # -- helpers shared with routes -------------------------------------------------------------
+    def text(self, node) -> str:
+        return self.src.text(node)
+
+    def nested(self, node) -> bool:
+        """True when node lies inside a function body (a private helper, a callback)."""
+        p = node.parent
+        while p is not None:
+            if p.type in self.lang.functions:
+                return True
+            p = p.parent
+        return False
+
+    def scope(self, node) -> list[str]:
+        names, p = [], node.parent
+        while p is not None:
+            fld = self.lang.scopes.get(p.type)
+            n = p.child_by_field_name(fld) if fld else None
+            if n is not None:
+                names.append(self.text(n).split("<", 1)[0].strip())
+            p = p.parent
+        return names[::-1]
+
+    def statement(self, node):
+        while node.parent is not None and node.parent.type in self.lang.wrappers:
+            node = node.parent
+        return node
+
+    def doc(self, node) -> str | None:
+        """First paragraph of the doc comment right above a definition (decorators skipped):
+        above the node itself (a spec in a Go ``const ( ... )`` block), else above the statement
+        it is part of (``export const f = ...``)."""
+        own = self._doc_above(node)
+        stmt = self.statement(node)
+        return own if own is not None or stmt is node else self._doc_above(stmt)
+
+    def _doc_above(self, top) -> str | None:
+        prev = top.prev_sibling
+        while prev is not None and prev.type in ("decorator", "attribute_item", "annotation"):
+            top, prev = prev, prev.prev_sibling
+        run = []
+        while prev is not None and prev.type in self.lang.comments:
+            body = self.text(prev)
+            # right above; a JSDoc/Javadoc block may stand one blank line away (express's style)
+            if top.start_point[0] - prev.end_point[0] > (2 if body.startswith("/**") else 1):
+                break
+            if not body.startswith(self.lang.doc_prefixes) or body.startswith("////"):
+                break
+            run.append(body)
+            if body.startswith("/*"):
+                break
+            top, prev = prev, prev.prev_sibling
+        return doc_text(run[::-1]) if run else None
+
+    def string(self, node) -> str | None:
+        """A string literal's content (no substitutions), else None."""
+        if node is None or node.type not in self.lang.strings:
+            return None
+        if any(c.type in ("template_substitution", "interpolation") for c in node.children):
+            return None
+        m = _QUOTES.match(self.text(node))
+        return m.group(1) if m else None
+
+    # -- facts ------------------------------------------------------------------------------------
+    def facts(self) -> list[Fact]:
+        funcs: list[tuple] = []
+        consts: dict[str, Fact] = {}
+        seen: set[tuple] = set()  # two patterns matching one definition must not look like overloads
+        for caps in self.matches:
+            if "definition.function" in caps or "definition.method" in caps:
+                d = (caps.get("definition.function") or caps["definition.method"])[0]
+                if (d.start_byte, d.end_byte) in seen:
+                    continue
+                seen.add((d.start_byte, d.end_byte))
+                got = self._function(caps)
+                if got is not None:
+                    funcs.append(got)
+            elif "definition.constant" in caps:
+                fact = self._constant(caps)
+                if fact is not None:
+                    consts[fact.key] = fact
+        counts: dict[str, int] = {}
+        for qual, *_ in funcs:
+            counts[qual] = counts.get(qual, 0) + 1
+        by_anchor: dict[str, Fact] = {}
+        nodes = {}
+        for qual, params, fact, node in funcs:
+            if counts[qual] > 1:  # overloads: the parameter list tells them apart
+                anchor = f"{self.path}::{qual}({params})"
+                fact = dataclasses.replace(fact, anchor=anchor)
+            by_anchor[fact.anchor] = fact
+            nodes[fact.anchor] = node
+        routes = Routes(self, by_anchor, nodes)
+        return [*by_anchor.values(), *routes.facts(), *consts.values()]
+
+    def _function(self, caps):
+        d = (caps.get("definition.function") or caps["definition.method"])[0]
+        fn = caps.get("function", [d])[0]
+        body = fn.child_by_field_name("body")
+        if body is None or self.nested(d):
+            return None
+        full = self.text(caps["name"][0])
+        name = full.rsplit(".", 1)[-1]
+        exported = full.startswith(("exports.", "module.exports"))
+        if full in ("module.exports", "exports.default"):  # module.exports = function name() {}
+            own = fn.child_by_field_name("name")
+            name = self.text(own) if own is not None else full
+        scope = self.scope(d) + [self.text(r) for r in caps.get("receiver", ())]
+        qual = ".".join([*scope, full])
+        stmt = self.statement(d)
+        params_node = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
+        params = _collapse(self.text(params_node)) if params_node is not None else ""
+        ret = fn.child_by_field_name(self.lang.returns) if fn.type != "constructor_declaration" else None
+        returns = _collapse(self.text(ret)).lstrip(":").strip() if ret is not None else ""
+        signature = _collapse(self.src.data[stmt.start_byte:body.start_byte].decode("utf-8", "replace"))
+        signature = re.sub(r"\s*(=>|\{)?\s*$", "", signature)[:MAX_SIGNATURE]
+        purpose = self.doc(d) or describe(name, param_names(self, params_node), returns)
+        first = stmt.start_point[0]
+        text = self.src.rows(first, min(body.start_point[0], first + MAX_TEXT_LINES - 1))
+        anchor = f"{self.path}::{qual}"
+        fact = Fact(
+            key="function", kind=FUNCTION, anchor=anchor,
+            subject=f"{'method' if scope or ('.' in full and not exported) else 'function'} {qual}",
+            value=name,
+            attrs=(("class", ".".join(scope)), ("location", self.path), ("signature", signature)),
+            path=self.path, line=first + 1, text=text, purpose=purpose,
+            fingerprint=self._fingerprint(body, name))
+        return qual, params, fact, d
+
+    def _fingerprint(self, body, name: str) -> str:
+        """Body tokens minus comments; a string literal is one token, the own name ``_SELF_``.
+
+        Tokenised from the text with the comments (found by the query) cut out: a walk over
+        every leaf of every body was a fifth of mining time."""
+        start, end, data = body.start_byte, body.end_byte, self.src.data
+        parts, pos = [], start
+        for a, b in self.comment_spans:
+            if b <= pos or a >= end:
+                continue
+            parts.append(data[pos:a])
+            pos = b
+        parts.append(data[pos:end])
+        text = b" ".join(parts).decode("utf-8", "replace")
+        return " ".join("_SELF_" if t == name else _collapse(t) for t in _TOKEN.findall(text))
+
+    def _constant(self, caps) -> Fact | None:
+        d, value_node = caps["definition.constant"][0], caps["value"][0]
+        mods = caps.get("modifiers")
+        if mods and not {"static", "final"} <= set(self.text(mods[0]).split()):
+            return None
+        if self.nested(d):
+            return None
+        value = self.literal(value_node)
+        if value is None:
+            return None
+        qual = ".".join([*self.scope(d), self.text(caps["name"][0])])
+        stmt = self.statement(d)
+        first = stmt.start_point[0]
+        purpose = " ".join(_words(qual.rsplit(".", 1)[-1]))
+        doc = self.doc(d)
+        return Fact(key=f"{CONSTANT}:{self.path}:{qual}", kind=CONSTANT, subject=f"{qual} in {self.path}",
+                    value=value, path=self.path, line=first + 1,
+                    text=self.src.rows(first, min(stmt.end_point[0], first + MAX_TEXT_LINES - 1)),
+                    purpose=f"{purpose} - {doc}" if doc else purpose)
+
+    def literal(self, node) -> str | None:
+        t = node.type
+        if t in self.lang.strings:
+            return self.string(node)
+        if t in self.lang.literals:
+            return self.text(node)
+        if t == "unary_expression" and node.named_child_count == 1 and self.text(node)[:1] in "-+":
+            inner = self.literal(node.named_children[0])
+            return None if inner is None else self.text(node)[0] + inner
+        if t in ("array", "array_expression") and node.named_child_count <= 50:
+            items = [c for c in node.named_children if c.type not in self.lang.comments]
+            parts = [self.literal(c) for c in items]
+            return None if any(p is None for p in parts) else "[" + ", ".join(parts) + "]"
+        if t in ("parenthesized_expression", "as_expression", "satisfies_expression") \
+                and node.named_child_count:
+            return self.literal(node.named_children[0])
+        return None
+
+
+class LangMiner:
+    name = "lang"
+
+    def accepts(self, path: str) -> bool:
+        from repomem.miners.lang import language_of
+
+        return language_of(path) is not None
+
+    def mine(self, path: str, text: str) -> list[Fact]:
+        from repomem.miners.lang import language_of
+
+        lang = language_of(path)
+        if lang is None or not text.strip():
+            return []
+        return FileFacts(lang, path, text).facts()
+
+
+MINER = LangMiner()

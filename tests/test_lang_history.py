@@ -1,0 +1,221 @@
+"""Functions, routes and constants of JavaScript, TypeScript, Go, Rust and Java followed through
+a real git history: rename, move, rename with an edit, route moved, a syntax error that keeps the
+file's earlier facts, function deleted, constant changed."""
+
+from __future__ import annotations
+
+import pytest
+
+from repomem.index import Repo, ingest
+from repomem.miners import MineError
+from repomem.miners.lang.walker import MINER
+from repomem.query import facts, history
+from tests.conftest import commit
+
+DOC = "Read the settings file and merge the defaults."
+
+JS = dict(
+    ext="js",
+    fn=lambda name, edit: f"""/**
+ * {DOC}
+ */
+function {name}(path, defaults) {{
+  const raw = fs.readFileSync(path, 'utf8');
+  const parsed = JSON.parse(raw);
+  {"parsed.loaded = true;" if edit else ""}
+  return Object.assign({{}}, defaults, parsed);
+}}
+""",
+    const=lambda v: f"export const MAX_RETRIES = {v};\n",
+    other="function unrelated(a) {\n  return a * 2 + 1;\n}\n",
+    route="""const express = require('express');
+const app = express();
+
+function getUser(req, res) {
+  const id = req.params.id;
+  res.json({ id: id, name: lookup(id) });
+}
+
+app.get('/users/:id', getUser);
+""",
+    route_value="GET /users/:id", route_handler="getUser",
+    broken="function broken( {\n",
+)
+
+TS = dict(
+    ext="ts",
+    fn=lambda name, edit: f"""/** {DOC} */
+export const {name} = (path: string, defaults: Settings): Settings => {{
+  const raw = fs.readFileSync(path, 'utf8');
+  const parsed: Settings = JSON.parse(raw);
+  {"parsed.loaded = true;" if edit else ""}
+  return {{ ...defaults, ...parsed }};
+}};
+""",
+    const=lambda v: f"export const MAX_RETRIES = {v};\n",
+    other="export function unrelated(a: number): number {\n  return a * 2 + 1;\n}\n",
+    route="""@Controller('users')
+export class UsersController {
+  /** Fetch one user by id. */
+  @Get(':id')
+  findOne(@Param('id') id: string): string {
+    return this.service.lookup(id).name + id;
+  }
+}
+""",
+    route_value="GET /users/:id", route_handler="findOne",
+    broken="export class Broken {\n  run( {\n",
+)
+
+GO_EDIT = 'out["loaded"] = "true"'
+GO = dict(
+    ext="go",
+    fn=lambda name, edit: f"""// {name} reads the settings file and merges the defaults.
+func {name}(path string, defaults map[string]string) map[string]string {{
+	raw, _ := os.ReadFile(path)
+	out := parse(raw)
+	{GO_EDIT if edit else ""}
+	for k, v := range defaults {{
+		out[k] = v
+	}}
+	return out
+}}
+""",
+    const=lambda v: f"const MaxRetries = {v}\n",
+    other="func unrelated(a int) int {\n\treturn a*2 + 1\n}\n",
+    route="""func getUser(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	fmt.Fprintf(w, "user %s", lookup(id))
+}
+
+func register() {
+	http.HandleFunc("GET /users/{id}", getUser)
+}
+""",
+    route_value="GET /users/{id}", route_handler="getUser",
+    broken="func broken( {\n",
+)
+
+RUST = dict(
+    ext="rs",
+    fn=lambda name, edit: f"""/// {DOC}
+pub fn {name}(path: &str, defaults: &Settings) -> Settings {{
+    let raw = std::fs::read_to_string(path).unwrap();
+    let mut out = parse(&raw);
+    {"out.loaded = true;" if edit else ""}
+    out.merge(defaults);
+    out
+}}
+""",
+    const=lambda v: f"pub const MAX_RETRIES: u32 = {v};\n",
+    other="fn unrelated(a: i32) -> i32 {\n    a * 2 + 1\n}\n",
+    route=None,  # no Rust web framework is mined
+    broken="fn broken( {\n",
+)
+
+JAVA = dict(
+    ext="java",
+    fn=lambda name, edit: f"""    /** {DOC} */
+    public static Settings {name}(String path, Settings defaults) {{
+        String raw = Files.readString(Path.of(path));
+        Settings out = Settings.parse(raw);
+        {"out.loaded = true;" if edit else ""}
+        out.merge(defaults);
+        return out;
+    }}
+""",
+    const=lambda v: f"    public static final int MAX_RETRIES = {v};\n",
+    other="    static int unrelated(int a) {\n        return a * 2 + 1;\n    }\n",
+    route="""@RestController
+@RequestMapping("/api")
+public class UserController {
+    @GetMapping("/users/{id}")
+    public String getUser(@PathVariable String id) {
+        return service.lookup(id).getName() + id;
+    }
+}
+""",
+    route_value="GET /api/users/{id}", route_handler="getUser",
+    broken="    class Broken {\n",
+)
+
+LANGS = {"javascript": JS, "typescript": TS, "go": GO, "rust": RUST, "java": JAVA}
+
+
+def _file(spec, path: str, *parts: str) -> str:
+    body = "\n".join(p for p in parts if p)
+    if spec["ext"] == "go":
+        return f"package {path.split('/')[0]}\n\n{body}"
+    if spec["ext"] == "java" and not body.lstrip().startswith("@"):
+        cls = path.rsplit("/", 1)[-1].split(".")[0]
+        return f"public class {cls} {{\n{body}}}\n"
+    return body
+
+
+def _names(spec):
+    ext = spec["ext"]
+    if ext == "java":
+        return "a/Util.java", "b/Config.java", "web/UserController.java", "api/UserController.java"
+    return f"a/util.{ext}", f"b/config.{ext}", f"web/routes.{ext}", f"api/handlers.{ext}"
+
+
+def _by_value(repo, kind, as_of=None):
+    return {f["value"]: f for f in facts(Repo.open(repo), as_of=as_of, kind=kind)["facts"]}
+
+
+@pytest.mark.parametrize("lang", sorted(LANGS))
+def test_function_route_and_constant_history(new_repo, lang):
+    spec = LANGS[lang]
+    util, config, routes, handlers = _names(spec)
+    fn, const = spec["fn"], spec["const"]
+    repo = new_repo()
+    files = {util: _file(spec, util, const(3), fn("loadConfig", False))}
+    if spec["route"]:
+        files[routes] = spec["route"] if spec["ext"] != "go" else _file(spec, routes, spec["route"])
+    commit(repo, "2026-01-01T10:00:00+00:00", "start", files)
+    commit(repo, "2026-01-02T10:00:00+00:00", "rename",
+           {util: _file(spec, util, const(3), fn("readConfig", False))})
+    commit(repo, "2026-01-03T10:00:00+00:00", "move", {
+        util: _file(spec, util, const(3)), config: _file(spec, config, fn("readConfig", False))})
+    commit(repo, "2026-01-04T10:00:00+00:00", "rename with an edit",
+           {config: _file(spec, config, fn("readSettings", True))})
+    if spec["route"]:
+        moved = spec["route"] if spec["ext"] != "go" else _file(spec, handlers, spec["route"])
+        commit(repo, "2026-01-05T10:00:00+00:00", "move the route", {routes: None, handlers: moved})
+    # a syntax error in a commit that also renames: mined, it would show the new name
+    broken = _file(spec, config, fn("halfRenamed", True)) + spec["broken"]
+    with pytest.raises(MineError):
+        MINER.mine(config, broken)
+    commit(repo, "2026-01-06T10:00:00+00:00", "broken", {config: broken})
+    commit(repo, "2026-01-07T10:00:00+00:00", "delete", {config: _file(spec, config, spec["other"])})
+    commit(repo, "2026-01-08T10:00:00+00:00", "retries", {util: _file(spec, util, const(5))})
+    r = Repo.open(repo)
+    ingest(r, all_history=True, progress=False)
+
+    start = _by_value(repo, "function", "2026-01-01T12:00:00+00:00")["loadConfig"]
+    key = start["key"]
+    assert start["purpose"].startswith(DOC[:20]) or "reads the settings file" in start["purpose"]
+    for day, name, path in [("02", "readConfig", util), ("03", "readConfig", config),
+                            ("04", "readSettings", config), ("06", "readSettings", config)]:
+        got = _by_value(repo, "function", f"2026-01-{day}T12:00:00+00:00")
+        assert name in got, (day, sorted(got))
+        assert got[name]["key"] == key and got[name]["path"] == path, day
+    # the syntax error kept the file's facts: no version started on the 6th
+    versions = history(r, key)["versions"]
+    assert [v["value"] for v in versions] == ["loadConfig", "readConfig", "readConfig", "readSettings"]
+    assert versions[-1]["end_reason"] == "removed"
+    now = _by_value(repo, "function")
+    assert "readSettings" not in now and "unrelated" in now
+
+    if spec["route"]:
+        before = _by_value(repo, "route", "2026-01-04T12:00:00+00:00")[spec["route_value"]]
+        after = _by_value(repo, "route")[spec["route_value"]]
+        assert before["key"] == after["key"]
+        assert after["path"] == handlers  # one version: the move changed provenance only
+        assert [v["path"] for v in history(Repo.open(repo), after["key"])["versions"]] == [handlers]
+        assert after["attrs"]["handler"] == spec["route_handler"]
+
+    consts = [f for f in facts(r, kind="constant")["facts"]]
+    assert [(f["value"], f["path"]) for f in consts] == [("5", util)]
+    cver = history(r, consts[0]["key"])["versions"]
+    assert [v["value"] for v in cver] == ["3", "5"]

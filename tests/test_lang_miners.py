@@ -1,0 +1,325 @@
+"""The query-driven miners file by file: what each language states, and what it leaves out."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+from repomem.check import scannable
+from repomem.identity import match_moves
+from repomem.miners import mine_file
+from repomem.miners.lang.walker import MINER
+from repomem.miners.manifests import MINER as MANIFESTS
+from repomem.model import FUNCTION, Fact
+
+
+def mine(path, src):
+    return MINER.mine(path, textwrap.dedent(src))
+
+
+def by_kind(facts, kind):
+    return {f.value: f for f in facts if f.kind == kind}
+
+
+def test_javascript_definitions_and_purposes():
+    facts = mine("lib/response.js", """
+        'use strict';
+        var deprecate = require('depd')('express');
+
+        /**
+         * Send a response.
+         *
+         * @param {string|number|boolean|object|Buffer} body
+         * @public
+         */
+        res.send = function send(body) {
+          var chunk = body;
+          return this;
+        };
+
+        // Set the Content-Type of the response.
+        exports.type = (type) => type;
+
+        function helper(a) {
+          function nested() { return a; }
+          return nested();
+        }
+
+        class Router {
+          /** Dispatch a request. */
+          handle(req, res, out) { return out(); }
+          #secret() {}
+        }
+        """)
+    funcs = {f.anchor.split("::")[1]: f for f in facts if f.kind == FUNCTION}
+    assert set(funcs) == {"res.send", "exports.type", "helper", "Router.handle", "Router.#secret"}
+    assert funcs["res.send"].purpose == "Send a response."
+    assert funcs["res.send"].subject == "method res.send" and funcs["res.send"].value == "send"
+    assert funcs["exports.type"].purpose == "Set the Content-Type of the response."
+    assert funcs["Router.handle"].purpose == "Dispatch a request."
+    assert funcs["helper"].purpose == "helper (a)"  # no doc: words of the signature
+    assert funcs["res.send"].attrs[2] == ("signature", "res.send = function send(body)")
+
+
+def test_typescript_and_tsx():
+    facts = mine("web/src/auth.tsx", """
+        import { useState } from 'react';
+
+        /** The current user, and the login and logout actions. */
+        export function useAuth(): AuthState {
+          const [user, setUser] = useState<User | null>(null);
+          return { user, login: (u: User) => setUser(u), logout: () => setUser(null) };
+        }
+
+        export const isLoggedIn = (state: AuthState): boolean => state.user !== null;
+
+        export const LoginButton = ({ onClick }: Props) => <button onClick={onClick}>Log in</button>;
+
+        export class Store {
+          reset = (): void => { this.items = []; };
+        }
+        """)
+    funcs = {f.value: f for f in facts if f.kind == FUNCTION}
+    assert set(funcs) == {"useAuth", "isLoggedIn", "LoginButton", "reset"}
+    assert funcs["useAuth"].purpose == "The current user, and the login and logout actions."
+    assert funcs["isLoggedIn"].purpose == "is logged in (state) returns boolean"
+    assert funcs["reset"].anchor == "web/src/auth.tsx::Store.reset"
+
+
+def test_constants_are_literal_and_module_level():
+    js = by_kind(mine("src/config.ts", """
+        export const MAX_RETRIES = 3;
+        const TIMEOUT_MS = -1.5;
+        export const NAME = 'api';
+        const TEMPLATE = `v${MAX_RETRIES}`;
+        const LEVELS = ['debug', 'info'];
+        const client = createClient();
+        function f() { const INNER = 4; return INNER; }
+        """), "constant")
+    assert {f.key: v for v, f in js.items()} == {
+        "constant:src/config.ts:MAX_RETRIES": "3", "constant:src/config.ts:TIMEOUT_MS": "-1.5",
+        "constant:src/config.ts:NAME": "api", "constant:src/config.ts:LEVELS": "[debug, info]"}
+    go = by_kind(mine("cmd/main.go", """
+        package main
+
+        // DefaultPort is where the server listens.
+        const DefaultPort = 8080
+        const (
+            Name = "svc"
+            Mode = iota
+        )
+        """), "constant")
+    assert set(go) == {"8080", "svc"}
+    assert go["8080"].purpose == "default port - DefaultPort is where the server listens."
+    rust = by_kind(mine("src/lib.rs", """
+        pub const MAX: u32 = 3;
+        static GREETING: &str = "hi";
+        impl Server { const PORT: u16 = 80; }
+        """), "constant")
+    assert {f.key for f in rust.values()} == {
+        "constant:src/lib.rs:MAX", "constant:src/lib.rs:GREETING", "constant:src/lib.rs:Server.PORT"}
+    java = by_kind(mine("src/A.java", """
+        public class A {
+            public static final int MAX = 3;
+            private final int notStatic = 4;
+            static int notFinal = 5;
+        }
+        """), "constant")
+    assert {f.key: v for v, f in java.items()} == {"constant:src/A.java:A.MAX": "3"}
+
+
+def test_express_koa_and_route_chains():
+    facts = mine("server.js", """
+        const express = require('express');
+        const Router = require('@koa/router');
+        const app = express();
+        const v1 = new Router({ prefix: '/v1' });
+
+        /** List the books. */
+        app.route('/book').get(listBooks).post((req, res) => res.send('ok'));
+        v1.get('/items', (ctx) => { ctx.body = []; });
+        app.get('env');
+        cache.get('/key', value);
+
+        function listBooks(req, res) { res.json([]); }
+        """)
+    routes = by_kind(facts, "route")
+    assert set(routes) == {"GET /book", "POST /book", "GET /v1/items"}
+    assert routes["GET /book"].anchor == "server.js::listBooks" and routes["GET /book"].key == "route"
+    assert routes["POST /book"].key == "route:server.js:POST /book" and routes["POST /book"].anchor is None
+    assert routes["POST /book"].purpose.startswith("List the books.")
+    assert dict(routes["GET /v1/items"].attrs)["router"] == "server:v1"
+
+
+def test_go_gin_groups_and_spring():
+    go = by_kind(mine("api/routes.go", """
+        package api
+
+        func Setup(r *gin.Engine) {
+            v1 := r.Group("/v1")
+            users := v1.Group("/users")
+            users.GET("/:id", getUser)
+            r.POST("/login", func(c *gin.Context) {})
+            m := map[string]int{}
+            m.Get("x", 1)
+        }
+
+        func getUser(c *gin.Context) { c.JSON(200, nil) }
+        """), "route")
+    assert set(go) == {"GET /v1/users/:id", "POST /login"}
+    assert go["GET /v1/users/:id"].anchor == "api/routes.go::getUser"
+    java = by_kind(mine("src/UserController.java", """
+        @RestController
+        @RequestMapping(value = "/api/users")
+        public class UserController {
+            @RequestMapping(value = "/{id}", method = RequestMethod.DELETE)
+            public void remove(@PathVariable long id) { repo.deleteById(id); }
+
+            @PostMapping
+            public User create(@RequestBody User u) { return repo.save(u); }
+        }
+        """), "route")
+    assert set(java) == {"DELETE /api/users/{id}", "POST /api/users"}
+
+
+def test_unparseable_and_skipped_files():
+    import pytest
+
+    from repomem.miners import MineError
+
+    with pytest.raises(MineError, match="syntax error near line 2"):
+        mine("a.js", "function ok() { return 1; }\nfunction broken( {\n")
+    assert not MINER.accepts("node_modules/x/index.js") and not MINER.accepts("dist/app.min.js")
+    assert not MINER.accepts("types/index.d.ts") and MINER.accepts("src/App.tsx")
+
+
+def test_manifests():
+    gomod = {f.key: f.value for f in MANIFESTS.mine("svc/go.mod", textwrap.dedent("""
+        module example.com/svc
+
+        go 1.22
+        toolchain go1.22.3
+
+        require (
+            github.com/gin-gonic/gin v1.9.1
+            golang.org/x/text v0.14.0 // indirect
+        )
+        replace github.com/a/b => ../b
+        """))}
+    assert gomod == {"dependency:go:svc:engines:go": "1.22",
+                     "dependency:go:svc:engines:toolchain": "go1.22.3",
+                     "dependency:go:svc:main:github.com/gin-gonic/gin": "v1.9.1",
+                     "dependency:go:svc:indirect:golang.org/x/text": "v0.14.0"}
+    cargo = {f.key: (f.value, dict(f.attrs).get("features")) for f in MANIFESTS.mine(
+        "Cargo.toml", textwrap.dedent("""
+        [package]
+        name = "x"
+        rust-version = "1.74"
+
+        [dependencies]
+        serde = { version = "1.0", features = ["derive"] }
+        local = { path = "../local" }
+
+        [dev-dependencies]
+        tokio = "1"
+
+        [target.'cfg(unix)'.dependencies]
+        libc = "0.2"
+        """))}
+    assert cargo == {"dependency:cargo:.:engines:rust": ("1.74", None),
+                     "dependency:cargo:.:main:serde": ("1.0", "derive"),
+                     "dependency:cargo:.:main:local": ("path:../local", None),
+                     "dependency:cargo:.:dev:tokio": ("1", None),
+                     "dependency:cargo:.:main@cfg(unix):libc": ("0.2", None)}
+    npm = {f.key: f.value for f in mine_file("web/package.json",
+                                             b'{"engines": {"node": ">=18", "pnpm": ">=8"}}')
+           if f.kind == "dependency"}
+    assert npm == {"dependency:npm:web:engines:node": ">=18", "dependency:npm:web:engines:pnpm": ">=8"}
+
+
+def test_check_reads_comments_from_the_syntax_tree():
+    src = 'const u = "http://x/api/v1/users"; // see /api/v1/users\n/*\n old /api/v0\n*/\nlet a = 1;\n'
+    assert [(i, t) for i, t, _ in scannable("a.ts", src)] == [
+        (1, "// see /api/v1/users"), (2, "/*"), (3, "old /api/v0"), (4, "*/")]
+    assert [i for i, _, _ in scannable("lib.rs", "/// Uses PORT 8080\nfn f() {}\n")] == [1]
+
+
+def _fn(anchor, fp):
+    return Fact(key="function", kind=FUNCTION, subject="", value="", path=anchor.split("::")[0],
+                line=1, text="", purpose="", anchor=anchor, fingerprint=fp)
+
+
+def test_identity_is_language_aware():
+    body_js = "const raw = read ( path , 'utf8' ) ; return parse ( raw , defaults ) ;"
+    body_ts = 'const raw = read ( path , "utf8" ) return parse ( raw , defaults )'
+    assert match_moves([_fn("a.js::load", body_js)], [_fn("a.ts::load", body_ts)]) == [
+        ("a.js::load", "a.ts::load")]
+    # the same tokens in another language are another function
+    assert match_moves([_fn("a.py::load", body_js)], [_fn("a.go::load", body_js)]) == []
+
+
+def test_grammars_load_lazily():
+    code = ("import sys; from repomem.miners import mine_file; "
+            "mine_file('a.go', b'package a\\nfunc F() {}\\n'); "
+            "print(sorted(m for m in sys.modules if m.startswith('tree_sitter_') and '.' not in m))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['tree_sitter_go']"
+
+
+def test_routes_in_test_files_are_fixtures():
+    src = "const app = express();\napp.get('/x', (req, res) => res.send('x'));\n"
+    assert by_kind(mine("src/app.js", src), "route")
+    for path in ("test/app.router.js", "src/__tests__/a.js", "src/a.spec.ts"):
+        assert not by_kind(mine(path, src), "route"), path
+
+
+def test_small_error_islands_are_tolerated_but_broken_structure_is_not():
+    import pytest
+
+    from repomem.miners import MineError
+
+    body = "".join(f"function f{i}(a) {{\n  return a + {i};\n}}\n\n" for i in range(40))
+    island = body + "let x = 1 ## 2;\n"  # a few bytes the grammar cannot place
+    assert len(by_kind(mine("a.js", island), FUNCTION)) == 40
+    with pytest.raises(MineError):
+        mine("a.js", body.replace("function f20(a) {", "function f20(a) {{"))  # unclosed brace
+    koa = by_kind(mine("r.js", "const router = new Router();\nrouter.get('user', '/users/:id', show);\n"),
+                  "route")
+    assert set(koa) == {"GET /users/:id"}
+    # the island really is an error, only a small one
+    from repomem.miners.lang import LANGS, load
+    assert load(LANGS["javascript"])[0].parse(island.encode()).root_node.has_error
+
+
+def test_jsdoc_one_blank_line_away_but_not_a_line_comment():
+    funcs = {f.value: f for f in mine("lib/app.js", """
+        /**
+         * Check if `setting` is enabled (truthy).
+         */
+
+        app.enabled = function enabled(setting) {
+          return Boolean(this.set(setting));
+        };
+
+        // Unrelated note.
+
+        function plain(a) { return a; }
+        """) if f.kind == FUNCTION}
+    assert funcs["enabled"].purpose == "Check if `setting` is enabled (truthy)."
+    assert funcs["plain"].purpose == "plain (a)"
+
+
+def test_a_missing_grammar_is_a_one_line_mine_error(monkeypatch):
+    import pytest
+
+    from repomem.miners import MineError
+    from repomem.miners import lang
+
+    fake = lang.Lang("go", family="go", module="tree_sitter_nonexistent_grammar", func="language",
+                     query="go.scm")
+    monkeypatch.setitem(lang.LANGS, "go", fake)
+    monkeypatch.delitem(lang._LOADED, "go", raising=False)
+    with pytest.raises(MineError, match="tree-sitter-nonexistent-grammar is not installed"):
+        MINER.mine("a.go", "package a\n")
+    monkeypatch.delitem(lang._LOADED, "go")
