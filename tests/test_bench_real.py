@@ -123,6 +123,9 @@ def test_judge_normalisation():
     assert realjudge.same_value("POST GET /auth/login", "GET,POST /auth/login", ["route"])
     assert not realjudge.same_value("GET /login", "GET /auth/login", ["route"])
     assert realjudge.same_value('"8080"', "8080", ["config"])
+    assert realjudge.same_value("['es', 'en']", '["en", "es"]', ["config"])
+    assert realjudge.same_value("['a@example.com']", '["a@example.com"]', ["config"])
+    assert realjudge.same_value("True", "true", ["constant"])
     exp = {"value": ">=2.32,<3", "subject": "requests", "path": "pyproject.toml",
            "kinds": ["dependency"]}
     fact = {"kind": "dependency", "value": "<3,>=2.32", "path": "pyproject.toml",

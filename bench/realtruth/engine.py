@@ -13,7 +13,10 @@ from typing import Callable
 
 from gitread import GitRepo, day_edges, day_of
 
+from extract import NONLITERAL
+
 AMBIGUOUS = "<ambiguous>"
+UNASKED = {AMBIGUOUS, NONLITERAL}  # values that are present but never asked or compared
 DAY = 86400
 
 
@@ -92,7 +95,7 @@ class Timeline:
         if len(seen) != 1:
             return None
         vp = seen.pop()
-        if vp is not None and vp[0] == AMBIGUOUS:
+        if vp is not None and vp[0] in UNASKED:
             return None
         ev = {"day_start_commit": shas[0], "day_end_commit": shas[2], "checked": "git show at both edges"}
         return vp, ev
@@ -124,18 +127,16 @@ def build(g: GitRepo, cfg: Config) -> list[dict]:
     for fid in sorted(fids, key=repr):
         iv = intervals(series, fid)
         prio = 0 if fid[0] != "dep" or fid[1] == "main" else 1
-        values = [x[0][0] for x in iv if x[0] is not None]
-        if AMBIGUOUS in values:
-            values = [v for v in values if v != AMBIGUOUS]
+        values = [x[0][0] for x in iv if x[0] is not None and x[0][0] not in UNASKED]
         cur = head.get(fid)
-        if cur is not None and cur[0] != AMBIGUOUS:
+        if cur is not None and cur[0] not in UNASKED:
             stale = sorted({v for v in values if v != cur[0]})
             q = cfg.describe(fid, cur[0], cur[1], None, False)
             if q:
                 qs.append(dict(q, priority=prio, as_of=None, value=cur[0], path=cur[1], stale_values=stale,
                                evidence={"commit": g.head.sha, "path": cur[1]}))
         elif cur is None and values:
-            last = [x for x in iv if x[0] is not None and x[0][0] != AMBIGUOUS][-1]
+            last = [x for x in iv if x[0] is not None and x[0][0] not in UNASKED][-1]
             q = cfg.describe(fid, None, last[0][1], None, True)
             if q and _removed_for_good(fid, head):
                 qs.append(dict(q, priority=prio, as_of=None, value=None, path=last[0][1], absent=True,
@@ -143,7 +144,7 @@ def build(g: GitRepo, cfg: Config) -> list[dict]:
                                evidence={"commit": g.head.sha, "removed_at": day_of(last[2]),
                                          "last_path": last[0][1]}))
         # as-of: a day inside each earlier interval of a value (spread over the history)
-        past = [x for x in iv if x[0] is not None and x[0][0] != AMBIGUOUS and x[2] is not None
+        past = [x for x in iv if x[0] is not None and x[0][0] not in UNASKED and x[2] is not None
                 and x[2] - x[1] >= 3 * DAY]
         if len(values) < 2 and cur is not None:
             past = []  # one value all along: an as-of question would test nothing
@@ -157,7 +158,7 @@ def build(g: GitRepo, cfg: Config) -> list[dict]:
                     q = cfg.describe(fid, vp[0], vp[1], day, False)
                     if q:
                         qs.append(dict(q, priority=prio, as_of=day, value=vp[0], path=vp[1],
-                                       stale_values=sorted(before - {vp[0], AMBIGUOUS}),
+                                       stale_values=sorted(before - {vp[0]} - UNASKED),
                                        evidence=dict(got[1], path=vp[1])))
                     break
     if cfg.extra:

@@ -18,6 +18,9 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 
+# A name that is assigned but not to a literal (an environment lookup, a call, a conditional
+# assignment), or a requirement split by markers: present, so never "removed", but not asked.
+NONLITERAL = "<expr>"
 _PYVER = re.compile(r"^Programming Language :: Python :: (\d+\.\d+)$")
 
 
@@ -47,8 +50,8 @@ def requirements(text: str) -> dict:
         if not line or line.startswith(("#", "-")):
             continue
         r = _req(line)
-        if r and not r[2]:
-            out[("dep", r[0])] = r[1]
+        if r:
+            out[("dep", r[0])] = NONLITERAL if r[2] or ("dep", r[0]) in out else r[1]
     return out
 
 
@@ -60,8 +63,8 @@ def _deps(specs, group: str) -> dict:
         r = _req(str(s))
         if not r:
             continue
-        if r[0] in seen or r[2]:  # split by markers: two pins, not asked
-            out.pop(("dep", group, r[0]), None)
+        if r[0] in seen or r[2]:  # markers (or two pins split by markers): present, not asked
+            out[("dep", group, r[0])] = NONLITERAL
             seen.add(r[0])
             continue
         seen.add(r[0])
@@ -159,14 +162,23 @@ def _assigns(body):
 
 
 def module_constants(text: str) -> dict:
-    """Module-level UPPER_CASE names and dunders bound to a literal."""
+    """Module-level UPPER_CASE names and dunders bound to a literal (others: NONLITERAL, as are
+    names assigned inside a module-level if/try block)."""
     out = {}
-    for name, value in _assigns(ast.parse(text).body):
+    body = ast.parse(text).body
+    for name, value in _assigns(body):
         if name.isupper() or (name.startswith("__") and name.endswith("__")):
             try:
                 out[("const", name)] = scalar(fold(value))
             except (ValueError, TypeError, SyntaxError):
-                out.pop(("const", name), None)
+                out[("const", name)] = NONLITERAL
+    for node in body:
+        if isinstance(node, (ast.If, ast.Try)):
+            inner = [n for part in ("body", "orelse", "finalbody") for n in getattr(node, part, [])]
+            inner += [n for h in getattr(node, "handlers", []) for n in h.body]
+            for name, _ in _assigns(inner):
+                if name.isupper():
+                    out[("const", name)] = NONLITERAL
     return out
 
 
@@ -200,14 +212,14 @@ def class_settings(text: str) -> dict:
                 try:
                     items = ast.literal_eval(value)
                     if isinstance(items, list) and all(isinstance(x, str) for x in items):
-                        out[("setting", node.name, name)] = ", ".join(sorted(items))
+                        out[("setting", node.name, name)] = json.dumps(sorted(items))
                         continue
                 except (ValueError, TypeError, SyntaxError):
                     pass
                 try:
                     out[("setting-default", node.name, name)] = scalar(env_default(value))
                 except (ValueError, TypeError, SyntaxError):
-                    pass
+                    out[("setting", node.name, name)] = NONLITERAL
     return out
 
 
@@ -235,7 +247,8 @@ def first_sentence(doc: str) -> str:
 
 
 def body_fingerprints(text: str) -> dict:
-    """qualname -> ast dump of the body (docstring included), to recognise a renamed function."""
+    """qualname (``class:Name`` for a class) -> ast dump of the body (docstring included), to
+    recognise a renamed function or class."""
     out = {}
 
     def walk(body, prefix):
@@ -243,6 +256,7 @@ def body_fingerprints(text: str) -> dict:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 out[prefix + node.name] = ast.dump(ast.Module(body=node.body, type_ignores=[]))
             elif isinstance(node, ast.ClassDef) and not prefix:
+                out["class:" + node.name] = ast.dump(ast.Module(body=node.body, type_ignores=[]))
                 walk(node.body, node.name + ".")
     walk(ast.parse(text).body, "")
     return out

@@ -1,10 +1,11 @@
 """Questions about code: functions asked by purpose (a paraphrase of the docstring's first line),
-functions asked by a name they no longer have (renames found with ``ast``: a def removed and a def
-with an identical body added in one commit), Flask routes with their blueprint prefixes, and the
+functions and classes asked by a name they no longer have (renames found with ``ast``: a def
+removed and a def with an identical -- or clearly most similar, >= 0.9 -- body added in one commit), Flask routes with their blueprint prefixes, and the
 JavaScript/TypeScript facts (JSDoc'd functions, Express routes) that repomem has no miner for yet."""
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import posixpath
 import re
@@ -99,43 +100,58 @@ def renames(g, repo, proj, dirs):
                     acc.setdefault(body, []).append((qual, path))
         names_after = {q for v in after.values() for q, _ in v}
         names_before = {q for v in before.values() for q, _ in v}
-        for body, olds in before.items():
-            news = after.get(body, [])
-            if len(body) < 250 or len(olds) != 1 or len(news) != 1:
-                continue
-            (old, _), (new, npath) = olds[0], news[0]
-            if old.split(".")[-1] == new.split(".")[-1] or old in names_after or new in names_before:
-                continue
-            found.append((c, old, new, npath))
+        gone = [(body, olds[0]) for body, olds in before.items()
+                if len(olds) == 1 and olds[0][0] not in names_after and len(body) >= 250]
+        born = [(body, news[0]) for body, news in after.items()
+                if len(news) == 1 and news[0][0] not in names_before and len(body) >= 250]
+        for body, (old, _) in gone:
+            # identical body, else one clearly most similar body (>= 0.9) among the new defs
+            same = [(new, npath) for b, (new, npath) in born if b == body]
+            if not same:
+                scored = sorted(((difflib.SequenceMatcher(None, body, b, autojunk=False).ratio(), new,
+                                  npath) for b, (new, npath) in born
+                                 if abs(len(b) - len(body)) < 0.2 * len(body)), reverse=True)
+                if scored and scored[0][0] >= 0.9 and (len(scored) == 1 or scored[1][0] < 0.8):
+                    same = [scored[0][1:]]
+            if len(same) == 1 and _leaf(old) != _leaf(same[0][0]):
+                found.append((c, old, same[0][0], same[0][1]))
     # follow each lineage to HEAD
     head_defs = {}
     for path in _py_files(g, head, dirs):
         try:
-            for fid in X.functions(g.show(head, path) or ""):
-                head_defs.setdefault(fid[1].split(".")[-1], []).append((fid[1], path))
+            for qual in X.body_fingerprints(g.show(head, path) or ""):
+                head_defs.setdefault(_leaf(qual), []).append((qual, path))
         except SyntaxError:
             pass
     out = []
     for i, (c, old, new, _) in enumerate(found):
-        chain = [old.split(".")[-1]]
+        chain = [_leaf(old)]
         cur = new
         for c2, o2, n2, _ in found[i + 1:]:
             if o2 == cur:
-                chain.append(cur.split(".")[-1])
+                chain.append(_leaf(cur))
                 cur = n2
-        final = cur.split(".")[-1]
-        oldname = old.split(".")[-1]
-        if oldname in head_defs or len(head_defs.get(final, [])) != 1 or oldname.startswith("_"):
+        final, oldname = _leaf(cur), _leaf(old)
+        is_class = oldname.startswith("class:")
+        if (oldname in head_defs or len(head_defs.get(final, [])) != 1
+                or oldname.split(":")[-1].startswith("_") or is_class != final.startswith("class:")):
             continue
         if any(o == old for _, o, _, _ in found[:i]):
             continue
         qual, path = head_defs[final][0]
-        q = P.pick(P.RENAMED, repo, old).format(proj=proj, name=oldname)
-        out.append(_q(repo, "renamed", q, ["function"], final, path, stale=chain,
+        tpl = P.RENAMED_CLASS if is_class else P.RENAMED
+        q = P.pick(tpl, repo, old).format(proj=proj, name=oldname.split(":")[-1])
+        out.append(_q(repo, "renamed", q, ["class"] if is_class else ["function"],
+                      final.split(":")[-1], path, stale=[x.split(":")[-1] for x in chain],
                       evidence={"renamed_in": c.sha, "from": old, "to": new, "head_qualname": qual,
-                                "head_path": path, "checked": "ast: identical body, one commit"}))
+                                "head_path": path, "checked": "ast: identical or >= 0.9 similar body, one commit"}))
     out.sort(key=lambda q: _rank(repo, q["question"]))
     return out[:PER_REPO_RENAMES]
+
+
+def _leaf(qual: str) -> str:
+    """'Class.method' -> 'method'; 'class:Name' stays (a class is not a function)."""
+    return qual if qual.startswith("class:") else qual.split(".")[-1]
 
 
 _IMPORT_BP = re.compile(r"from\s+app\.?(\w*)\s+import\s+bp\s+as\s+(\w+)")

@@ -101,6 +101,8 @@ RENAMED = ["What is the function `{name}` of {proj} called in the code?",
            "Where did `{name}` go in {proj}: which function is it?",
            "`{name}` is missing from {proj}; what is that function's name?",
            "What name does {proj}'s `{name}` have in the codebase?"]
+RENAMED_CLASS = ["What is the class `{name}` of {proj} called in the code?",
+                 "`{name}` is missing from {proj}; which class is it?"]
 NODE = ["Which Node.js versions does {proj} support (engines)?"]
 
 VERBS = set("""return get set create make add remove find check convert build parse format write

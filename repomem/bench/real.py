@@ -164,7 +164,8 @@ def run(sources: list[Path], qdir: Path = QUESTIONS, split: str = "all",
             work = realstore.checkout(h)
             store, ing = realstore.store_for(h, work, fresh=fresh, log=log)
         except Exception as e:  # a crash of ingestion is a result: every question unanswered
-            info.update(status="ingest failed", error=f"{type(e).__name__}: {str(e)[:200]}")
+            msg = str(e) if isinstance(e, RepomemError) else f"{type(e).__name__}: {str(e)[:200]}"
+            info.update(status="ingest failed", error=msg)
             log(f"{name}: ingest failed: {info['error']}")
             res["rows"] += [dict(realjudge.judge(q, []), id=q["id"], repo=name, family=q["family"],
                                  split=q["split"], as_of=q["as_of"], absent=q["absent"],

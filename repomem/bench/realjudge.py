@@ -4,7 +4,7 @@ A fact is right when its kind is one of ``expect.kinds``, its value equals ``exp
 both are normalised, and its path and subject match where the question gives them.  Normalising:
 
 - a version spec is compared with ``packaging`` (``>=1,<2`` == ``<2, >=1``; ``*`` == no spec);
-- a set (``3.10, 3.11``; a list of languages) is compared as a set;
+- a set (``3.10, 3.11``; a list of languages, ``["en", "es"]``) is compared as a set;
 - a route as its set of methods and its path (``GET,POST /x`` == ``POST GET /x``);
 - anything else as stripped text without surrounding quotes (``"8080"`` == ``8080``), booleans
   in any case (``True`` == ``true``).
@@ -43,6 +43,8 @@ def norm(value, kinds=()) -> object:
             return ("spec", SpecifierSet("" if v == "*" else v.replace(" ", "")))
         except InvalidSpecifier:
             pass
+    if v.startswith("[") and v.endswith("]"):  # a list of strings: compared as a set
+        return ("set", frozenset(x.strip().strip("'\"") for x in v[1:-1].split(",") if x.strip()))
     if v.lower() in ("true", "false", "none", "null"):  # Python True, YAML/JSON true
         return ("text", v.lower())
     if "," in v:

@@ -112,14 +112,23 @@ def store_for(h: History, work: Path, fresh: bool = False, log=print) -> tuple[P
     key = f"{h.name}-{head[:12]}-{source_digest()}"
     path = cache_root() / "stores" / key
     done = path / "bench-ingested.json"
-    if fresh and path.exists():
-        shutil.rmtree(path)
+    failed = path.with_name(key + ".failed")  # an ingest that crashed is not retried either
+    if fresh:
+        shutil.rmtree(path, ignore_errors=True)
+        failed.unlink(missing_ok=True)
     if done.exists():
         return path, dict(json.loads(done.read_text()), cached=True)
+    if failed.exists():
+        raise RepomemError(failed.read_text().strip() + " (cached failure; --fresh retries)")
     shutil.rmtree(path, ignore_errors=True)
     log(f"{h.name}: ingesting the full first-parent history into {path} ...")
     t = time.time()
-    stats = ingest(Repo.open(work, store=path), all_history=True, progress=False)
+    try:
+        stats = ingest(Repo.open(work, store=path), all_history=True, progress=False)
+    except Exception as e:
+        failed.parent.mkdir(parents=True, exist_ok=True)
+        failed.write_text(f"{type(e).__name__}: {str(e)[:300]}\n")
+        raise
     info = {"ingest_s": round(time.time() - t, 1), "commits": stats.get("commits"), "head": head}
     done.write_text(json.dumps(info))
     log(f"{h.name}: {info['commits']} commits ingested in {info['ingest_s']} s")
