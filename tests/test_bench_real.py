@@ -140,14 +140,18 @@ def test_judge_normalisation():
                             "kinds": ["dependency"]})
     q = {"family": "dependency", "absent": False, "expect": exp, "stale_values": [">=2.20"]}
     s = realjudge.judge(q, [dict(fact, value=">=2.20"), fact])
-    assert s == {"top1": False, "top3": True, "stale_top1": True, "stale_at5": True}
+    assert s == {"top1": False, "top3": True, "top1_any_path": False, "stale_top1": True,
+                 "stale_at5": True}
+    moved = realjudge.judge(q, [dict(fact, path="setup.py"), fact])
+    assert moved["top1_any_path"] and not moved["top1"] and moved["top3"]
     gone = {"family": "dependency", "absent": True, "stale_values": ["==7.0"],
             "expect": {"value": None, "subject": "click", "path": "pyproject.toml",
                        "kinds": ["dependency"]}}
     assert realjudge.judge(gone, [fact])["top1"]
     clicks = dict(fact, key="dependency:pypi:main:click", subject="click", value="==7.0")
     assert realjudge.judge(gone, [fact, clicks]) == {
-        "top1": False, "top3": False, "stale_top1": False, "stale_at5": True}
+        "top1": False, "top3": False, "top1_any_path": False, "stale_top1": False,
+        "stale_at5": True}
 
 
 def test_runner_end_to_end(tiny, tmp_path, monkeypatch):
@@ -180,3 +184,20 @@ def test_skip_when_no_histories(tmp_path):
     assert rc == 0
     assert out.strip().startswith("repomem bench --real: skipped")
     assert len(out.strip().splitlines()) == 1
+
+
+def test_skip_when_folder_has_no_histories(tmp_path):
+    (tmp_path / "empty").mkdir()
+    rc, out, _ = cli("bench", "--real", tmp_path / "empty", "--out", tmp_path / "o")
+    assert rc == 0 and out.startswith("repomem bench --real: skipped")
+
+
+def test_quick_subset_and_filters():
+    from repomem.bench import real
+
+    quick = real.load_questions(real.QUESTIONS, quick=True)
+    assert set(quick) == {"microblog", "node-express-realworld", real.QUICK_SLICE[0]}
+    assert len(quick[real.QUICK_SLICE[0]]) == real.QUICK_SLICE[1]
+    dev = real.load_questions(real.QUESTIONS, split="held-out", repos=["httpx"])
+    assert list(dev) == ["httpx"] and all(q["split"] == "held-out" for q in dev["httpx"])
+    assert real.is_python(quick["microblog"]) and not real.is_python(quick["node-express-realworld"])

@@ -13,8 +13,8 @@ def _r(x) -> str:
 
 
 def table(summary: dict, order: list[str], label: str) -> str:
-    head = (f"| {label} | half | n | top 1 | top 3 | as-of (n) | stale top 1 | stale exposure@5 |\n"
-            "|---|---|---|---|---|---|---|---|")
+    head = (f"| {label} | half | n | top 1 | top 3 | as-of (n) | as-of, any path | stale top 1 "
+            "| stale exposure@5 |\n|---|---|---|---|---|---|---|---|---|")
     lines = [head]
     for g in order + ["ALL"]:
         for split in ("dev", "held-out"):
@@ -23,7 +23,8 @@ def table(summary: dict, order: list[str], label: str) -> str:
                 continue
             lines.append(f"| {g if split == 'dev' or not summary[g].get('dev') else ''} | {split} "
                          f"| {m['n']} | {_r(m['top1'])} | {_r(m['top3'])} | "
-                         f"{_r(m['as_of'])} ({m['as_of_n']}) | {m['stale_top1']} | "
+                         f"{_r(m['as_of'])} ({m['as_of_n']}) | {_r(m['as_of_any_path'])} | "
+                         f"{m['stale_top1']} | "
                          f"{_r(m['stale_at5'])} |")
     return "\n".join(lines)
 
@@ -34,7 +35,12 @@ def markdown(res: dict, misses: bool = False) -> str:
         f for f in res["by_family"] if f not in FAMILIES and f != "ALL")
     out = [f"# repomem bench --real{' --quick' if res['quick'] else ''}", "",
            f"k = {res['k']}; questions from bench/realrepos (truth from git, never from "
-           "repomem); dev and held-out halves by sha1 of the question text.", ""]
+           "repomem); dev and held-out halves by sha1 of the question text. top 1 / top 3: the "
+           "right fact (kind, value, subject and path) ranked first / in the first three; as-of: "
+           "top 1 over the as-of questions (\"any path\": the right value cited from another "
+           "file); stale top 1: questions whose top fact states a superseded value of the asked "
+           "subject; stale exposure@5: share of questions with one in the five facts handed over.",
+           ""]
     for name, info in res["repos"].items():
         how = ("cached store" if info.get("cached") else f"ingested in {info.get('ingest_s')} s") \
             if info.get("status") == "ok" else info.get("status")

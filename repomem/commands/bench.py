@@ -59,10 +59,13 @@ def run_real(args) -> int:
 
     sources = [Path(p) for p in args.real] or real.default_sources()
     qdir = Path(args.questions) if args.questions else real.QUESTIONS
+    from repomem.bench import realstore
+
     present = [p for p in sources if p.exists()]
-    if not present or not qdir.is_dir():
-        missing = ", ".join(str(p) for p in sources if not p.exists()) or str(qdir)
-        print(f"repomem bench --real: skipped, no real histories or questions at {missing}")
+    if not present or not qdir.is_dir() or not realstore.discover(present):
+        where = ", ".join(str(p) for p in sources) if qdir.is_dir() else str(qdir)
+        print(f"repomem bench --real: skipped, no real histories (git bundles or clones) or "
+              f"questions at {where}")
         return 0
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
