@@ -175,7 +175,9 @@ def test_runner_end_to_end(tiny, tmp_path, monkeypatch):
     assert row["got"], row
     assert (tmp_path / "out" / "real_report.md").exists()
     # the second run reuses the cached store; --split and --misses shape the report
-    rc, md, _ = cli(*args, "--split", "dev", "--misses", check=False)
+    # paths may also follow the other options (repomem bench --real --quick PATH)
+    rc, md, _ = cli("bench", "--real", "--questions", qdir, "--out", tmp_path / "out", tiny,
+                    "--split", "dev", "--misses", check=False)
     assert "cached store" in md and "## Per family" in md and "held-out |" not in md
 
 
@@ -198,6 +200,7 @@ def test_quick_subset_and_filters():
     quick = real.load_questions(real.QUESTIONS, quick=True)
     assert set(quick) == {"microblog", "node-express-realworld", real.QUICK_SLICE[0]}
     assert len(quick[real.QUICK_SLICE[0]]) == real.QUICK_SLICE[1]
+    assert {q["split"] for q in quick[real.QUICK_SLICE[0]]} == {"dev", "held-out"}
     dev = real.load_questions(real.QUESTIONS, split="held-out", repos=["httpx"])
     assert list(dev) == ["httpx"] and all(q["split"] == "held-out" for q in dev["httpx"])
     assert real.is_python(quick["microblog"]) and not real.is_python(quick["node-express-realworld"])

@@ -24,6 +24,12 @@ from pathlib import Path
 HELP = "benchmark stale-fact errors against RAG baselines, and performance"
 
 
+def argparse_suppress():
+    import argparse
+
+    return argparse.SUPPRESS
+
+
 def add_arguments(p) -> None:
     p.add_argument("--quick", action="store_true",
                    help="the CI subset (under 2 minutes; no semantic embedder)")
@@ -44,6 +50,7 @@ def add_arguments(p) -> None:
     p.add_argument("--real", nargs="*", default=None, metavar="PATH",
                    help="the real-history benchmark over these bundles, bundle folders or clones "
                         "(default ../shared/realrepos); --repo then names repositories")
+    p.add_argument("real_paths", nargs="*", metavar="PATH", help=argparse_suppress())
     p.add_argument("--split", choices=["dev", "held-out", "all"], default="all",
                    help="with --real: which half of the questions")
     p.add_argument("--questions", default=None, metavar="DIR",
@@ -86,7 +93,13 @@ def run_real(args) -> int:
 def run(args) -> int:
     from repomem.bench import perf, report, stale
 
+    if args.real_paths and args.real is None:
+        from repomem.errors import RepomemError
+
+        raise RepomemError(f"unexpected argument {args.real_paths[0]!r}",
+                           hint="paths belong to --real: repomem bench --real PATH...")
     if args.real is not None:
+        args.real = list(args.real) + list(args.real_paths)
         os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
         os.environ.setdefault("GIT_CONFIG_NOSYSTEM", "1")
         os.environ.setdefault("GIT_CONFIG_GLOBAL", os.devnull)
