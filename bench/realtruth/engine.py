@@ -126,7 +126,7 @@ def build(g: GitRepo, cfg: Config) -> list[dict]:
     qs: list[dict] = []
     for fid in sorted(fids, key=repr):
         iv = intervals(series, fid)
-        prio = 0 if fid[0] != "dep" or fid[1] == "main" else 1
+        prio = 0 if fid[0] != "dep" or fid[1] == "main" or fid[1].startswith("example:") else 1
         values = [x[0][0] for x in iv if x[0] is not None and x[0][0] not in UNASKED]
         cur = head.get(fid)
         if cur is not None and cur[0] not in UNASKED:

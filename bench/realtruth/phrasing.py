@@ -47,6 +47,8 @@ DEP_MAIN = ["Which version of {dep} does {proj} require?",
             "What is {proj}'s requirement for {dep}?"]
 DEP_OTHER_GROUP = ["Which version of {dep} does {proj}'s `{group}` dependency group ask for?",
                    "In the `{group}` dependency group of {proj}, what is the {dep} requirement?"]
+DEP_EXAMPLE = ["Which version of {dep} does the `{example}` example of {proj} require?",
+               "What {dep} requirement does {proj}'s `{example}` example declare?"]
 DEP_EXTRA = ["With the {group} extra, which version of {dep} does {proj} pull in?",
              "What {dep} version does {proj}'s `{group}` extra ask for?"]
 DEP_GROUP = {

@@ -25,6 +25,11 @@ def _dep_scope(group=None, keep_groups=None):
     return scope
 
 
+def _example(name):
+    """The dependencies of an example project, scoped apart from the project's own."""
+    return lambda fid: ("dep", f"example:{name}", fid[2]) if fid[0] == "dep" and fid[1] == "main" else None
+
+
 def _only(*names):
     return lambda fid: fid if fid[0] == "const" and fid[1] in names else None
 
@@ -40,6 +45,8 @@ def _describe_common(proj, fid, value, path, day, absent, env_of=None):
             q = P.pick(P.DEP_MAIN, *salt).format(dep=dep, proj=proj)
         elif group in P.DEP_GROUP:
             q = P.pick(P.DEP_GROUP[group], *salt).format(dep=dep, proj=proj)
+        elif group.startswith("example:"):
+            q = P.pick(P.DEP_EXAMPLE, *salt).format(dep=dep, proj=proj, example=group[8:])
         elif group.startswith("extra:"):
             q = P.pick(P.DEP_EXTRA, *salt).format(dep=dep, proj=proj, group=group[6:])
         else:
@@ -120,7 +127,10 @@ def click() -> Config:
         Source("pyproject.toml", X.pyproject),
         Source("click/__init__.py", X.module_constants, _only("__version__")),
         Source("src/click/__init__.py", X.module_constants, _only("__version__")),
-        *req], describe_for("click"),
+        *req,
+        *[Source(f"examples/{ex}/{f}", parse, _example(ex)) for ex in ("imagepipe", "aliases", "repo")
+          for f, parse in (("setup.py", X.setup_py), ("pyproject.toml", X.pyproject))]],
+        describe_for("click"),
         extra=lambda g: F.python_functions(g, "click", "click", ["src/click", "click"]) +
         F.renames(g, "click", "click", ["src/click", "click"]))
 
