@@ -17,6 +17,7 @@ sys.path.insert(0, str(ROOT / "bench" / "realtruth"))
 
 import engine  # noqa: E402
 import extract  # noqa: E402
+import extract_docker  # noqa: E402
 import generate  # noqa: E402
 import phrasing  # noqa: E402
 import repos  # noqa: E402
@@ -55,7 +56,7 @@ def _cfg():
     return engine.Config("tiny", "tiny", [
         engine.Source("pyproject.toml", extract.pyproject),
         engine.Source("config.py", extract.class_settings),
-        engine.Source("Dockerfile", extract.dockerfile)], repos.describe_for("tiny"))
+        engine.Source("Dockerfile", extract_docker.dockerfile)], repos.describe_for("tiny"))
 
 
 def test_truth_from_git_with_both_edges(tiny):
@@ -204,3 +205,59 @@ def test_quick_subset_and_filters():
     dev = real.load_questions(real.QUESTIONS, split="held-out", repos=["httpx"])
     assert list(dev) == ["httpx"] and all(q["split"] == "held-out" for q in dev["httpx"])
     assert real.is_python(quick["microblog"]) and not real.is_python(quick["node-express-realworld"])
+
+
+_BODY = '''
+    """Return the user's display name from the profile record."""
+    first = record.get("first", "")
+    last = record.get("last", "")
+    return f"{first} {last}".strip() or record["login"]
+'''
+
+
+def test_renames_followed_to_head(new_repo):
+    import renames
+
+    repo = new_repo("lib")
+    commit(repo, "2024-01-10T12:00:00+00:00", "a", {"lib/users.py": f"def display_name(record):{_BODY}"})
+    commit(repo, "2024-04-10T12:00:00+00:00", "b", {"lib/users.py": f"def full_name(record):{_BODY}"})
+    # moved to another file and edited a little: still the same function
+    commit(repo, "2024-08-10T12:00:00+00:00", "c", {
+        "lib/users.py": None,
+        "lib/names.py": f"def label_for(record):{_BODY.replace('login', 'username')}"})
+    g = GitRepo(repo)
+    lns = renames.lineages(g, ["lib"])
+    assert [(x.chain, x.final, x.final_path) for x in lns] == [
+        (["display_name", "full_name"], "label_for", "lib/names.py"),
+        (["full_name"], "label_for", "lib/names.py")]
+    qs = {q["question"]: q for q in renames.renamed_questions(g, "lib", "lib", ["lib"])}
+    (q,) = [q for text, q in qs.items() if "`display_name`" in text]
+    assert q["value"] == "label_for" and q["stale_values"] == ["display_name", "full_name"]
+    asof = renames.asof_before_rename(g, "lib", "lib", ["lib"])
+    g.close()
+    # 30 days before each rename, the name it had then, in the file it was in
+    assert sorted((a["value"], a["path"], a["as_of"]) for a in asof) == [
+        ("display_name", "lib/users.py", "2024-03-11"), ("full_name", "lib/users.py", "2024-07-11")]
+    assert all("display name" in a["question"] and "_name" not in a["question"] for a in asof)
+
+
+def test_file_extractors():
+    import extract_js
+
+    d = extract_docker.dockerfile(
+        "ARG UV=0.4\nFROM ghcr.io/astral-sh/uv:${UV} AS uv\nFROM python:3.12-slim\n"
+        "ENV A=1 B=\"two words\"\nENV FLASK_APP microblog.py\nEXPOSE 8000\n")
+    assert d[("from", "final")] == "python:3.12-slim" and d[("from", "uv")].startswith("ghcr.io")
+    assert (d[("env", "A")], d[("env", "B")], d[("env", "FLASK_APP")]) == ("1", "two words",
+                                                                        "microblog.py")
+    assert d[("expose",)] == "8000" and d[("arg", "UV")] == "0.4"
+    c = extract_docker.compose("services:\n  db:\n    image: postgres:16\n    ports: ['5432:5432']\n")
+    assert c == {("image", "db"): "postgres:16", ("ports", "db"): "5432:5432"}
+    js = extract_js.js_functions("/**\n * Send a response\n * over the wire.\n *\n * @param {x}\n */\n"
+                                 "res.send = function send(body) {\n};\n")
+    assert js == {("def", "send"): "Send a response over the wire"}
+    s = extract.class_settings("import os\nclass Config:\n    PORT = int(os.environ.get('P') or 25)\n"
+                               "    LANGS = ['es', 'en']\n    URL = os.environ['U']\n")
+    assert s == {("setting-default", "Config", "PORT"): "25",
+                 ("setting", "Config", "LANGS"): '["en", "es"]',
+                 ("setting", "Config", "URL"): extract.NONLITERAL}

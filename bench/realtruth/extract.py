@@ -1,5 +1,6 @@
-"""Parse one file version into facts, with the standard library and maintained parsers only
-(ast, tomllib, configparser, json, yaml, packaging); never repomem's miners.
+"""Parse one Python-project file version into facts, with the standard library and maintained
+parsers only (ast, tomllib, configparser, json, packaging); never repomem's miners.  Dockerfiles
+and compose files: extract_docker.py; package.json and JavaScript: extract_js.py.
 
 Every extractor takes the file's text and returns ``{fact id: value}``; ids are tuples such as
 ``("dep", "requests")``.  Values are normalised the way the judge compares them: version specs by
@@ -13,7 +14,6 @@ import json
 import re
 import tomllib
 
-import yaml
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
@@ -307,102 +307,4 @@ def blueprint_prefixes(text: str) -> dict:
                 if k.arg == "url_prefix":
                     pre = ast.literal_eval(k.value)
             out[node.args[0].id] = pre
-    return out
-
-
-def dockerfile(text: str) -> dict:
-    """FROM of the final stage and of each other stage (by name, else index), EXPOSE, ENV (both
-    syntaxes), ARG defaults."""
-    out, froms = {}, []
-    lines, buf = [], ""
-    for raw in text.splitlines():
-        s = raw.strip()
-        if not s or s.startswith("#"):
-            continue
-        buf += " " + s.rstrip("\\")
-        if not s.endswith("\\"):
-            lines.append(buf.strip())
-            buf = ""
-    for line in lines:
-        word, _, rest = line.partition(" ")
-        word = word.upper()
-        if word == "FROM":
-            parts = rest.split()
-            name = parts[2] if len(parts) >= 3 and parts[1].upper() == "AS" else None
-            froms.append((name, parts[0]))
-        elif word == "EXPOSE":
-            out[("expose",)] = " ".join(rest.split())
-        elif word in ("ENV", "ARG"):
-            pairs = re.findall(r'(\w+)=("[^"]*"|\S+)', rest)
-            if not pairs and word == "ENV" and len(rest.split(None, 1)) == 2:
-                pairs = [tuple(rest.split(None, 1))]
-            for k, v in pairs:
-                out[(word.lower(), k)] = v.strip('"')
-    # the image the container runs on (the last stage), and every other stage by name
-    for i, (name, image) in enumerate(froms):
-        out[("from", "final" if i == len(froms) - 1 else name or i)] = image
-    return out
-
-
-def compose(text: str) -> dict:
-    data = yaml.safe_load(text) or {}
-    out = {}
-    for name, svc in (data.get("services") or {}).items():
-        if isinstance(svc, dict):
-            if isinstance(svc.get("image"), str):
-                out[("image", name)] = svc["image"]
-            if isinstance(svc.get("ports"), list) and len(svc["ports"]) == 1:
-                out[("ports", name)] = str(svc["ports"][0])
-    return out
-
-
-def package_json(text: str) -> dict:
-    data = json.loads(text)
-    out = {}
-    for field, group in (("dependencies", "main"), ("devDependencies", "dev")):
-        for name, spec in (data.get(field) or {}).items():
-            out[("dep", group, name.lower())] = str(spec)
-    if isinstance((data.get("engines") or {}).get("node"), str):
-        out[("engine-node",)] = data["engines"]["node"]
-    if isinstance(data.get("version"), str):
-        out[("version",)] = data["version"]
-    return out
-
-
-_JS_DOC_FN = re.compile(
-    r"/\*\*((?:[^*]|\*(?!/))*)\*/\s*\n"
-    r"\s*(?:(?:export\s+)?(?:async\s+)?function\s+(\w+)|(?:exports|app|res|req|proto)\.(\w+)\s*=\s*function"
-    r"|(?:export\s+)?const\s+(\w+)\s*=)")
-
-
-def jsdoc_summary(block: str) -> str:
-    """The first sentence of a JSDoc block's description (up to a blank line or a tag)."""
-    lines = []
-    for raw in block.splitlines():
-        line = raw.strip().lstrip("*").strip()
-        if line.startswith("@") or (not line and lines):
-            break
-        if line:
-            lines.append(line)
-    return first_sentence(" ".join(lines))
-
-
-def js_functions(text: str) -> dict:
-    """JSDoc'd functions: ("def", name) -> the JSDoc's first sentence (regex: JS has no
-    standard-library parser; the patterns are the ones express and the TypeScript app use)."""
-    out = {}
-    for m in _JS_DOC_FN.finditer(text):
-        name = m.group(2) or m.group(3) or m.group(4)
-        out[("def", name)] = jsdoc_summary(m.group(1))
-    return out
-
-
-_JS_ROUTE = re.compile(r"""\b(?:app|router)\.(get|post|put|delete|patch)\(\s*['"]([^'"]+)['"]""")
-
-
-def js_routes(text: str, prefix: str = "") -> dict:
-    out = {}
-    for m in _JS_ROUTE.finditer(text):
-        path = (prefix.rstrip("/") + m.group(2)) if prefix else m.group(2)
-        out[("route", m.group(1).upper(), path)] = f"{m.group(1).upper()} {path}"
     return out

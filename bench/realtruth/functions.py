@@ -1,20 +1,17 @@
 """Questions about code: functions asked by purpose (a paraphrase of the docstring's first line),
-functions and classes asked by a name they no longer have (renames found with ``ast``: a def
-removed and a def with an identical -- or clearly most similar, >= 0.9 -- body added in one commit), Flask routes with their blueprint prefixes, and the
+functions and classes asked by a name they no longer have (renames.py), Flask routes with their blueprint prefixes, and the
 JavaScript/TypeScript facts (JSDoc'd functions, Express routes) that repomem has no miner for yet."""
 
 from __future__ import annotations
 
-import difflib
 import hashlib
-import posixpath
 import re
 
 import extract as X
+import extract_js as J
 import phrasing as P
 
 PER_REPO_FUNCS = 22
-PER_REPO_RENAMES = 14
 _SKIP_DIRS = ("tests/", "test/", "docs/", "examples/", "migrations/")
 
 
@@ -39,8 +36,12 @@ def _rank(*salt):
 
 
 def python_functions(g, repo, proj, dirs):
-    """Functions with a usable, unique docstring line whose name is unique at HEAD."""
+    """Functions with a usable, unique docstring line whose name is unique at HEAD; a function
+    that was renamed has its earlier names as stale values."""
+    from renames import lineages
+
     head = g.head.sha
+    earlier = {ln.final: ln.chain for ln in lineages(g, dirs)}
     defs = {}
     for path in _py_files(g, head, dirs):
         try:
@@ -53,7 +54,7 @@ def python_functions(g, repo, proj, dirs):
         for _, _, doc in where:
             docs[doc] = docs.get(doc, 0) + 1
     out = []
-    for name, where in sorted(defs.items(), key=lambda kv: _rank(repo, kv[0])):
+    for name, where in defs.items():
         if len(where) != 1 or name.startswith("__"):
             continue
         qual, path, doc = where[0]
@@ -61,97 +62,11 @@ def python_functions(g, repo, proj, dirs):
         if not para or name.lower() in para.lower() or P.markers(para):
             continue
         q = P.pick(P.FUNC, repo, name).format(proj=proj, doc=para)
-        out.append(_q(repo, "function", q, ["function"], name, path,
+        out.append(_q(repo, "function", q, ["function"], name, path, stale=earlier.get(name, ()),
                       evidence={"commit": head, "path": path, "qualname": qual, "docstring": doc}))
-        if len(out) >= PER_REPO_FUNCS:
-            break
-    return out
-
-
-def renames(g, repo, proj, dirs):
-    """'What is `old` called?': renames (identical body, another name, one commit) followed to
-    HEAD; asked only when the old name is defined nowhere at HEAD and the final one exactly once."""
-    head = g.head.sha
-    found = []  # (commit, old qualname, new qualname, new path)
-    prints: dict[str, dict] = {}  # blob id -> {qualname: body}; each blob is parsed once
-
-    def fingerprints(blob):
-        if blob not in prints:
-            try:
-                prints[blob] = X.body_fingerprints(g.blob(blob) or "") if set(blob) != {"0"} else {}
-            except SyntaxError:
-                prints[blob] = {}
-        return prints[blob]
-
-    index = {c.sha: i for i, c in enumerate(g.chain)}
-    for c in g.touching(dirs):
-        if not index[c.sha]:
-            continue
-        parent = g.chain[index[c.sha] - 1].sha
-        raw = g.git("diff-tree", "-r", "--no-commit-id", "--no-renames", parent, c.sha, "--", *dirs)
-        before, after = {}, {}
-        for line in raw.splitlines():
-            meta, _, path = line.partition("\t")
-            parts = meta.split()
-            if len(parts) < 4 or not path.endswith(".py"):
-                continue
-            for blob, acc in ((parts[2], before), (parts[3], after)):
-                for qual, body in fingerprints(blob).items():
-                    acc.setdefault(body, []).append((qual, path))
-        names_after = {q for v in after.values() for q, _ in v}
-        names_before = {q for v in before.values() for q, _ in v}
-        gone = [(body, olds[0]) for body, olds in before.items()
-                if len(olds) == 1 and olds[0][0] not in names_after and len(body) >= 250]
-        born = [(body, news[0]) for body, news in after.items()
-                if len(news) == 1 and news[0][0] not in names_before and len(body) >= 250]
-        for body, (old, _) in gone:
-            # identical body, else one clearly most similar body (>= 0.9) among the new defs
-            same = [(new, npath) for b, (new, npath) in born if b == body]
-            if not same:
-                scored = sorted(((difflib.SequenceMatcher(None, body, b, autojunk=False).ratio(), new,
-                                  npath) for b, (new, npath) in born
-                                 if abs(len(b) - len(body)) < 0.2 * len(body)), reverse=True)
-                if scored and scored[0][0] >= 0.9 and (len(scored) == 1 or scored[1][0] < 0.8):
-                    same = [scored[0][1:]]
-            if len(same) == 1 and _leaf(old) != _leaf(same[0][0]):
-                found.append((c, old, same[0][0], same[0][1]))
-    # follow each lineage to HEAD
-    head_defs = {}
-    for path in _py_files(g, head, dirs):
-        try:
-            for qual in X.body_fingerprints(g.show(head, path) or ""):
-                head_defs.setdefault(_leaf(qual), []).append((qual, path))
-        except SyntaxError:
-            pass
-    out = []
-    for i, (c, old, new, _) in enumerate(found):
-        chain = [_leaf(old)]
-        cur = new
-        for c2, o2, n2, _ in found[i + 1:]:
-            if o2 == cur:
-                chain.append(_leaf(cur))
-                cur = n2
-        final, oldname = _leaf(cur), _leaf(old)
-        is_class = oldname.startswith("class:")
-        if (oldname in head_defs or len(head_defs.get(final, [])) != 1
-                or oldname.split(":")[-1].startswith("_") or is_class != final.startswith("class:")):
-            continue
-        if any(o == old for _, o, _, _ in found[:i]):
-            continue
-        qual, path = head_defs[final][0]
-        tpl = P.RENAMED_CLASS if is_class else P.RENAMED
-        q = P.pick(tpl, repo, old).format(proj=proj, name=oldname.split(":")[-1])
-        out.append(_q(repo, "renamed", q, ["class"] if is_class else ["function"],
-                      final.split(":")[-1], path, stale=[x.split(":")[-1] for x in chain],
-                      evidence={"renamed_in": c.sha, "from": old, "to": new, "head_qualname": qual,
-                                "head_path": path, "checked": "ast: identical or >= 0.9 similar body, one commit"}))
-    out.sort(key=lambda q: _rank(repo, q["question"]))
-    return out[:PER_REPO_RENAMES]
-
-
-def _leaf(qual: str) -> str:
-    """'Class.method' -> 'method'; 'class:Name' stays (a class is not a function)."""
-    return qual if qual.startswith("class:") else qual.split(".")[-1]
+    # renamed functions first (their questions test staleness), then the others by hash
+    out.sort(key=lambda q: (not q["stale_values"], _rank(repo, q["value"])))
+    return out[:PER_REPO_FUNCS]
 
 
 _IMPORT_BP = re.compile(r"from\s+app\.?(\w*)\s+import\s+bp\s+as\s+(\w+)")
@@ -190,7 +105,7 @@ def js_functions(g, repo, proj, dirs):
     for d in dirs:
         for path in g.ls(head, d):
             if path.endswith((".js", ".ts")):
-                for fid, doc in X.js_functions(g.show(head, path) or "").items():
+                for fid, doc in J.js_functions(g.show(head, path) or "").items():
                     names.setdefault(fid[1], []).append((path, doc))
     for name, where in sorted(names.items(), key=lambda kv: _rank(repo, kv[0])):
         if len(where) != 1:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 import extract as X
+import extract_docker as D
+import extract_js as J
 import phrasing as P
 from engine import Config, Source
 
@@ -111,13 +113,22 @@ def describe_for(proj, ask=lambda fid: True):
 
 def asof_wording(q: str, day: str) -> str:
     """The same question asked about a past day: 'On 2019-05-02, which ...?'."""
-    return f"On {day}, {q[0].lower()}{q[1:]}" if not q.startswith("`") else f"On {day}: {q}"
+    if q.startswith("`"):
+        return f"On {day}: {q}"
+    return f"On {day}, {q if q.startswith('I ') else q[0].lower() + q[1:]}"
 
 
 # ------------------------------------------------------------------------------------ configs
 
-def click() -> Config:
+def _code(g, repo, proj, dirs):
+    """Functions by purpose (now, and on a day before a rename) and retired names."""
     import functions as F
+    import renames as R
+    return (F.python_functions(g, repo, proj, dirs) + R.renamed_questions(g, repo, proj, dirs)
+            + R.asof_before_rename(g, repo, proj, dirs))
+
+
+def click() -> Config:
     req = [Source(p, X.requirements, _dep_scope(g)) for p, g in (
         ("docs/requirements.txt", "docs"), ("requirements/docs.txt", "docs"),
         ("requirements/dev.txt", "dev"), ("requirements/tests.txt", "tests"),
@@ -131,12 +142,10 @@ def click() -> Config:
         *[Source(f"examples/{ex}/{f}", parse, _example(ex)) for ex in ("imagepipe", "aliases", "repo")
           for f, parse in (("setup.py", X.setup_py), ("pyproject.toml", X.pyproject))]],
         describe_for("click"),
-        extra=lambda g: F.python_functions(g, "click", "click", ["src/click", "click"]) +
-        F.renames(g, "click", "click", ["src/click", "click"]))
+        extra=lambda g: _code(g, "click", "click", ["src/click", "click"]))
 
 
 def httpx() -> Config:
-    import functions as F
     return Config("httpx", "httpx", [
         Source("setup.py", X.setup_py), Source("pyproject.toml", X.pyproject),
         Source("requirements.txt", X.requirements, _dep_scope("dev")),
@@ -145,8 +154,7 @@ def httpx() -> Config:
         Source("httpx/config.py", X.module_constants),
         Source("httpx/_status_codes.py", X.module_constants),
     ], describe_for("httpx", lambda fid: not (fid[0] == "const" and fid[1] in ("UNSET",))),
-        extra=lambda g: F.python_functions(g, "httpx", "httpx", ["httpx"]) +
-        F.renames(g, "httpx", "httpx", ["httpx"]))
+        extra=lambda g: _code(g, "httpx", "httpx", ["httpx"]))
 
 
 def microblog() -> Config:
@@ -154,7 +162,7 @@ def microblog() -> Config:
     return Config("microblog", "microblog", [
         Source("requirements.txt", X.requirements, _dep_scope("main")),
         Source("config.py", X.class_settings),
-        Source("Dockerfile", X.dockerfile),
+        Source("Dockerfile", D.dockerfile),
         Source("app", F.flask_routes, scan=True),
     ], describe_for("microblog", lambda fid: not SECRETISH.search(str(fid[-1]))),
         extra=lambda g: F.python_functions(g, "microblog", "microblog", ["app"]))
@@ -173,15 +181,15 @@ def bakerydemo() -> Config:
         Source("bakerydemo/settings/base.py", X.module_constants, env("base")),
         Source("bakerydemo/settings/dev.py", X.module_constants, env("dev")),
         Source("bakerydemo/settings/production.py", X.module_constants, env("production")),
-        Source("Dockerfile", X.dockerfile),
-        Source("docker-compose.yml", X.compose),
+        Source("Dockerfile", D.dockerfile),
+        Source("docker-compose.yml", D.compose),
     ], describe_for("bakerydemo"),
         extra=lambda g: F.python_functions(g, "bakerydemo", "bakerydemo", ["bakerydemo"]))
 
 
 def express() -> Config:
     import functions as F
-    return Config("express", "express", [Source("package.json", X.package_json)],
+    return Config("express", "express", [Source("package.json", J.package_json)],
                   describe_for("express"),
                   extra=lambda g: F.js_functions(g, "express", "express", ["lib"]))
 
@@ -189,7 +197,7 @@ def express() -> Config:
 def realworld() -> Config:
     import functions as F
     return Config("node-express-realworld", "the RealWorld API", [
-        Source("package.json", X.package_json), Source("Dockerfile", X.dockerfile)],
+        Source("package.json", J.package_json), Source("Dockerfile", D.dockerfile)],
         describe_for("the RealWorld API"),
         extra=lambda g: F.ts_routes(g, "node-express-realworld", "the RealWorld API"))
 

@@ -36,7 +36,8 @@ def add_arguments(p) -> None:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--out", default="bench_out", metavar="DIR", help="work folder (default bench_out)")
     p.add_argument("--repo", action="append", default=[], metavar="PATH",
-                   help="also measure ingestion of this local repository (repeatable)")
+                   help="also measure ingestion of this local repository (repeatable); with "
+                        "--real: only the repository of this name (click, httpx, ...)")
     p.add_argument("--commits", type=int, default=None, metavar="N",
                    help="size of the generated repository (default 5000; 400 with --quick)")
     p.add_argument("--conditions", default=None, metavar="LIST",
