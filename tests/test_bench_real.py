@@ -139,6 +139,15 @@ def test_judge_normalisation():
                             "key": "dependency:npm:dev:@types/cors", "subject": "@types/cors"},
                            {"value": "^2.8", "subject": "@types/cors", "path": "package.json",
                             "kinds": ["dependency"]})
+    setting = {"value": "25", "subject": "POSTS_PER_PAGE", "path": "config.py",
+               "kinds": ["config", "constant"]}
+    assert realjudge.right({"kind": "config", "value": "25", "path": "config.py",
+                            "key": "config:config.py:Config.POSTS_PER_PAGE",
+                            "subject": "Config.POSTS_PER_PAGE in config.py"}, setting)
+    assert realjudge.right({"kind": "dependency", "value": ">=5", "path": "setup.py",
+                            "key": "dependency:pypi:main:zope-interface", "subject": "zope.interface"},
+                           {"value": ">=5", "subject": "zope.interface", "path": "setup.py",
+                            "kinds": ["dependency"]})
     q = {"family": "dependency", "absent": False, "expect": exp, "stale_values": [">=2.20"]}
     s = realjudge.judge(q, [dict(fact, value=">=2.20"), fact])
     assert s == {"top1": False, "top3": True, "top1_any_path": False, "stale_top1": True,

@@ -2,7 +2,8 @@
 
     python bench/realtruth/generate.py [--bundles DIR] [--out DIR] [--repo NAME ...]
 
-DIR defaults to ../shared/realrepos (the bundles; cloned into a temporary folder) and
+DIR defaults to $REPOMEM_REALREPOS or ../shared/realrepos (the bundles; cloned into a temporary
+folder) and
 bench/realrepos (one JSON list per repository).  Deterministic: the same bundles give the same
 files.  Truth comes from git (first-parent chain, ``git show REV:PATH``) read with ast, tomllib,
 configparser, json, yaml and packaging; nothing here imports repomem."""
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -80,7 +82,8 @@ def generate(bundle: Path, name: str, work: Path) -> list[dict]:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--bundles", default=str(ROOT.parent / "shared" / "realrepos"))
+    ap.add_argument("--bundles", default=os.environ.get("REPOMEM_REALREPOS")
+                    or str(ROOT.parent / "shared" / "realrepos"))
     ap.add_argument("--out", default=str(ROOT / "bench" / "realrepos"))
     ap.add_argument("--repo", action="append", default=[])
     ap.add_argument("--work", default=None, help="reuse clones in this folder")

@@ -58,9 +58,10 @@ def same_value(a, b, kinds=()) -> bool:
 
 def identifiers(fact: dict) -> set[str]:
     text = f"{fact.get('key', '')} {fact.get('subject', '')}"
-    # split twice: on '/' too (paths in keys), and not ('@types/node' is one npm name)
-    return ({_name(t) for t in re.split(r"[\s:(),/]+", text) if t}
-            | {_name(t) for t in re.split(r"[\s:(),]+", text) if t})
+    # split three ways: on '/' and '.' too (paths, dotted keys such as Config.PORT or
+    # project.version), and not ('@types/node' and 'zope.interface' are one name each)
+    return {_name(t) for pat in (r"[\s:(),]+", r"[\s:(),/]+", r"[\s:(),/.]+")
+            for t in re.split(pat, text) if t}
 
 
 def about(fact: dict, expect: dict) -> bool:
