@@ -8,6 +8,7 @@ import re
 import pytest
 
 from repomem import samples
+from tests.conftest import ROOT
 
 SUITE = samples.load(samples.SAMPLES_DIR / "scenarios" / "suite.py")
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
@@ -75,3 +76,41 @@ def test_suite_shape():
         for q in s["questions"]:
             if s["family"] != "scoped pair" or q["stale"]:
                 assert len(q["stale"]) >= 10, (s["name"], q["question"])
+
+
+# ------------------------------------------------------------- the real-history benchmark
+
+_REAL = sorted((ROOT / "bench" / "realrepos").glob("*.json"))
+_CODE_SPAN = re.compile(r"`[^`]*`")
+
+
+def _real_questions():
+    import json
+
+    return [q for f in _REAL for q in json.loads(f.read_text())]
+
+
+def test_real_questions_are_marker_free():
+    """The same rule for bench/realrepos, outside `code spans`: an identifier such as
+    `get_current_context` is a name, not a cue (and the generator's list is this one, extended)."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "bench" / "realtruth"))
+    import phrasing
+
+    assert set(SUITE.FORBIDDEN) <= set(phrasing.FORBIDDEN)
+    qs = _real_questions()
+    assert qs, "no question files in bench/realrepos"
+    bad = [(q["id"], q["question"], sorted(_violations(_CODE_SPAN.sub(" ", q["question"]))))
+           for q in qs if _violations(_CODE_SPAN.sub(" ", q["question"]))]
+    assert not bad, bad[:10]
+    assert _violations(_CODE_SPAN.sub(" ", "What is `get_current_context` for?")) == set()
+    assert _violations(_CODE_SPAN.sub(" ", "What is the latest `x`?")) == {"latest"}
+
+
+def test_real_function_questions_do_not_name_the_function():
+    """Asked by purpose: the question paraphrases the docstring and never names the answer."""
+    for q in _real_questions():
+        if q["family"] == "function":
+            name = q["expect"]["value"]
+            assert not re.search(rf"\b{re.escape(name)}\b", q["question"]), q["question"]

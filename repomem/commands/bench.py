@@ -6,6 +6,10 @@
                                      exits 1 if repomem answers any question with a stale value
   repomem bench --repo PATH          also measure ingestion of a local repository
   repomem bench --json               machine-readable results
+  repomem bench --real [PATH...]     the real-history benchmark (bench/realrepos questions over
+                                     git bundles, a folder of them, or clones; default
+                                     ../shared/realrepos): --quick, --split, --repo NAME,
+                                     --misses, --fresh
 
 Run from a clone of repomem (the scenarios live in sample_repos/scenarios/).  Repositories,
 stores and the chart are written under --out (default bench_out/).  Nothing is downloaded."""
@@ -22,13 +26,20 @@ from repomem.termsafe import echo
 HELP = "benchmark stale-fact errors against RAG baselines, and performance"
 
 
+def argparse_suppress():
+    import argparse
+
+    return argparse.SUPPRESS
+
+
 def add_arguments(p) -> None:
     p.add_argument("--quick", action="store_true",
                    help="the CI subset (under 2 minutes; no semantic embedder)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--out", default="bench_out", metavar="DIR", help="work folder (default bench_out)")
     p.add_argument("--repo", action="append", default=[], metavar="PATH",
-                   help="also measure ingestion of this local repository (repeatable)")
+                   help="also measure ingestion of this local repository (repeatable); with "
+                        "--real: only the repository of this name (click, httpx, ...)")
     p.add_argument("--commits", type=int, default=None, metavar="N",
                    help="size of the generated repository (default 5000; 400 with --quick)")
     p.add_argument("--conditions", default=None, metavar="LIST",
@@ -39,10 +50,63 @@ def add_arguments(p) -> None:
                    help="skip the semantic embedder even when its weights are installed")
     p.add_argument("--chart", default=None, metavar="PNG",
                    help="where to write the chart (default OUT/stale_error.png)")
+    p.add_argument("--real", nargs="*", default=None, metavar="PATH",
+                   help="the real-history benchmark over these bundles, bundle folders or clones "
+                        "(default ../shared/realrepos); --repo then names repositories")
+    p.add_argument("real_paths", nargs="*", metavar="PATH", help=argparse_suppress())
+    p.add_argument("--split", choices=["dev", "held-out", "all"], default="all",
+                   help="with --real: which half of the questions")
+    p.add_argument("--questions", default=None, metavar="DIR",
+                   help="with --real: the question files (default bench/realrepos)")
+    p.add_argument("--misses", action="store_true",
+                   help="with --real: list each miss (question, expected, top 3 returned)")
+    p.add_argument("--fresh", action="store_true",
+                   help="with --real: ingest again even when a cached store matches")
+
+
+def run_real(args) -> int:
+    from repomem.bench import real, realreport
+
+    sources = [Path(p) for p in args.real] or real.default_sources()
+    qdir = Path(args.questions) if args.questions else real.QUESTIONS
+    from repomem.bench import realstore
+
+    present = [p for p in sources if p.exists()]
+    if not present or not qdir.is_dir() or not realstore.discover(present):
+        where = ", ".join(str(p) for p in sources) if qdir.is_dir() else str(qdir)
+        print(f"repomem bench --real: skipped, no real histories (git bundles or clones) or "
+              f"questions at {where}")
+        return 0
+    out = Path(args.out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    res = real.run(present, qdir, split=args.split, repos=args.repo or None, quick=args.quick,
+                   fresh=args.fresh, log=lambda m: print(m, file=sys.stderr, flush=True))
+    res["chart"] = realreport.chart(res, Path(args.chart) if args.chart else out / "real_bench.png")
+    md = realreport.markdown(res, misses=args.misses)
+    if args.json:
+        json.dump(res, sys.stdout, indent=1, default=str)
+        sys.stdout.write("\n")
+    else:
+        print(md, end="")
+    (out / "real_report.md").write_text(md)
+    (out / "real_report.json").write_text(json.dumps(res, indent=1, default=str))
+    return 1 if res["stale_python"] else 0
 
 
 def run(args) -> int:
     from repomem.bench import perf, report, stale
+
+    if args.real_paths and args.real is None:
+        from repomem.errors import RepomemError
+
+        raise RepomemError(f"unexpected argument {args.real_paths[0]!r}",
+                           hint="paths belong to --real: repomem bench --real PATH...")
+    if args.real is not None:
+        args.real = list(args.real) + list(args.real_paths)
+        os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+        os.environ.setdefault("GIT_CONFIG_NOSYSTEM", "1")
+        os.environ.setdefault("GIT_CONFIG_GLOBAL", os.devnull)
+        return run_real(args)
 
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
     os.environ.setdefault("GIT_CONFIG_NOSYSTEM", "1")

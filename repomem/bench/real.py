@@ -1,0 +1,191 @@
+"""The real-history benchmark: questions about six public histories, answered by ``repomem ask``.
+
+Questions live in ``bench/realrepos/<repo>.json`` (generated from git itself by
+``bench/realtruth/generate.py``; never from repomem's output).  Each history is cloned from its
+bundle into the cache, ingested once per version of the mining code (see realstore), and every
+question is asked in-process with ``repomem.query.ask`` (k = 5, ``as_of`` when given), then judged
+by :mod:`repomem.bench.realjudge`.  Scores are kept per repository, per family and per half
+(dev / held-out: only the dev half may be looked at while tuning).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from repomem.bench import realjudge, realstore
+from repomem.errors import RepomemError
+
+K = 5
+ROOT = realstore.PKG.parent
+QUESTIONS = ROOT / "bench" / "realrepos"
+QUICK_REPOS = ("microblog", "node-express-realworld")
+QUICK_SLICE = ("click", 24)  # a slice of one Python repository: N questions, both halves
+LATENCY_REPO = "click"
+METRICS = ("top1", "top3", "stale_top1", "stale_at5")
+
+
+def default_sources() -> list[Path]:
+    env = os.environ.get("REPOMEM_REALREPOS")
+    return [Path(env)] if env else [ROOT.parent / "shared" / "realrepos"]
+
+
+def load_questions(qdir: Path, split: str = "all", repos: list[str] | None = None,
+                   quick: bool = False) -> dict[str, list[dict]]:
+    out: dict[str, list[dict]] = {}
+    for f in sorted(Path(qdir).glob("*.json")):
+        qs = json.loads(f.read_text())
+        name = f.stem
+        if repos and name not in repos:
+            continue
+        if quick:
+            if name == QUICK_SLICE[0]:
+                # ordered by a salted hash: the ids themselves are the split's hash
+                qs = sorted(qs, key=lambda q: hashlib.sha1(b"quick\0" + q["id"].encode()).digest())
+                qs = qs[:QUICK_SLICE[1]]
+            elif name not in QUICK_REPOS:
+                continue
+        if split != "all":
+            qs = [q for q in qs if q["split"] == split]
+        if qs:
+            out[name] = qs
+    return out
+
+
+def is_python(qs: list[dict]) -> bool:
+    return any((q["expect"].get("path") or "").endswith((".py", "pyproject.toml", "setup.py",
+                                                          "setup.cfg")) for q in qs)
+
+
+def _short(f: dict) -> dict:
+    return {"kind": f.get("kind"), "value": f.get("value"), "path": f.get("path"),
+            "subject": f.get("subject")}
+
+
+def ask_all(r, qs: list[dict]) -> list[dict]:
+    from repomem.query import ask
+
+    rows = []
+    for q in qs:
+        t = time.perf_counter()
+        try:
+            facts = ask(r, q["question"], as_of=q["as_of"], k=K)["facts"]
+            err = None
+        except RepomemError as e:
+            facts, err = [], str(e)
+        ms = (time.perf_counter() - t) * 1000
+        rows.append(dict(realjudge.judge(q, facts), id=q["id"], repo=q["repo"],
+                         family=q["family"], split=q["split"], as_of=q["as_of"],
+                         absent=q["absent"], question=q["question"], expected=q["expect"]["value"],
+                         expected_path=q["expect"].get("path"), got=[_short(f) for f in facts[:3]],
+                         ms=round(ms, 2), error=err))
+    return rows
+
+
+def cold_cli(work: Path, store: Path, question: str, n: int) -> list[float]:
+    """Seconds of a fresh ``repomem ask`` process, n times."""
+    env = dict(os.environ, GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull,
+               ANONYMIZED_TELEMETRY="False")
+    out = []
+    for _ in range(n):
+        t = time.perf_counter()
+        p = subprocess.run([sys.executable, "-m", "repomem", "ask", question, "--repo", str(work),
+                            "--store", str(store)], capture_output=True, env=env)
+        out.append(time.perf_counter() - t)
+        if p.returncode != 0:
+            raise RepomemError(f"repomem ask failed: {p.stderr.decode()[-200:]}")
+    return out
+
+
+def latency(r, work: Path, store: Path, qs: list[dict], cold_n: int) -> dict:
+    """Warm in-process ask p50/p95 over the current questions (after one warm-up), and the
+    median of cold CLI asks."""
+    from repomem.query import ask
+
+    cur = [q["question"] for q in qs if not q["as_of"]] or [q["question"] for q in qs]
+    ask(r, cur[0], k=K)
+    lat = []
+    for i in range(max(len(cur), 40)):
+        t = time.perf_counter()
+        ask(r, cur[i % len(cur)], k=K)
+        lat.append((time.perf_counter() - t) * 1000)
+    lat.sort()
+    cold = cold_cli(work, store, cur[0], cold_n)
+    return {"repo": r.root.name, "warm_asks": len(lat),
+            "ask_warm_p50_ms": round(statistics.median(lat), 1),
+            "ask_warm_p95_ms": round(lat[int(0.95 * (len(lat) - 1))], 1),
+            "ask_cold_cli_median_s": round(statistics.median(cold), 3), "cold_runs": len(cold)}
+
+
+def summarise(rows: list[dict], by: str) -> dict:
+    """{group: {split: metrics}} with split in dev, held-out, all."""
+    out: dict = {}
+    for split in ("dev", "held-out", "all"):
+        sel = [x for x in rows if split == "all" or x["split"] == split]
+        groups: dict = {}
+        for x in sel:
+            groups.setdefault(x[by], []).append(x)
+        groups["ALL"] = sel
+        for g, xs in groups.items():
+            if not xs:
+                continue
+            asof = [x for x in xs if x["as_of"]]
+            out.setdefault(g, {})[split] = {
+                "n": len(xs), "top1": _rate(xs, "top1"), "top3": _rate(xs, "top3"),
+                "as_of_n": len(asof), "as_of": _rate(asof, "top1") if asof else None,
+                "as_of_any_path": _rate(asof, "top1_any_path") if asof else None,
+                "stale_top1": sum(x["stale_top1"] for x in xs),
+                "stale_at5": _rate(xs, "stale_at5")}
+    return out
+
+
+def _rate(xs, key):
+    return round(sum(bool(x[key]) for x in xs) / len(xs), 3) if xs else None
+
+
+def run(sources: list[Path], qdir: Path = QUESTIONS, split: str = "all",
+        repos: list[str] | None = None, quick: bool = False, fresh: bool = False,
+        log=print) -> dict:
+    from repomem.index import Repo
+
+    questions = load_questions(qdir, split, repos, quick)
+    hist = {h.name: h for h in realstore.discover(sources)}
+    res: dict = {"k": K, "split": split, "quick": quick, "repos": {}, "rows": [], "latency": None}
+    for name, qs in questions.items():
+        info: dict = {"questions": len(qs), "python": is_python(qs)}
+        res["repos"][name] = info
+        h = hist.get(name)
+        if h is None:
+            info["status"] = "no history given"
+            continue
+        try:
+            work = realstore.checkout(h)
+            store, ing = realstore.store_for(h, work, fresh=fresh, log=log)
+        except Exception as e:  # a crash of ingestion is a result: every question unanswered
+            msg = str(e) if isinstance(e, RepomemError) else f"{type(e).__name__}: {str(e)[:200]}"
+            info.update(status="ingest failed", error=msg)
+            log(f"{name}: ingest failed: {info['error']}")
+            # nothing can be answered: even "absent" questions count as missed
+            res["rows"] += [dict(top1=False, top3=False, top1_any_path=False, stale_top1=False, stale_at5=False, id=q["id"], repo=name, family=q["family"],
+                                 split=q["split"], as_of=q["as_of"], absent=q["absent"],
+                                 question=q["question"], expected=q["expect"]["value"],
+                                 expected_path=q["expect"].get("path"), got=[], ms=None,
+                                 error=info["error"]) for q in qs]
+            continue
+        info.update(status="ok", **ing)
+        r = Repo.open(work, store=store)
+        log(f"{name}: asking {len(qs)} questions")
+        res["rows"] += ask_all(r, qs)
+        if name == LATENCY_REPO:
+            res["latency"] = latency(r, work, store, qs, cold_n=3 if quick else 5)
+    res["by_repo"] = summarise(res["rows"], "repo")
+    res["by_family"] = summarise(res["rows"], "family")
+    res["stale_python"] = sum(x["stale_top1"] for x in res["rows"]
+                              if res["repos"][x["repo"]]["python"])
+    return res

@@ -1,0 +1,108 @@
+"""Judging the real-history benchmark: is a returned fact the expected one?
+
+A fact is right when its kind is one of ``expect.kinds``, its value equals ``expect.value`` once
+both are normalised, and its path and subject match where the question gives them.  Normalising:
+
+- a version spec is compared with ``packaging`` (``>=1,<2`` == ``<2, >=1``; ``*`` == no spec);
+- a set (``3.10, 3.11``; a list of languages, ``["en", "es"]``) is compared as a set;
+- a route as its set of methods and its path (``GET,POST /x`` == ``POST GET /x``);
+- anything else as stripped text without surrounding quotes (``"8080"`` == ``8080``), booleans
+  in any case (``True`` == ``true``).
+
+The subject matches when the expected name is one of the identifiers of the fact's subject or key
+(case, ``-``/``_``/``.`` ignored), so a key that gains a scope or a subject worded differently
+still matches.
+"""
+
+from __future__ import annotations
+
+import re
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+_METHOD = re.compile(r"^((?:GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS)(?:[\s,|]+(?:GET|POST|PUT|DELETE|"
+                     r"PATCH|HEAD|OPTIONS))*)\s+(\S.*)$", re.I)
+_SPEC = re.compile(r"^\s*(\*|(?:[<>=!~]=?|===)\s*[\w.*+!-]+(\s*,\s*(?:[<>=!~]=?|===)\s*[\w.*+!-]+)*)\s*$")
+
+
+def _name(s: str) -> str:
+    return re.sub(r"[-_.]+", "-", s.strip().lower())
+
+
+def norm(value, kinds=()) -> object:
+    """A comparable form of a fact's value."""
+    if value is None:
+        return None
+    v = str(value).strip().strip("'\"").strip()
+    m = _METHOD.match(v)
+    if m:
+        return ("route", frozenset(x.upper() for x in re.split(r"[\s,|]+", m.group(1)) if x),
+                m.group(2).strip())
+    if "dependency" in kinds and _SPEC.match(v):
+        try:
+            return ("spec", SpecifierSet("" if v == "*" else v.replace(" ", "")))
+        except InvalidSpecifier:
+            pass
+    if v.startswith("[") and v.endswith("]"):  # a list of strings: compared as a set
+        return ("set", frozenset(x.strip().strip("'\"") for x in v[1:-1].split(",") if x.strip()))
+    if v.lower() in ("true", "false", "none", "null"):  # Python True, YAML/JSON true
+        return ("text", v.lower())
+    if "," in v:
+        return ("set", frozenset(x.strip().strip("'\"[]() ") for x in v.strip("[]()").split(",")))
+    return ("text", v)
+
+
+def same_value(a, b, kinds=()) -> bool:
+    return norm(a, kinds) == norm(b, kinds)
+
+
+def identifiers(fact: dict) -> set[str]:
+    text = f"{fact.get('key', '')} {fact.get('subject', '')}"
+    # split three ways: on '/' and '.' too (paths, dotted keys such as Config.PORT or
+    # project.version), and not ('@types/node' and 'zope.interface' are one name each)
+    return {_name(t) for pat in (r"[\s:(),]+", r"[\s:(),/]+", r"[\s:(),/.]+")
+            for t in re.split(pat, text) if t}
+
+
+def about(fact: dict, expect: dict) -> bool:
+    """Kind, subject and path as expected (the value is not looked at)."""
+    if fact.get("kind") not in expect["kinds"]:
+        return False
+    if expect.get("path") and fact.get("path") != expect["path"]:
+        return False
+    subj = expect.get("subject")
+    return not subj or _name(subj) in identifiers(fact)
+
+
+def right(fact: dict, expect: dict) -> bool:
+    return about(fact, expect) and same_value(fact.get("value"), expect["value"], expect["kinds"])
+
+
+def stale(fact: dict, q: dict) -> bool:
+    """The fact states one of the question's stale values for the asked subject (any path: a
+    superseded value may have lived in another file)."""
+    e = q["expect"]
+    if fact.get("kind") not in e["kinds"]:
+        return False
+    if e.get("subject") and _name(e["subject"]) not in identifiers(fact):
+        return False
+    if not e.get("subject") and e.get("path") and fact.get("path") != e["path"] \
+            and q["family"] not in ("renamed", "function"):
+        return False
+    return any(same_value(fact.get("value"), s, e["kinds"]) for s in q["stale_values"])
+
+
+def judge(q: dict, facts: list[dict]) -> dict:
+    """Scores of one answer (the facts best first)."""
+    e = q["expect"]
+    if q["absent"]:
+        states = [f for f in facts if about(f, e)]
+        ok = not states
+        return {"top1": ok, "top3": ok, "top1_any_path": ok, "stale_top1": bool(facts) and stale(facts[0], q),
+                "stale_at5": any(stale(f, q) for f in facts[:5])}
+    hits = [i for i, f in enumerate(facts) if right(f, e)]
+    anywhere = dict(e, path=None)  # the value right, its provenance (path) not looked at
+    return {"top1": bool(hits) and hits[0] == 0, "top3": bool(hits) and hits[0] < 3,
+            "top1_any_path": bool(facts) and right(facts[0], anywhere),
+            "stale_top1": bool(facts) and stale(facts[0], q),
+            "stale_at5": any(stale(f, q) for f in facts[:5])}

@@ -1,0 +1,272 @@
+"""The real-history benchmark: ground truth read from git (both edges of an as-of day), the
+judge's normalisation, the runner end to end on a small real repository, the skip, the split."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from repomem.bench import realjudge
+from tests.conftest import ROOT, cli, commit
+
+sys.path.insert(0, str(ROOT / "bench" / "realtruth"))
+
+import engine  # noqa: E402
+import extract  # noqa: E402
+import extract_docker  # noqa: E402
+import generate  # noqa: E402
+import phrasing  # noqa: E402
+import repos  # noqa: E402
+from gitread import GitRepo  # noqa: E402
+
+REQS = {1: 'requests>=2.20\nclick==7.0\n', 2: 'requests>=2.31,<3\n', 3: 'requests<3,>=2.31\n'}
+
+
+def _pyproject(reqs: str, py: str) -> str:
+    deps = ", ".join(json.dumps(x) for x in reqs.split("\n") if x)
+    return f'[project]\nname = "tiny"\nrequires-python = "{py}"\ndependencies = [{deps}]\n'
+
+
+def _config_py(per_page: int) -> str:
+    return f"import os\n\nclass Config:\n    POSTS_PER_PAGE = {per_page}\n    TTL = 60 * 24\n"
+
+
+@pytest.fixture
+def tiny(new_repo):
+    """A history with a dependency going >=2.20 -> >=2.31,<3 -> <3,>=2.31 (the same spec
+    written in another order), click removed, a settings class, and two commits on one day."""
+    repo = new_repo("tiny")
+    commit(repo, "2024-01-10T12:00:00+00:00", "start",
+           {"pyproject.toml": _pyproject(REQS[1], ">=3.8"), "config.py": _config_py(10),
+            "Dockerfile": "FROM python:3.11-slim\nEXPOSE 8000\n"})
+    commit(repo, "2024-03-01T09:00:00+00:00", "deps",
+           {"pyproject.toml": _pyproject(REQS[2], ">=3.9")})
+    # two commits on 2024-05-20: the page size is 20 in the morning and 30 at night
+    commit(repo, "2024-05-20T08:00:00+00:00", "page size", {"config.py": _config_py(20)})
+    commit(repo, "2024-05-20T20:00:00+00:00", "page size", {"config.py": _config_py(30)})
+    commit(repo, "2024-07-01T10:00:00+00:00", "order", {"pyproject.toml": _pyproject(REQS[3], ">=3.9")})
+    return repo
+
+
+def _cfg():
+    return engine.Config("tiny", "tiny", [
+        engine.Source("pyproject.toml", extract.pyproject),
+        engine.Source("config.py", extract.class_settings),
+        engine.Source("Dockerfile", extract_docker.dockerfile)], repos.describe_for("tiny"))
+
+
+def test_truth_from_git_with_both_edges(tiny):
+    g = GitRepo(tiny)
+    tl = engine.Timeline(g, _cfg())
+    # the commit in effect at both edges of a day with two commits differs: ambiguous, dropped
+    assert tl.check_day(("setting", "Config", "POSTS_PER_PAGE"), "2024-05-20") is None
+    (value, path), ev = tl.check_day(("setting", "Config", "POSTS_PER_PAGE"), "2024-04-01")
+    assert (value, path) == ("10", "config.py")
+    assert ev["day_start_commit"] == ev["day_end_commit"] == g.chain[1].sha
+    qs = engine.build(g, _cfg())
+    g.close()
+    by = {(q["family"], q["as_of"], q.get("subject")): q for q in qs if not q.get("absent")}
+    cur = by[("dependency", None, "requests")]
+    # the same spec written in another order is one value, not a change
+    assert cur["value"] == "<3,>=2.31" and cur["stale_values"] == [">=2.20"]
+    asof = {q["subject"]: q for q in qs if q["family"] == "dependency" and q["as_of"]}
+    assert asof["requests"]["as_of"] < "2024-03-01" and asof["requests"]["value"] == ">=2.20"
+    assert asof["click"]["value"] == "==7.0"  # a removed dependency is asked about its past
+    page = [q for q in qs if q.get("subject") == "POSTS_PER_PAGE"]
+    assert {q["value"] for q in page if q["as_of"]} <= {"10"}  # 20 lived less than a day
+    assert [q["value"] for q in page if not q["as_of"]] == ["30"]
+    assert by[("settings", None, "TTL")]["value"] == "1440"  # arithmetic folded
+    gone = [q for q in qs if q.get("absent")]
+    assert [q["subject"] for q in gone] == ["click"] and gone[0]["stale_values"] == ["==7.0"]
+    assert any(q["family"] == "docker" and q["value"] == "python:3.11-slim" for q in qs)
+    for q in qs:
+        assert not phrasing.markers(q["question"]), q["question"]
+
+
+def test_records_schema_split_and_ids(tiny):
+    g = GitRepo(tiny)
+    recs = generate.records("tiny", engine.build(g, _cfg()))
+    g.close()
+    assert recs and len({r["id"] for r in recs}) == len(recs)
+    for r in recs:
+        assert set(r) == {"id", "repo", "family", "question", "as_of", "expect", "absent",
+                          "stale_values", "evidence", "split"}
+        assert set(r["expect"]) == {"value", "subject", "path", "kinds"}
+        assert r["split"] == phrasing.split_of(r["question"])
+
+
+def test_split_is_by_hash_and_stable():
+    q = "Which version of requests does tiny require?"
+    first = hashlib.sha1(q.encode()).hexdigest()[0]
+    assert phrasing.split_of(q) == ("dev" if first in "01234567" else "held-out")
+    files = sorted((ROOT / "bench" / "realrepos").glob("*.json"))
+    assert files, "the committed question files are missing"
+    allq = [q for f in files for q in json.loads(f.read_text())]
+    assert len(allq) >= 250
+    assert all(q["split"] == phrasing.split_of(q["question"]) for q in allq)
+    dev = sum(q["split"] == "dev" for q in allq) / len(allq)
+    assert 0.35 < dev < 0.65
+    assert len({q["id"] for q in allq}) == len(allq)
+
+
+def test_judge_normalisation():
+    dep = ["dependency"]
+    assert realjudge.same_value("<3,>=2.32", ">=2.32, <3", dep)
+    assert realjudge.same_value("*", "", dep) is False  # '' is not a value a fact has
+    assert realjudge.same_value("*", "*", dep)
+    assert not realjudge.same_value(">=2.31", ">=2.32", dep)
+    assert realjudge.same_value("3.11, 3.10", "3.10,3.11", ["python"])
+    assert not realjudge.same_value("3.10, 3.11", "3.10, 3.11, 3.12", ["python"])
+    assert realjudge.same_value("POST GET /auth/login", "GET,POST /auth/login", ["route"])
+    assert not realjudge.same_value("GET /login", "GET /auth/login", ["route"])
+    assert realjudge.same_value('"8080"', "8080", ["config"])
+    assert realjudge.same_value("['es', 'en']", '["en", "es"]', ["config"])
+    assert realjudge.same_value("['a@example.com']", '["a@example.com"]', ["config"])
+    assert realjudge.same_value("True", "true", ["constant"])
+    exp = {"value": ">=2.32,<3", "subject": "requests", "path": "pyproject.toml",
+           "kinds": ["dependency"]}
+    fact = {"kind": "dependency", "value": "<3,>=2.32", "path": "pyproject.toml",
+            "key": "dependency:pypi:.:main:requests", "subject": "requests dependency"}
+    assert realjudge.right(fact, exp)
+    assert not realjudge.right(dict(fact, path="docs/requirements.txt"), exp)
+    assert not realjudge.right(dict(fact, key="dependency:pypi:main:requests-toolbelt",
+                                    subject="requests-toolbelt"), exp)
+    assert realjudge.right({"kind": "dependency", "value": "^2.8", "path": "package.json",
+                            "key": "dependency:npm:dev:@types/cors", "subject": "@types/cors"},
+                           {"value": "^2.8", "subject": "@types/cors", "path": "package.json",
+                            "kinds": ["dependency"]})
+    setting = {"value": "25", "subject": "POSTS_PER_PAGE", "path": "config.py",
+               "kinds": ["config", "constant"]}
+    assert realjudge.right({"kind": "config", "value": "25", "path": "config.py",
+                            "key": "config:config.py:Config.POSTS_PER_PAGE",
+                            "subject": "Config.POSTS_PER_PAGE in config.py"}, setting)
+    assert realjudge.right({"kind": "dependency", "value": ">=5", "path": "setup.py",
+                            "key": "dependency:pypi:main:zope-interface", "subject": "zope.interface"},
+                           {"value": ">=5", "subject": "zope.interface", "path": "setup.py",
+                            "kinds": ["dependency"]})
+    q = {"family": "dependency", "absent": False, "expect": exp, "stale_values": [">=2.20"]}
+    s = realjudge.judge(q, [dict(fact, value=">=2.20"), fact])
+    assert s == {"top1": False, "top3": True, "top1_any_path": False, "stale_top1": True,
+                 "stale_at5": True}
+    moved = realjudge.judge(q, [dict(fact, path="setup.py"), fact])
+    assert moved["top1_any_path"] and not moved["top1"] and moved["top3"]
+    gone = {"family": "dependency", "absent": True, "stale_values": ["==7.0"],
+            "expect": {"value": None, "subject": "click", "path": "pyproject.toml",
+                       "kinds": ["dependency"]}}
+    assert realjudge.judge(gone, [fact])["top1"]
+    clicks = dict(fact, key="dependency:pypi:main:click", subject="click", value="==7.0")
+    assert realjudge.judge(gone, [fact, clicks]) == {
+        "top1": False, "top3": False, "top1_any_path": False, "stale_top1": False,
+        "stale_at5": True}
+
+
+def test_runner_end_to_end(tiny, tmp_path, monkeypatch):
+    monkeypatch.setenv("REPOMEM_BENCH_CACHE", str(tmp_path / "cache"))
+    g = GitRepo(tiny)
+    recs = generate.records("tiny", engine.build(g, _cfg()))
+    g.close()
+    qdir = tmp_path / "questions"
+    qdir.mkdir()
+    (qdir / "tiny.json").write_text(json.dumps(recs))
+    args = ["bench", "--real", tiny, "--questions", qdir, "--out", tmp_path / "out"]
+    rc, out, err = cli(*args, "--json", check=False)
+    assert rc in (0, 1), err
+    res = json.loads(out)
+    assert res["repos"]["tiny"]["status"] == "ok" and not res["repos"]["tiny"]["cached"]
+    assert len(res["rows"]) == len(recs)
+    assert res["by_repo"]["tiny"]["all"]["n"] == len(recs)
+    assert rc == (1 if res["stale_python"] else 0)
+    row = next(x for x in res["rows"] if x["question"].startswith("Which version of requests")
+               or (x["family"] == "dependency" and not x["as_of"] and not x["absent"]))
+    assert row["got"], row
+    assert (tmp_path / "out" / "real_report.md").exists()
+    # the second run reuses the cached store; --split and --misses shape the report
+    # paths may also follow the other options (repomem bench --real --quick PATH)
+    rc, md, _ = cli("bench", "--real", "--questions", qdir, "--out", tmp_path / "out", tiny,
+                    "--split", "dev", "--misses", check=False)
+    assert "cached store" in md and "## Per family" in md and "held-out |" not in md
+
+
+def test_skip_when_no_histories(tmp_path):
+    rc, out, _ = cli("bench", "--real", tmp_path / "no-such-folder", "--out", tmp_path / "o")
+    assert rc == 0
+    assert out.strip().startswith("repomem bench --real: skipped")
+    assert len(out.strip().splitlines()) == 1
+
+
+def test_skip_when_folder_has_no_histories(tmp_path):
+    (tmp_path / "empty").mkdir()
+    rc, out, _ = cli("bench", "--real", tmp_path / "empty", "--out", tmp_path / "o")
+    assert rc == 0 and out.startswith("repomem bench --real: skipped")
+
+
+def test_quick_subset_and_filters():
+    from repomem.bench import real
+
+    quick = real.load_questions(real.QUESTIONS, quick=True)
+    assert set(quick) == {"microblog", "node-express-realworld", real.QUICK_SLICE[0]}
+    assert len(quick[real.QUICK_SLICE[0]]) == real.QUICK_SLICE[1]
+    assert {q["split"] for q in quick[real.QUICK_SLICE[0]]} == {"dev", "held-out"}
+    dev = real.load_questions(real.QUESTIONS, split="held-out", repos=["httpx"])
+    assert list(dev) == ["httpx"] and all(q["split"] == "held-out" for q in dev["httpx"])
+    assert real.is_python(quick["microblog"]) and not real.is_python(quick["node-express-realworld"])
+
+
+_BODY = '''
+    """Return the user's display name from the profile record."""
+    first = record.get("first", "")
+    last = record.get("last", "")
+    return f"{first} {last}".strip() or record["login"]
+'''
+
+
+def test_renames_followed_to_head(new_repo):
+    import renames
+
+    repo = new_repo("lib")
+    commit(repo, "2024-01-10T12:00:00+00:00", "a", {"lib/users.py": f"def display_name(record):{_BODY}"})
+    commit(repo, "2024-04-10T12:00:00+00:00", "b", {"lib/users.py": f"def full_name(record):{_BODY}"})
+    # moved to another file and edited a little: still the same function
+    commit(repo, "2024-08-10T12:00:00+00:00", "c", {
+        "lib/users.py": None,
+        "lib/names.py": f"def label_for(record):{_BODY.replace('login', 'username')}"})
+    g = GitRepo(repo)
+    lns = renames.lineages(g, ["lib"])
+    assert [(x.chain, x.final, x.final_path) for x in lns] == [
+        (["display_name", "full_name"], "label_for", "lib/names.py"),
+        (["full_name"], "label_for", "lib/names.py")]
+    qs = {q["question"]: q for q in renames.renamed_questions(g, "lib", "lib", ["lib"])}
+    (q,) = [q for text, q in qs.items() if "`display_name`" in text]
+    assert q["value"] == "label_for" and q["stale_values"] == ["display_name", "full_name"]
+    asof = renames.asof_before_rename(g, "lib", "lib", ["lib"])
+    g.close()
+    # 30 days before each rename, the name it had then, in the file it was in
+    assert sorted((a["value"], a["path"], a["as_of"]) for a in asof) == [
+        ("display_name", "lib/users.py", "2024-03-11"), ("full_name", "lib/users.py", "2024-07-11")]
+    assert all("display name" in a["question"] and "_name" not in a["question"] for a in asof)
+
+
+def test_file_extractors():
+    import extract_js
+
+    d = extract_docker.dockerfile(
+        "ARG UV=0.4\nFROM ghcr.io/astral-sh/uv:${UV} AS uv\nFROM python:3.12-slim\n"
+        "ENV A=1 B=\"two words\"\nENV FLASK_APP microblog.py\nEXPOSE 8000\n")
+    assert d[("from", "final")] == "python:3.12-slim" and d[("from", "uv")].startswith("ghcr.io")
+    assert (d[("env", "A")], d[("env", "B")], d[("env", "FLASK_APP")]) == ("1", "two words",
+                                                                        "microblog.py")
+    assert d[("expose",)] == "8000" and d[("arg", "UV")] == "0.4"
+    c = extract_docker.compose("services:\n  db:\n    image: postgres:16\n    ports: ['5432:5432']\n")
+    assert c == {("image", "db"): "postgres:16", ("ports", "db"): "5432:5432"}
+    js = extract_js.js_functions("/**\n * Send a response\n * over the wire.\n *\n * @param {x}\n */\n"
+                                 "res.send = function send(body) {\n};\n")
+    assert js == {("def", "send"): "Send a response over the wire"}
+    s = extract.class_settings("import os\nclass Config:\n    PORT = int(os.environ.get('P') or 25)\n"
+                               "    LANGS = ['es', 'en']\n    URL = os.environ['U']\n")
+    assert s == {("setting-default", "Config", "PORT"): "25",
+                 ("setting", "Config", "LANGS"): '["en", "es"]',
+                 ("setting", "Config", "URL"): extract.NONLITERAL}
