@@ -58,6 +58,30 @@ def tokens(text: str) -> list[str]:
     return out
 
 
+# A whole identifier as written: a dotted/dashed/underscored name, or a word with digits or inner
+# capitals.  tokens() splits "urllib3" into "urllib" + "3" (right for similarity), but a lexical
+# ranker needs the identifier itself: "3" is in every version number, "urllib3" is rare.
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[.\-][A-Za-z0-9_]+)*")
+
+
+def norm_ident(word: str) -> str:
+    """One spelling of an identifier: lower case, runs of - _ . as one underscore (PEP 503-like,
+    so typing-extensions, typing_extensions and typing.extensions meet), edges trimmed."""
+    return re.sub(r"[-_.]+", "_", word.lower()).strip("_")
+
+
+def lexical_tokens(text: str) -> list[str]:
+    """tokens() plus each whole identifier that tokens() splits, normalised (norm_ident)."""
+    out = tokens(text)
+    for raw in _IDENT.findall(text):
+        parts = _SPLIT.findall(raw)
+        if len(parts) > 1:
+            whole = norm_ident(raw)
+            if whole:
+                out.append(whole)
+    return out
+
+
 def _bucket(feature: str) -> tuple[int, float]:
     h = hashlib.blake2b(feature.encode(), digest_size=8).digest()
     n = int.from_bytes(h, "little")
