@@ -42,9 +42,11 @@ class Version:
     superseded_by: str | None = None
     end_reason: str | None = None
     end_commit: str | None = None
-    # Lineage: (value, subject, commit, time) of each earlier value of this key, oldest first,
-    # with the commit and time that value ended.  Lets a question that names a retired name find
-    # the key's current version.  Tuples (immutable defaults) so older fold caches still load.
+    # Lineage: (value, commit, time) of each earlier value of this key, oldest first, with the
+    # commit and time that value ended.  Lets a question that names a retired name find the
+    # key's current version.  Only short one-line values (names, routes, settings): a question
+    # never spells out a retired docstring.  Tuples (immutable defaults) so older fold caches
+    # still load.
     former: tuple = ()
     # Provenance spans: (from_time, path, line, text) each time the same value moved (a line or a
     # file move), so an as-of answer cites where the value stood then.  Empty: never moved.
@@ -136,8 +138,8 @@ class Ledger:
                             new.line, new.text, new.purpose)
                 if cur is not None:
                     v.former = cur.former
-                    if cur.value != new.value:
-                        v.former += ((cur.value, cur.subject, rec.sha, valid_time),)
+                    if cur.value != new.value and len(cur.value) <= 120 and "\n" not in cur.value:
+                        v.former += ((cur.value, rec.sha, valid_time),)
                     self._close(cur, valid_time, rec.sha, SUPERSEDED, v.id)
                 self.open[key] = v
                 self.versions.append(v)

@@ -124,6 +124,13 @@ def lineage_json(note: dict) -> dict:
             "commit": note["commit"], "date": iso(note["at"])}
 
 
+def lineage_line(note: dict) -> str:
+    """The one sentence that names a retired name, for an answer whose question used it."""
+    verb = "renamed" if note["key"].startswith("function:") else "changed"
+    return (f"`{note['name']}` is now `{note['now']}`, {verb} in {note['commit'][:10]} "
+            f"on {(note['date'] or '')[:10]}")
+
+
 def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
     """The k best facts valid now (or at as_of), best first.  lineage: for each retired name the
     question used, the key's current name and when it changed (the only place an old name is

@@ -33,7 +33,7 @@ from repomem.embed import lexical_tokens, norm_ident, tokens
 FIELD_WEIGHTS = {"name": 3.0, "value": 1.5, "purpose": 1.0, "key": 0.8, "path": 0.5, "text": 0.3}
 BM25 = {"k1": 1.2, "b": 0.5}  # short fields: length normalisation matters less than in prose
 RRF_K = 60  # the usual reciprocal-rank-fusion constant
-SIGNALS = {"lexical": 1.0, "vector": 0.4, "intent": 0.6, "scope": 0.3}
+SIGNALS = {"lexical": 1.0, "vector": 0.4, "intent": 0.6, "scope": 0.3, "exact": 0.5}
 RARE = 5  # a plain word is an identifier when at most this many facts bear it as a name
 
 # Question words -> the kinds they ask for (after embed.tokens: "listens" is "port", "called" is
@@ -92,8 +92,13 @@ def route_path(value: str) -> str:
     return value.split()[-1].rstrip("/").lower() if value.strip() else ""
 
 
+_NUMERIC_FIELDS = {"value", "purpose", "text"}  # where a bare number means something (a version)
+
+
 def doc_tokens(row: dict) -> list[str]:
-    return [f"{f}:{t}" for f, text in fields(row).items() for t in lexical_tokens(text)]
+    # "urllib3" is indexed whole and as "urllib" + "3"; a bare "3" in a name is noise.
+    return [f"{f}:{t}" for f, text in fields(row).items() for t in lexical_tokens(text)
+            if f in _NUMERIC_FIELDS or not t.isdigit()]
 
 
 class Lexical:
@@ -206,7 +211,7 @@ def _retired(rows: list[dict], name: str, t: int) -> list[tuple[int, list]]:
     hits = []
     for i, row in enumerate(rows):
         for entry in row.get("former") or ():
-            value, _subject, _commit, ended = entry
+            value, _commit, ended = entry
             old = route_path(value) if row["kind"] == "route" else norm_ident(value)
             if ended <= t and old == name:
                 hits.append((i, entry))
@@ -233,7 +238,7 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
             continue
         old = _retired(rows, name, t)
         if old and (shaped or len(old) <= RARE):
-            for i, (value, _s, commit, ended) in old:
+            for i, (value, commit, ended) in old:
                 exact[i] += 1
                 lineage.append({"name": value, "key": rows[i]["key"], "now": rows[i]["value"],
                                 "commit": commit, "at": ended})
@@ -249,10 +254,12 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
             fused[i] += SIGNALS["intent"] / (RRF_K + 1)
             if row["kind"] == "dependency" and _root_dependency(row):
                 fused[i] += SIGNALS["scope"] / (RRF_K + 1)
-        if exact[i]:
-            tier[i] = 1 + (not kinds or row["kind"] in kinds)
+        if exact[i] and (not kinds or row["kind"] in kinds):
+            tier[i] = 1
+        elif exact[i]:  # named, but not the kind of fact asked for: a strong signal, not a tier
+            fused[i] += SIGNALS["exact"] / (RRF_K + 1)
     score = tier + fused
-    best = sorted(range(len(rows)), key=lambda i: (-int(tier[i]), -int(exact[i]),
+    best = sorted(range(len(rows)), key=lambda i: (-int(tier[i]), -int(exact[i] * tier[i]),
                                                    -round(float(fused[i]), 6), rows[i]["key"],
                                                    rows[i]["id"]))[:n]
     keep = {rows[i]["key"] for i in best}

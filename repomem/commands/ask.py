@@ -24,7 +24,7 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from repomem.query import ask
+    from repomem.query import ask, lineage_line
 
     r = open_repo(args)
     if args.llm:
@@ -43,6 +43,8 @@ def run(args) -> int:
     if not result["facts"]:
         print("no fact matches this question")
         return 0
+    for note in result.get("lineage", ()):
+        print(lineage_line(note))
     if result.get("llm_answer"):
         print(result["llm_answer"] + "\n\nfrom these facts:")
     for i, f in enumerate(result["facts"]):

@@ -1,0 +1,105 @@
+"""Lineage in answers (a retired name leads to the key's current version, and says so) and as-of
+provenance (an as-of answer cites the path, line and text valid then), on a real git history."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from repomem.index import Repo, ingest
+from repomem.query import ask, history
+from tests.conftest import cli, commit, git
+
+VIEWS = '''def get_user_by_id(user_id):
+    """Look up a user by primary key in the users table."""
+    row = database.users.find_one({"id": user_id})
+    return row or None
+
+
+def list_orders(user_id):
+    """Every order a user placed, newest first."""
+    return sorted(database.orders.find({"user": user_id}), reverse=True)
+'''
+RENAMED = VIEWS.replace("get_user_by_id", "fetch_user")
+MOVED = "import logging\n\nlog = logging.getLogger(__name__)\n\n\n" + RENAMED
+
+
+@pytest.fixture(scope="module")
+def history_repo(tmp_path_factory):
+    repo = tmp_path_factory.mktemp("lineage") / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    shas = [
+        commit(repo, "2019-03-01T10:00:00Z", "views and pins",
+               {"app/views.py": VIEWS, "requirements.txt": "flask==1.0.2\nrequests>=2.20\n"}),
+        commit(repo, "2020-05-01T10:00:00Z", "rename get_user_by_id", {"app/views.py": RENAMED}),
+        commit(repo, "2021-01-01T10:00:00Z", "logging", {"app/views.py": MOVED}),
+        commit(repo, "2023-01-01T10:00:00Z", "pins move to pyproject", {
+            "requirements.txt": None,
+            "pyproject.toml": '[project]\nname = "app"\nversion = "1.0"\n'
+                              'dependencies = [\n  "requests>=2.20",\n  "flask==1.0.2",\n]\n'}),
+    ]
+    r = Repo.open(repo)
+    ingest(r, all_history=True, progress=False)
+    return repo, r, shas
+
+
+def test_old_name_resolves_to_current_version_with_a_lineage_note(history_repo):
+    repo, r, shas = history_repo
+    res = ask(r, "what is get_user_by_id called now?")
+    assert res["answer"] == "fetch_user"
+    assert res["lineage"] == [{"name": "get_user_by_id", "now": "fetch_user",
+                               "key": res["facts"][0]["key"], "commit": shas[1],
+                               "date": "2020-05-01T10:00:00+00:00"}]
+    # The old name is never served as a fact, and no note is added when no old name is asked.
+    assert all(f["value"] != "get_user_by_id" for f in res["facts"])
+    assert ask(r, "what function looks up a user by primary key?")["lineage"] == []
+    # Before the rename, the old name was current: no lineage, the old value answers.
+    then = ask(r, "what is get_user_by_id called?", as_of="2019-06-01")
+    assert then["answer"] == "get_user_by_id" and then["lineage"] == []
+
+
+def test_cli_text_and_json_say_what_the_old_name_became(history_repo):
+    repo, _, shas = history_repo
+    out = cli("ask", "what is `get_user_by_id` called now?", "--repo", repo)[1]
+    assert f"`get_user_by_id` is now `fetch_user`, renamed in {shas[1][:10]} on 2020-05-01" in out
+    data = json.loads(cli("ask", "get_user_by_id was renamed; what is it called now?", "--repo",
+                          repo, "--json")[1])
+    assert data["lineage"][0]["now"] == "fetch_user" and data["answer"] == "fetch_user"
+    ctx = cli("context", "where is get_user_by_id now?", "--repo", repo)[1]
+    assert "`get_user_by_id` is now `fetch_user`" in ctx and "fetch_user" in ctx
+
+
+def test_history_accepts_an_old_name(history_repo):
+    repo, r, _ = history_repo
+    by_old = history(r, "get_user_by_id")
+    assert [v["value"] for v in by_old["versions"]] == ["get_user_by_id", "fetch_user"]
+    assert by_old["key"] == history(r, "fetch_user")["key"]
+    out = cli("history", "get_user_by_id", "--repo", repo)[1]
+    assert "fetch_user" in out
+
+
+def test_as_of_cites_the_line_valid_then(history_repo):
+    _, r, shas = history_repo
+    q = "what function looks up a user by primary key?"
+    before = ask(r, q, as_of="2020-06-01")["facts"][0]
+    after = ask(r, q, as_of="2021-06-01")["facts"][0]
+    now = ask(r, q)["facts"][0]
+    assert before["value"] == after["value"] == now["value"] == "fetch_user"
+    assert (before["path"], before["line"]) == ("app/views.py", 1)
+    assert (after["path"], after["line"]) == ("app/views.py", 6)
+    assert (now["path"], now["line"]) == ("app/views.py", 6)
+    assert before["commit"] == after["commit"] == shas[1]  # one version: the move is provenance
+    assert len(history(r, "fetch_user")["versions"]) == 2
+
+
+def test_as_of_cites_the_file_valid_then(history_repo):
+    _, r, shas = history_repo
+    q = "which version of flask is pinned?"
+    old = ask(r, q, as_of="2020-01-01")["facts"][0]
+    new = ask(r, q)["facts"][0]
+    assert old["value"] == new["value"] == "==1.0.2"
+    assert (old["path"], old["line"], old["text"]) == ("requirements.txt", 1, "flask==1.0.2")
+    assert (new["path"], new["line"]) == ("pyproject.toml", 6)
+    assert len(history(r, new["key"])["versions"]) == 1  # no new value version for a move
