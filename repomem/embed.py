@@ -71,8 +71,11 @@ def norm_ident(word: str) -> str:
 
 
 def lexical_tokens(text: str) -> list[str]:
-    """tokens() plus each whole identifier that tokens() splits, normalised (norm_ident)."""
-    out = tokens(text)
+    """tokens() plus each whole identifier that tokens() splits, normalised (norm_ident).  Also
+    strips the plural/3rd-person s of four-letter words ("sets" meets set_parameter_source),
+    which tokens() leaves alone so that stored embeddings keep their meaning."""
+    out = [w[:-1] if len(w) == 4 and w[-1] == "s" and w[-2] not in "su" and w[0].isalpha() else w
+           for w in tokens(text)]
     for raw in _IDENT.findall(text):
         parts = _SPLIT.findall(raw)
         if len(parts) > 1:

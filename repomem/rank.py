@@ -33,7 +33,8 @@ from repomem.embed import lexical_tokens, norm_ident, tokens
 FIELD_WEIGHTS = {"name": 3.0, "value": 1.5, "purpose": 1.0, "key": 0.8, "path": 0.5, "text": 0.3}
 BM25 = {"k1": 1.2, "b": 0.5}  # short fields: length normalisation matters less than in prose
 RRF_K = 60  # the usual reciprocal-rank-fusion constant
-SIGNALS = {"lexical": 1.0, "vector": 0.4, "intent": 0.6, "scope": 0.3, "exact": 0.5}
+SIGNALS = {"lexical": 1.0, "vector": 0.4, "intent": 0.6, "scope": 0.3, "exact": 0.5,
+           "group": 0.8}
 RARE = 5  # a plain word is an identifier when at most this many facts bear it as a name
 
 # Question words -> the kinds they ask for (after embed.tokens: "listens" is "port", "called" is
@@ -52,17 +53,27 @@ _INTENTS = {
     "default": {"config", "constant"}, "timeout": {"config", "constant"},
     "constant": {"constant"}, "image": {"docker"}, "docker": {"docker"},
 }
+# Words for a dependency group -> the group's usual name (requirements/docs.txt is "docs").
+_GROUPS = {"dev": "dev", "development": "dev", "develop": "dev", "docs": "docs", "doc": "docs",
+           "documentation": "docs", "test": "tests", "tests": "tests", "testing": "tests",
+           "typing": "typing", "type": "typing", "typecheck": "typing", "lint": "lint",
+           "linting": "lint", "optional": "optional", "peer": "peer", "build": "build"}
+# Words about functions in general ("what is the function called"): the intent signal uses
+# them; as lexical terms they would only find func_name and get_name.
+_META = {"func", "name"}
 # Words that frame a question and never name the fact asked about.
 _FRAME = set(_INTENTS) | {"use", "used", "uses", "need", "needs", "required", "requires",
                           "called", "named", "now", "current", "currently", "value", "set",
                           "defined", "declared", "does", "project", "function", "method",
                           "class", "module", "file", "today", "latest", "new", "old", "was",
-                          "were", "renamed", "replaced", "minimum", "support", "supported"}
+                          "were", "renamed", "replaced", "minimum", "support", "supported",
+                          "string", "package", "group", "environment", "checking", "pinned",
+                          "installed", "install", "ask", "asks", "pins"} | set(_GROUPS)
 # "does flask require", "flask's dependency on": the word in the slot names the project asking.
 _PROJECT_SLOT = re.compile(
     r"\b(?:does|do|did|will|would|should)\s+(?:the\s+)?([\w.\-]+)\s+(?:require|use|need|depend|"
-    r"pin|support|install|declare|list)|\b([\w.\-]+)'s\s+(?:dependency|dependencies|requirement|"
-    r"runtime|pin)", re.I)
+    r"pin|support|install|declare|list)|\b([\w.\-]+)'s\b", re.I)
+
 _QWORD = re.compile(r"`([^`]+)`|(/[\w/<>{}:.\-]*)|([A-Za-z_][\w]*(?:[.\-][\w]+)*)")
 _ROOT_GROUPS = {"main", "runtime", "default", "dependencies", "install_requires"}
 
@@ -80,8 +91,9 @@ def names(row: dict) -> set[str]:
     out: set[str] = set()
     if kind == "function":
         out.add(value)
-    elif kind == "route":
-        return {route_path(value)}
+    elif kind == "route":  # its path, and its handler's name ("route of user")
+        handler = row["subject"].rsplit(" ", 1)[-1] if row["subject"].startswith("route of ") else ""
+        return {route_path(value)} | ({norm_ident(handler)} if handler else set())
     elif kind != "python":
         last = key.rsplit(":", 1)[-1].split("#", 1)[0]
         out.update((last, last.rsplit(".", 1)[-1]))
@@ -139,7 +151,7 @@ class Lexical:
         import numpy as np
 
         out = np.zeros(self.n, dtype=np.float32)
-        for t in sorted(set(lexical_tokens(question))):
+        for t in sorted(set(lexical_tokens(question)) - _META):
             for f, w in FIELD_WEIGHTS.items():
                 i = self.vocab.get(f"{f}:{t}")
                 if i is not None and i + 1 < len(self.indptr):
@@ -158,26 +170,31 @@ def intent(question: str) -> set[str]:
         kinds.add("route")
     if "python" in toks:  # "which Python does X require": the interpreter, not a package
         kinds = (kinds - {"dependency", "constant"}) | {"python"}
+    if "route" in kinds:  # "which method and path reach X": an HTTP method, not a function
+        kinds.discard("function")
     return kinds
 
 
-def identifiers(question: str) -> list[tuple[str, bool]]:
-    """(normalised name, spelled as an identifier) for each word that may name a fact."""
+def identifiers(question: str) -> list[tuple[str, bool, str]]:
+    """(normalised name, spelled as an identifier, as written) for each word that may name a
+    fact."""
     slot = {norm_ident(w) for m in _PROJECT_SLOT.finditer(question) for w in m.groups() if w}
-    out: list[tuple[str, bool]] = []
+    out: list[tuple[str, bool, str]] = []
     for quoted, path, word in _QWORD.findall(question):
         if path:
             if len(path) > 1:
-                out.append((route_path(path), True))
+                out.append((route_path(path), True, path))
             continue
         raw = (quoted or word).strip().rstrip("?.,:;()")
+        if raw.startswith("-"):  # a command-line option (`--version`), not a name in the code
+            continue
         name = norm_ident(raw.split("(")[0])
         if not name or name in slot:
             continue
         shaped = bool(quoted) or bool(re.search(r"[_\d.\-]|[a-z][A-Z]", raw))
         if not shaped and (name in _FRAME or not set(tokens(raw)) - _FRAME):
             continue
-        out.append((name, shaped))
+        out.append((name, shaped, raw.split("(")[0]))
     return out
 
 
@@ -187,23 +204,44 @@ def _root_dependency(row: dict) -> bool:
     attrs = dict(json.loads(row["attrs"])) if isinstance(row["attrs"], str) else {}
     parts = row["key"].split(":")
     project = attrs.get("project", parts[2] if len(parts) >= 5 else None)
-    group = attrs.get("group", parts[-2] if len(parts) >= 4 else "main")
+    group = _group(row)
     if project is None:
         project = "." if "/" not in row["path"] else row["path"].rsplit("/", 1)[0]
     return project == "." and group in _ROOT_GROUPS
 
 
-_NAME_INDEX: list = [None, None]  # (rows list, name -> row indices): rows are reused when warm
+def _group(row: dict) -> str:
+    attrs = dict(json.loads(row["attrs"])) if isinstance(row["attrs"], str) else {}
+    parts = row["key"].split(":")
+    group = attrs.get("group", parts[-2] if len(parts) >= 4 else "main")
+    return _GROUPS.get(group.lower(), norm_ident(group))
 
 
-def _name_index(rows: list[dict]) -> dict[str, list[int]]:
+def groups(question: str) -> set[str]:
+    """Dependency groups the question names ("the docs build", "type checking", `tests-random`)."""
+    words = {w.lower() for w in re.findall(r"[\w\-]+", question)}
+    return {_GROUPS[w] for w in words if w in _GROUPS} | \
+        {norm_ident(q) for q in re.findall(r"`([^`]+)`", question)}
+
+
+_NAME_INDEX: list = [None, None, None]  # rows list, name -> row indices, project names
+_PROJECT_KEYS = {"config:pyproject.toml:project.name", "config:pyproject.toml:tool.poetry.name",
+                 "config:setup.cfg:metadata.name", "config:package.json:name"}
+
+
+def _name_index(rows: list[dict]) -> tuple[dict[str, list[int]], set[str]]:
+    """Names -> rows, and the root project's own names ("click" in "click's docs" names the
+    repository, not the click dependency an example pins).  Cached: warm rows are reused."""
     if _NAME_INDEX[0] is not rows:
         index: dict[str, list[int]] = {}
+        project: set[str] = set()
         for i, row in enumerate(rows):
             for n in names(row):
                 index.setdefault(n, []).append(i)
-        _NAME_INDEX[:] = [rows, index]
-    return _NAME_INDEX[1]
+            if row["key"] in _PROJECT_KEYS:
+                project.add(norm_ident(row["value"]))
+        _NAME_INDEX[:] = [rows, index, project]
+    return _NAME_INDEX[1], _NAME_INDEX[2]
 
 
 def _retired(rows: list[dict], name: str, t: int) -> list[tuple[int, list]]:
@@ -218,6 +256,39 @@ def _retired(rows: list[dict], name: str, t: int) -> list[tuple[int, list]]:
     return hits
 
 
+def _exact(question: str, rows: list[dict], t: int, kinds: set[str]):
+    """Per row, how many identifiers of the question name it; and lineage notes for the names
+    that only a retired version bore."""
+    import numpy as np
+
+    index, project = _name_index(rows)
+    exact = np.zeros(len(rows), dtype=np.int32)
+    lineage: list[dict] = []
+    idents = [x for x in identifiers(question) if x[0] not in project]
+    toks = set(tokens(question))
+    if not idents and "python" not in toks and "version" in toks:
+        # "which version is click at?": the project's own version (project.version, __version__)
+        idents = [("version", True, "version")]
+        kinds.update({"config", "constant"})
+    for name, shaped, raw in idents:
+        # A plain word names a function only by coincidence ("output", "source"); it names a
+        # dependency or a setting when few facts bear it ("blinker", "pytz").  Function names
+        # are case-sensitive: `Request` is a class, not the function request.
+        hits = [i for i in index.get(name, ()) if rows[i]["kind"] != "function"
+                or (shaped and rows[i]["value"] == raw)]
+        if hits and (shaped or len(hits) <= RARE):
+            exact[hits] += 1
+        if index.get(name):
+            continue
+        old = _retired(rows, name, t)
+        if old and (shaped or len(old) <= RARE):
+            for i, (value, commit, ended) in old:
+                exact[i] += 1
+                lineage.append({"name": value, "key": rows[i]["key"], "now": rows[i]["value"],
+                                "commit": commit, "at": ended})
+    return exact, lineage
+
+
 def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     """rows: every version valid at t; sims, lex: their vector and lexical scores (numpy).
     Returns (the best n rows, each with its score, best first; lineage notes)."""
@@ -226,22 +297,8 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     if not rows:
         return [], []
     kinds = intent(question)
-    index = _name_index(rows)
-    exact = np.zeros(len(rows), dtype=np.int32)
-    lineage: list[dict] = []
-    for name, shaped in identifiers(question):
-        hits = index.get(name, [])
-        if hits and (shaped or len(hits) <= RARE):
-            exact[hits] += 1
-            continue
-        if hits:
-            continue
-        old = _retired(rows, name, t)
-        if old and (shaped or len(old) <= RARE):
-            for i, (value, commit, ended) in old:
-                exact[i] += 1
-                lineage.append({"name": value, "key": rows[i]["key"], "now": rows[i]["value"],
-                                "commit": commit, "at": ended})
+    exact, lineage = _exact(question, rows, t, kinds)
+    wanted_groups = groups(question) if "dependency" in kinds else set()
     fused = np.zeros(len(rows), dtype=np.float64)
     order = np.lexsort((np.arange(len(rows)), -lex))
     hit = lex[order] > 0
@@ -249,11 +306,17 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     order = np.lexsort((np.arange(len(rows)), -sims))
     fused[order] += SIGNALS["vector"] / (RRF_K + 1 + np.arange(len(rows)))
     tier = np.zeros(len(rows), dtype=np.int32)
+    top = SIGNALS["intent"] / (RRF_K + 1)
     for i, row in enumerate(rows):
         if row["kind"] in kinds:
-            fused[i] += SIGNALS["intent"] / (RRF_K + 1)
-            if row["kind"] == "dependency" and _root_dependency(row):
-                fused[i] += SIGNALS["scope"] / (RRF_K + 1)
+            fused[i] += top
+            if row["kind"] == "dependency":
+                if wanted_groups:  # "the docs build", "type checking": that group's pin
+                    fused[i] += SIGNALS["group"] / (RRF_K + 1) * (_group(row) in wanted_groups)
+                elif _root_dependency(row):
+                    fused[i] += SIGNALS["scope"] / (RRF_K + 1)
+            elif "/" not in row["path"]:  # the root project's own file over examples and docs
+                fused[i] += SIGNALS["scope"] / (RRF_K + 1) / 2
         if exact[i] and (not kinds or row["kind"] in kinds):
             tier[i] = 1
         elif exact[i]:  # named, but not the kind of fact asked for: a strong signal, not a tier

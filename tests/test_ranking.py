@@ -125,11 +125,11 @@ def test_intent_picks_the_kind_asked_for(store):
 
 
 def test_frame_and_project_words_are_not_identifiers():
-    names = [n for n, _ in rank.identifiers("Which version of blinker does flask require?")]
+    names = [n for n, _, _ in rank.identifiers("Which version of blinker does flask require?")]
     assert names == ["blinker"]
     assert rank.intent("Which version of blinker does flask require?") >= {"dependency"}
     assert rank.intent("Which Python versions does click support?") == {"python"}
-    assert ("access_token_expire_minutes", True) in rank.identifiers(
+    assert ("access_token_expire_minutes", True, "ACCESS_TOKEN_EXPIRE_MINUTES") in rank.identifiers(
         "what is `ACCESS_TOKEN_EXPIRE_MINUTES` set to?")
 
 
