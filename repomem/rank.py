@@ -175,12 +175,15 @@ def intent(question: str) -> set[str]:
     return kinds
 
 
-def identifiers(question: str) -> list[tuple[str, bool, str]]:
+def identifiers(question: str, project: set[str] = frozenset()) -> list[tuple[str, bool, str]]:
     """(normalised name, spelled as an identifier, as written) for each word that may name a
-    fact."""
+    fact.  PROJECT: the repository's own names, which name the repository ("click's docs", "the
+    dev environment of click") unless the question asks for its version ("what click version
+    does the dev environment pin", "version of click")."""
     slot = {norm_ident(w) for m in _PROJECT_SLOT.finditer(question) for w in m.groups() if w}
     out: list[tuple[str, bool, str]] = []
-    for quoted, path, word in _QWORD.findall(question):
+    for m in _QWORD.finditer(question):
+        quoted, path, word = m.groups()
         if path:
             if len(path) > 1:
                 out.append((route_path(path), True, path))
@@ -190,6 +193,10 @@ def identifiers(question: str) -> list[tuple[str, bool, str]]:
             continue
         name = norm_ident(raw.split("(")[0])
         if not name or name in slot:
+            continue
+        if name in project and not (
+                re.match(r"\s+(?:version|pin|dependency|requirement)\b", question[m.end():], re.I)
+                or re.search(r"\bversion\s+of\s+$", question[:m.start()], re.I)):
             continue
         shaped = bool(quoted) or bool(re.search(r"[_\d.\-]|[a-z][A-Z]", raw))
         if not shaped and (name in _FRAME or not set(tokens(raw)) - _FRAME):
@@ -224,47 +231,57 @@ def groups(question: str) -> set[str]:
         {norm_ident(q) for q in re.findall(r"`([^`]+)`", question)}
 
 
-_NAME_INDEX: list = [None, None, None]  # rows list, name -> row indices, project names
 _PROJECT_KEYS = {"config:pyproject.toml:project.name", "config:pyproject.toml:tool.poetry.name",
                  "config:setup.cfg:metadata.name", "config:package.json:name"}
 
 
-def _name_index(rows: list[dict]) -> tuple[dict[str, list[int]], set[str]]:
-    """Names -> rows, and the root project's own names ("click" in "click's docs" names the
-    repository, not the click dependency an example pins).  Cached: warm rows are reused."""
-    if _NAME_INDEX[0] is not rows:
-        index: dict[str, list[int]] = {}
-        project: set[str] = set()
+class _Facts:
+    """What ranking needs about a list of rows, computed once per list: a warm process (the MCP
+    server, the bench) reuses the snapshot's rows, so only the question's own work remains."""
+
+    def __init__(self, rows: list[dict]):
+        import numpy as np
+
+        self.rows = rows
+        self.names: dict[str, list[int]] = {}
+        self.retired: dict[str, list[tuple[int, list]]] = {}
+        self.project: set[str] = set()  # "click" in "click's docs" names the repository
         for i, row in enumerate(rows):
             for n in names(row):
-                index.setdefault(n, []).append(i)
+                self.names.setdefault(n, []).append(i)
+            for entry in row.get("former") or ():
+                old = route_path(entry[0]) if row["kind"] == "route" else norm_ident(entry[0])
+                self.retired.setdefault(old, []).append((i, entry))
             if row["key"] in _PROJECT_KEYS:
-                project.add(norm_ident(row["value"]))
-        _NAME_INDEX[:] = [rows, index, project]
-    return _NAME_INDEX[1], _NAME_INDEX[2]
+                self.project.add(norm_ident(row["value"]))
+        self.kind = np.array([r["kind"] for r in rows], dtype=object)
+        deps = self.kind == "dependency"
+        self.root_dep = np.array([d and _root_dependency(r) for d, r in zip(deps, rows)])
+        self.group = np.array([_group(r) if d else "" for d, r in zip(deps, rows)], dtype=object)
+        self.top_level = np.array(["/" not in r["path"] for r in rows])
+        by_key = sorted(range(len(rows)), key=lambda i: (rows[i]["key"], rows[i]["id"]))
+        self.key_order = np.empty(len(rows), dtype=np.int64)
+        self.key_order[by_key] = np.arange(len(rows))
 
 
-def _retired(rows: list[dict], name: str, t: int) -> list[tuple[int, list]]:
-    """Rows whose key bore NAME in a version that had ended by t: (row index, former entry)."""
-    hits = []
-    for i, row in enumerate(rows):
-        for entry in row.get("former") or ():
-            value, _commit, ended = entry
-            old = route_path(value) if row["kind"] == "route" else norm_ident(value)
-            if ended <= t and old == name:
-                hits.append((i, entry))
-    return hits
+_CACHE: list = [None]
 
 
-def _exact(question: str, rows: list[dict], t: int, kinds: set[str]):
+def _facts(rows: list[dict]) -> _Facts:
+    if _CACHE[0] is None or _CACHE[0].rows is not rows:
+        _CACHE[0] = _Facts(rows)
+    return _CACHE[0]
+
+
+def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
     """Per row, how many identifiers of the question name it; and lineage notes for the names
     that only a retired version bore."""
     import numpy as np
 
-    index, project = _name_index(rows)
+    rows = facts.rows
     exact = np.zeros(len(rows), dtype=np.int32)
     lineage: list[dict] = []
-    idents = [x for x in identifiers(question) if x[0] not in project]
+    idents = identifiers(question, facts.project)
     toks = set(tokens(question))
     if not idents and "python" not in toks and "version" in toks:
         # "which version is click at?": the project's own version (project.version, __version__)
@@ -274,19 +291,31 @@ def _exact(question: str, rows: list[dict], t: int, kinds: set[str]):
         # A plain word names a function only by coincidence ("output", "source"); it names a
         # dependency or a setting when few facts bear it ("blinker", "pytz").  Function names
         # are case-sensitive: `Request` is a class, not the function request.
-        hits = [i for i in index.get(name, ()) if rows[i]["kind"] != "function"
+        hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] != "function"
                 or (shaped and rows[i]["value"] == raw)]
         if hits and (shaped or len(hits) <= RARE):
             exact[hits] += 1
-        if index.get(name):
+        if facts.names.get(name):
             continue
-        old = _retired(rows, name, t)
+        old = [(i, e) for i, e in facts.retired.get(name, ()) if e[2] <= t]
         if old and (shaped or len(old) <= RARE):
             for i, (value, commit, ended) in old:
                 exact[i] += 1
                 lineage.append({"name": value, "key": rows[i]["key"], "now": rows[i]["value"],
                                 "commit": commit, "at": ended})
     return exact, lineage
+
+
+def _rrf(scores, weight: float, only_positive: bool = False):
+    """Reciprocal-rank-fusion terms of one signal: weight / (RRF_K + rank), ties by position."""
+    import numpy as np
+
+    out = np.zeros(len(scores), dtype=np.float64)
+    order = np.lexsort((np.arange(len(scores)), -scores))
+    if only_positive:
+        order = order[scores[order] > 0]
+    out[order] = weight / (RRF_K + 1 + np.arange(len(order)))
+    return out
 
 
 def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
@@ -296,35 +325,27 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
 
     if not rows:
         return [], []
+    facts = _facts(rows)
     kinds = intent(question)
-    exact, lineage = _exact(question, rows, t, kinds)
+    exact, lineage = _exact(question, facts, t, kinds)
+    fused = _rrf(lex, SIGNALS["lexical"], only_positive=True) + _rrf(sims, SIGNALS["vector"])
+    wanted = np.isin(facts.kind, sorted(kinds))
+    fused += wanted * SIGNALS["intent"] / (RRF_K + 1)
     wanted_groups = groups(question) if "dependency" in kinds else set()
-    fused = np.zeros(len(rows), dtype=np.float64)
-    order = np.lexsort((np.arange(len(rows)), -lex))
-    hit = lex[order] > 0
-    fused[order[hit]] += SIGNALS["lexical"] / (RRF_K + 1 + np.arange(hit.sum()))
-    order = np.lexsort((np.arange(len(rows)), -sims))
-    fused[order] += SIGNALS["vector"] / (RRF_K + 1 + np.arange(len(rows)))
-    tier = np.zeros(len(rows), dtype=np.int32)
-    top = SIGNALS["intent"] / (RRF_K + 1)
-    for i, row in enumerate(rows):
-        if row["kind"] in kinds:
-            fused[i] += top
-            if row["kind"] == "dependency":
-                if wanted_groups:  # "the docs build", "type checking": that group's pin
-                    fused[i] += SIGNALS["group"] / (RRF_K + 1) * (_group(row) in wanted_groups)
-                elif _root_dependency(row):
-                    fused[i] += SIGNALS["scope"] / (RRF_K + 1)
-            elif "/" not in row["path"]:  # the root project's own file over examples and docs
-                fused[i] += SIGNALS["scope"] / (RRF_K + 1) / 2
-        if exact[i] and (not kinds or row["kind"] in kinds):
-            tier[i] = 1
-        elif exact[i]:  # named, but not the kind of fact asked for: a strong signal, not a tier
-            fused[i] += SIGNALS["exact"] / (RRF_K + 1)
-    score = tier + fused
-    best = sorted(range(len(rows)), key=lambda i: (-int(tier[i]), -int(exact[i] * tier[i]),
-                                                   -round(float(fused[i]), 6), rows[i]["key"],
-                                                   rows[i]["id"]))[:n]
+    if wanted_groups:  # "the docs build", "type checking": that group's pin
+        in_group = np.isin(facts.group, sorted(wanted_groups)) & wanted
+        fused += in_group * SIGNALS["group"] / (RRF_K + 1)
+    else:  # the root project's runtime requirement over examples, docs and dev pins
+        fused += (facts.root_dep & wanted) * SIGNALS["scope"] / (RRF_K + 1)
+    # for other kinds, the root project's own files over examples and docs
+    fused += (facts.top_level & wanted & (facts.kind != "dependency")) * \
+        SIGNALS["scope"] / (RRF_K + 1) / 2
+    named = exact > 0
+    tier = (named & (wanted if kinds else True)).astype(np.int32)
+    # named, but not the kind of fact asked for: a strong signal, not a tier
+    fused += (named & (tier == 0)) * SIGNALS["exact"] / (RRF_K + 1)
+    fused = np.round(fused, 6)
+    best = np.lexsort((facts.key_order, -fused, -(exact * tier), -tier))[:n]
     keep = {rows[i]["key"] for i in best}
     lineage = sorted((x for x in lineage if x["key"] in keep), key=lambda x: (x["at"], x["key"]))
-    return [dict(rows[i], score=round(float(score[i]), 6)) for i in best], lineage
+    return [dict(rows[i], score=round(float(tier[i] + fused[i]), 6)) for i in best], lineage
