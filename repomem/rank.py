@@ -75,6 +75,7 @@ _PROJECT_SLOT = re.compile(
     r"pin|support|install|declare|list)|\b([\w.\-]+)'s\b", re.I)
 
 _QWORD = re.compile(r"`([^`]+)`|(/[\w/<>{}:.\-]*)|([A-Za-z_][\w]*(?:[.\-][\w]+)*)")
+_AUX = re.compile(r"(?:^|/)(?:examples?|docs?|tests?|samples?|demos?|benchmarks?|fixtures)/")
 _ROOT_GROUPS = {"main", "runtime", "default", "dependencies", "install_requires"}
 
 
@@ -258,7 +259,7 @@ class _Facts:
         deps = self.kind == "dependency"
         self.root_dep = np.array([d and _root_dependency(r) for d, r in zip(deps, rows)])
         self.group = np.array([_group(r) if d else "" for d, r in zip(deps, rows)], dtype=object)
-        self.top_level = np.array(["/" not in r["path"] for r in rows])
+        self.own = np.array([not _AUX.search(r["path"]) for r in rows])
         by_key = sorted(range(len(rows)), key=lambda i: (rows[i]["key"], rows[i]["id"]))
         self.key_order = np.empty(len(rows), dtype=np.int64)
         self.key_order[by_key] = np.arange(len(rows))
@@ -337,9 +338,8 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
         fused += in_group * SIGNALS["group"] / (RRF_K + 1)
     else:  # the root project's runtime requirement over examples, docs and dev pins
         fused += (facts.root_dep & wanted) * SIGNALS["scope"] / (RRF_K + 1)
-    # for other kinds, the root project's own files over examples and docs
-    fused += (facts.top_level & wanted & (facts.kind != "dependency")) * \
-        SIGNALS["scope"] / (RRF_K + 1) / 2
+    # for other kinds, the project's own files over its examples, docs and tests
+    fused += (facts.own & wanted & (facts.kind != "dependency")) * SIGNALS["scope"] / (RRF_K + 1) / 2
     named = exact > 0
     tier = (named & (wanted if kinds else True)).astype(np.int32)
     # named, but not the kind of fact asked for: a strong signal, not a tier
