@@ -9,6 +9,7 @@ recorded in the store and a store opened with another embedder is an error.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import re
@@ -70,7 +71,8 @@ def norm_ident(word: str) -> str:
     return re.sub(r"[-_.]+", "_", word.lower()).strip("_")
 
 
-def lexical_tokens(text: str) -> list[str]:
+@functools.lru_cache(maxsize=1 << 16)  # as-of questions re-index the same fact texts
+def lexical_tokens(text: str) -> tuple[str, ...]:
     """tokens() plus each whole identifier that tokens() splits, normalised (norm_ident).  Also
     strips the plural/3rd-person s of four-letter words ("sets" meets set_parameter_source),
     which tokens() leaves alone so that stored embeddings keep their meaning."""
@@ -82,7 +84,7 @@ def lexical_tokens(text: str) -> list[str]:
             whole = norm_ident(raw)
             if whole:
                 out.append(whole)
-    return out
+    return tuple(out)
 
 
 def _bucket(feature: str) -> tuple[int, float]:

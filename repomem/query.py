@@ -119,6 +119,19 @@ def _search_store(r: Repo, question: str, t: int, n: int):
     return rank(question, rows, sims, Lexical.build(rows).scores(question), t, n)
 
 
+def _rerank(question: str, rows: list[dict]) -> list[dict]:
+    """Rank candidate rows that carry a vector distance (the RAG baselines of the benchmark):
+    the same ranking as ask(), over these rows only."""
+    import numpy as np
+
+    from repomem.rank import Lexical, rank
+
+    if not rows:
+        return []
+    sims = 1.0 - np.array([x["distance"] for x in rows], dtype=np.float64)
+    return rank(question, rows, sims, Lexical.build(rows).scores(question), 0, len(rows))[0]
+
+
 def lineage_json(note: dict) -> dict:
     return {"name": note["name"], "now": note["now"], "key": note["key"],
             "commit": note["commit"], "date": iso(note["at"])}
@@ -155,7 +168,7 @@ def facts(r: Repo, as_of: str | None = None, kind: str | None = None, tx: bool =
     if kind:
         where["$and"].append({"kind": kind})
     with r.store.reader():
-        rows = r.store.rows(where)
+        rows = [at_time(x, t) for x in r.store.rows(where)]
     rows.sort(key=lambda x: (x["kind"], x["path"], x["key"]))
     return {"as_of": iso(t), "facts": [fact_json(x, tx) for x in rows]}
 

@@ -124,8 +124,12 @@ class Lexical:
 
     @classmethod
     def build(cls, rows: list[dict]) -> "Lexical":
+        import logging
+
         import bm25s
         import numpy as np
+
+        logging.getLogger("bm25s").setLevel(logging.WARNING)  # it logs every index build
 
         docs = [doc_tokens(r) or ["name:"] for r in rows]
         bm = bm25s.BM25(**BM25)
@@ -209,7 +213,7 @@ def identifiers(question: str, project: set[str] = frozenset()) -> list[tuple[st
 def _root_dependency(row: dict) -> bool:
     """A runtime requirement of the repository's root project (SHARED_DECISIONS #1 keys
     dependency:<eco>:<project>:<group>:<name>; older keys dependency:<eco>:<group>:<name>)."""
-    attrs = dict(json.loads(row["attrs"])) if isinstance(row["attrs"], str) else {}
+    attrs = dict(json.loads(row["attrs"])) if isinstance(row.get("attrs"), str) else {}
     parts = row["key"].split(":")
     project = attrs.get("project", parts[2] if len(parts) >= 5 else None)
     group = _group(row)
@@ -219,7 +223,7 @@ def _root_dependency(row: dict) -> bool:
 
 
 def _group(row: dict) -> str:
-    attrs = dict(json.loads(row["attrs"])) if isinstance(row["attrs"], str) else {}
+    attrs = dict(json.loads(row["attrs"])) if isinstance(row.get("attrs"), str) else {}
     parts = row["key"].split(":")
     group = attrs.get("group", parts[-2] if len(parts) >= 4 else "main")
     return _GROUPS.get(group.lower(), norm_ident(group))
@@ -260,7 +264,8 @@ class _Facts:
         self.root_dep = np.array([d and _root_dependency(r) for d, r in zip(deps, rows)])
         self.group = np.array([_group(r) if d else "" for d, r in zip(deps, rows)], dtype=object)
         self.own = np.array([not _AUX.search(r["path"]) for r in rows])
-        by_key = sorted(range(len(rows)), key=lambda i: (rows[i]["key"], rows[i]["id"]))
+        by_key = sorted(range(len(rows)), key=lambda i: (rows[i]["key"], rows[i].get("id", ""),
+                                                         i))
         self.key_order = np.empty(len(rows), dtype=np.int64)
         self.key_order[by_key] = np.arange(len(rows))
 

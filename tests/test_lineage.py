@@ -8,7 +8,7 @@ import json
 import pytest
 
 from repomem.index import Repo, ingest
-from repomem.query import ask, history
+from repomem.query import ask, facts, history
 from tests.conftest import cli, commit, git
 
 VIEWS = '''def get_user_by_id(user_id):
@@ -103,3 +103,5 @@ def test_as_of_cites_the_file_valid_then(history_repo):
     assert (old["path"], old["line"], old["text"]) == ("requirements.txt", 1, "flask==1.0.2")
     assert (new["path"], new["line"]) == ("pyproject.toml", 6)
     assert len(history(r, new["key"])["versions"]) == 1  # no new value version for a move
+    listed = {f["key"]: f for f in facts(r, as_of="2020-01-01", kind="dependency")["facts"]}
+    assert listed[new["key"]]["path"] == "requirements.txt"

@@ -139,3 +139,20 @@ def test_ranking_is_deterministic_and_snapshot_equals_chroma(store):
     assert runs[0] == runs[1] == runs[2]
     slow = ask(store, q, as_of=iso(int(time.time())), k=8)["facts"]
     assert [(f["key"], f["score"]) for f in slow] == runs[0]
+
+
+def test_fresh_process_scores_the_stored_index_without_bm25s_or_chroma(store):
+    # The BM25 index is built when the snapshot is written; a reader needs numpy only.
+    import json
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    code = ("import sys, json; from repomem.index import Repo; from repomem.query import ask; "
+            f"res = ask(Repo.open({str(store.root)!r}), 'Which version of react does the "
+            "frontend use?'); print(json.dumps([res['answer'], 'bm25s' in sys.modules, "
+            "'chromadb' in sys.modules]))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                         check=True).stdout
+    assert json.loads(out) == ["^18.2.0", False, False]
