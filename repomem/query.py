@@ -116,7 +116,7 @@ def _search_store(r: Repo, question: str, t: int, n: int):
         return [], []
     sims = np.asarray(embeddings, dtype=np.float32) @ np.asarray(emb.embed([question])[0],
                                                                   dtype=np.float32)
-    return rank(question, rows, sims, Lexical.build(rows).scores(question), t, n)
+    return rank(question, rows, sims, Lexical.build(rows), t, n)
 
 
 def _rerank(question: str, rows: list[dict]) -> list[dict]:
@@ -129,7 +129,7 @@ def _rerank(question: str, rows: list[dict]) -> list[dict]:
     if not rows:
         return []
     sims = 1.0 - np.array([x["distance"] for x in rows], dtype=np.float64)
-    return rank(question, rows, sims, Lexical.build(rows).scores(question), 0, len(rows))[0]
+    return rank(question, rows, sims, Lexical.build(rows), 0, len(rows))[0]
 
 
 def lineage_json(note: dict) -> dict:

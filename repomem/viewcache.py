@@ -119,4 +119,4 @@ def search(rows: list[dict], emb, lex, question: str, query_vec, t: int, n: int)
     if lex is None:
         lex = Lexical.build(rows)
     sims = emb @ np.asarray(query_vec, dtype=np.float32) if len(rows) else np.zeros(0)
-    return rank(question, rows, sims, lex.scores(question), t, n)
+    return rank(question, rows, sims, lex, t, n)
