@@ -47,8 +47,7 @@ _INTENTS = {
     "install": {"dependency"}, "pin": {"dependency"},
     "python": {"python"},
     "port": {"config", "constant", "docker"},
-    "route": {"route"}, "get": {"route"}, "post": {"route"}, "put": {"route"},
-    "delete": {"route"}, "patch": {"route"},
+    "route": {"route"},  # HTTP methods count only in capitals (GET /x), see intent()
     "func": {"function"}, "name": {"function"}, "renamed": {"function"}, "rename": {"function"},
     "config": {"config", "constant", "docker"}, "option": {"config", "constant"},
     "environment": {"config", "docker"}, "variable": {"config", "constant", "docker"},

@@ -22,6 +22,16 @@ def list_orders(user_id):
     return sorted(database.orders.find({"user": user_id}), reverse=True)
 '''
 RENAMED = VIEWS.replace("get_user_by_id", "fetch_user")
+ROUTES = '''from flask import Flask
+
+app = Flask(__name__)
+
+
+@app.route("/orders/<int:order_id>", methods=["GET"])
+def show_order(order_id):
+    """One order as JSON."""
+    return {"id": order_id}
+'''
 MOVED = "import logging\n\nlog = logging.getLogger(__name__)\n\n\n" + RENAMED
 
 
@@ -33,7 +43,10 @@ def history_repo(tmp_path_factory):
     shas = [
         commit(repo, "2019-03-01T10:00:00Z", "views and pins",
                {"app/views.py": VIEWS, "requirements.txt": "flask==1.0.2\nrequests>=2.20\n"}),
-        commit(repo, "2020-05-01T10:00:00Z", "rename get_user_by_id", {"app/views.py": RENAMED}),
+        commit(repo, "2020-05-01T10:00:00Z", "rename get_user_by_id",
+               {"app/views.py": RENAMED, "app/routes.py": ROUTES}),
+        commit(repo, "2020-09-01T10:00:00Z", "versioned API", {
+            "app/routes.py": ROUTES.replace('"/orders/', '"/api/v2/orders/')}),
         commit(repo, "2021-01-01T10:00:00Z", "logging", {"app/views.py": MOVED}),
         commit(repo, "2023-01-01T10:00:00Z", "pins move to pyproject", {
             "requirements.txt": None,
@@ -69,6 +82,15 @@ def test_cli_text_and_json_say_what_the_old_name_became(history_repo):
     assert data["lineage"][0]["now"] == "fetch_user" and data["answer"] == "fetch_user"
     ctx = cli("context", "where is get_user_by_id now?", "--repo", repo)[1]
     assert "`get_user_by_id` is now `fetch_user`" in ctx and "fetch_user" in ctx
+
+
+def test_a_retired_route_leads_to_the_current_one(history_repo):
+    _, r, shas = history_repo
+    res = ask(r, "what is GET /orders/<int:order_id> now?")
+    assert res["answer"] == "GET /api/v2/orders/<int:order_id>"
+    assert [(x["name"], x["commit"]) for x in res["lineage"]] == \
+        [("GET /orders/<int:order_id>", shas[2])]
+    assert all("/api/" in f["value"] for f in res["facts"] if f["kind"] == "route")
 
 
 def test_history_accepts_an_old_name(history_repo):
