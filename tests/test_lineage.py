@@ -127,3 +127,21 @@ def test_as_of_cites_the_file_valid_then(history_repo):
     assert len(history(r, new["key"])["versions"]) == 1  # no new value version for a move
     listed = {f["key"]: f for f in facts(r, as_of="2020-01-01", kind="dependency")["facts"]}
     assert listed[new["key"]]["path"] == "requirements.txt"
+
+
+def test_mcp_ask_carries_the_lineage_note(history_repo):
+    pytest.importorskip("mcp.server.mcpserver")
+    from tests.test_agent_interfaces import _mcp
+
+    repo, _, shas = history_repo
+
+    async def script(s):
+        old = await s.call_tool("ask", {"question": "what is get_user_by_id called now?"})
+        plain = await s.call_tool("ask", {"question": "what looks up a user by primary key?"})
+        return old, plain
+
+    old, plain = _mcp(repo, script)
+    res = old.structured_content
+    assert res["answer"] == "fetch_user" and res["lineage"][0]["commit"] == shas[1]
+    assert "get_user_by_id" not in json.dumps(res["facts"])
+    assert "lineage" not in plain.structured_content
