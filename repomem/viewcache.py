@@ -41,11 +41,22 @@ def write(store_path: Path, state: dict, rows: list[dict], embeddings) -> None:
     tmp = final.with_name(f"{SNAPSHOT}.tmp{os.getpid()}.npz")
     matrix = np.asarray(embeddings, dtype=np.float32)
     matrix = matrix.reshape(len(rows), -1) if rows else np.zeros((0, 1), dtype=np.float32)
+    lex = Lexical.build(rows, _known_docs(final))
     np.savez(tmp, embeddings=matrix,
              rows=np.frombuffer(json.dumps(rows, ensure_ascii=False).encode(), dtype=np.uint8),
-             state=np.frombuffer(json.dumps(state).encode(), dtype=np.uint8),
-             **Lexical.build(rows).arrays())
+             state=np.frombuffer(json.dumps(state).encode(), dtype=np.uint8), **lex.arrays())
     os.replace(tmp, final)
+
+
+def _known_docs(path: Path) -> dict:
+    """The tokens the previous snapshot's lexical index was built from (none: tokenise all)."""
+    try:
+        import numpy as np
+
+        with np.load(path, allow_pickle=False) as z:
+            return json.loads(z["lex_docs"].tobytes()) if "lex_docs" in z else {}
+    except (OSError, ValueError, KeyError):
+        return {}
 
 
 def _read(store_path: Path, head: str | None, any_head: bool = False):
