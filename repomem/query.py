@@ -106,7 +106,8 @@ def _search_store(r: Repo, question: str, t: int, n: int):
     """Every version valid at t from Chroma, ranked the same way as the snapshot's rows."""
     import numpy as np
 
-    from repomem.rank import Lexical, rank
+    from repomem.lexical import Lexical
+    from repomem.rank import rank
 
     with r.store.reader():
         emb = get_embedder(r.store.get_meta("embedder"))
@@ -124,7 +125,8 @@ def _rerank(question: str, rows: list[dict]) -> list[dict]:
     the same ranking as ask(), over these rows only."""
     import numpy as np
 
-    from repomem.rank import Lexical, rank
+    from repomem.lexical import Lexical
+    from repomem.rank import rank
 
     if not rows:
         return []

@@ -33,7 +33,7 @@ def write(store_path: Path, state: dict, rows: list[dict], embeddings) -> None:
     reader needs no lock: it sees the whole old snapshot or the whole new one."""
     import numpy as np
 
-    from repomem.rank import Lexical
+    from repomem.lexical import Lexical
 
     # Provenance spans serve as-of answers, which Chroma serves; the current view needs none.
     rows = [{k: v for k, v in row.items() if k != "spans"} for row in rows]
@@ -93,7 +93,7 @@ _LOADED: dict = {}  # store path -> (file identity, snapshot): a warm process pa
 def load_search(store_path: Path):
     """(state, rows, embeddings, lexical index or None) of the snapshot, whatever HEAD it was
     written for; None without one.  Reused while the file is the same (writers replace it)."""
-    from repomem.rank import Lexical
+    from repomem.lexical import Lexical
 
     p = _path(store_path)
     try:
@@ -122,7 +122,8 @@ def search(rows: list[dict], emb, lex, question: str, query_vec, t: int, n: int)
     """Rank the snapshot's rows valid at t for the question (repomem.rank); (rows, lineage)."""
     import numpy as np
 
-    from repomem.rank import Lexical, rank
+    from repomem.lexical import Lexical
+    from repomem.rank import rank
 
     valid = [i for i, r in enumerate(rows) if r["valid_from"] <= t < r["valid_to"]]
     if len(valid) < len(rows):  # rare: a version closed after the snapshot was written
