@@ -35,7 +35,7 @@ def fields(row: dict) -> dict[str, str]:
 
 def names(row: dict) -> set[str]:
     """The normalised names a fact is known by: a function's name, a dependency's, a setting's
-    key (whole and last part), a route's path."""
+    key (whole, last part, and for a config key each part), a route's path and handler."""
     kind, key, value = row["kind"], row["key"], row["value"]
     out: set[str] = set()
     if kind == "function":
@@ -46,6 +46,8 @@ def names(row: dict) -> set[str]:
     elif kind != "python":
         last = key.rsplit(":", 1)[-1].split("#", 1)[0]
         out.update((last, last.rsplit(".", 1)[-1]))
+        if kind == "config":  # "the redis service" names services.redis.image too
+            out.update(p for p in last.split(".")[:-1] if not p.isdigit())
     return {n for n in map(norm_ident, out) if n}
 
 

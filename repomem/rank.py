@@ -41,7 +41,7 @@ _INTENTS = {
     "config": {"config", "constant", "docker"}, "option": {"config", "constant"},
     "environment": {"config", "docker"}, "variable": {"config", "constant", "docker"},
     "default": {"config", "constant"}, "timeout": {"config", "constant"},
-    "constant": {"constant"}, "image": {"docker"}, "docker": {"docker"},
+    "constant": {"constant"}, "image": {"docker", "config"}, "docker": {"docker"},
 }
 # Words for a dependency group -> the group's usual name (requirements/docs.txt is "docs").
 _GROUPS = {"dev": "dev", "development": "dev", "develop": "dev", "docs": "docs", "doc": "docs",
