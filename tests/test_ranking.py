@@ -3,6 +3,7 @@ the question's intent counts, and the order is deterministic (snapshot and Chrom
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -143,7 +144,6 @@ def test_ranking_is_deterministic_and_snapshot_equals_chroma(store):
 
 def test_fresh_process_scores_the_stored_index_without_bm25s_or_chroma(store):
     # The BM25 index is built when the snapshot is written; a reader needs numpy only.
-    import json
     import subprocess
     import sys
 
@@ -156,3 +156,20 @@ def test_fresh_process_scores_the_stored_index_without_bm25s_or_chroma(store):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                          check=True).stdout
     assert json.loads(out) == ["^18.2.0", False, False]
+
+
+@pytest.mark.parametrize("key, attrs, path, root", [
+    ("dependency:pypi:.:main:blinker", [["project", "."], ["group", "main"]], "pyproject.toml", True),
+    ("dependency:pypi:examples/celery:main:blinker", [["project", "examples/celery"],
+                                                      ["group", "main"]],
+     "examples/celery/requirements.txt", False),
+    ("dependency:pypi:.:docs:sphinx", [["project", "."], ["group", "docs"]],
+     "docs/requirements.txt", False),
+    ("dependency:pypi:main:blinker", [], "pyproject.toml", True),  # keys before scoping
+])
+def test_root_runtime_dependency_by_scoped_key(key, attrs, path, root):
+    # SHARED_DECISIONS #1 keys (dependency:<eco>:<project>:<group>:<name>) and the older ones
+    row = {"key": key, "attrs": json.dumps(attrs), "path": path, "kind": "dependency"}
+    assert rank._root_dependency(row) is root
+    names = [n for n, _, _ in rank.identifiers("What is flask's dependency on blinker?")]
+    assert names == ["blinker"]
