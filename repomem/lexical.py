@@ -41,7 +41,8 @@ def names(row: dict) -> set[str]:
     if kind == "function":
         out.add(value)
     elif kind == "route":  # its path, and its handler's name ("route of user")
-        handler = row["subject"].rsplit(" ", 1)[-1] if row["subject"].startswith("route of ") else ""
+        subject = row["subject"]
+        handler = subject.rsplit(" ", 1)[-1] if subject.startswith("route of ") else ""
         return {n for n in (route_path(value), norm_ident(handler)) if n}
     elif kind != "python":
         last = key.rsplit(":", 1)[-1].split("#", 1)[0]

@@ -2,8 +2,9 @@
 
 Four signals, fused deterministically (reciprocal rank fusion, ties by key):
 
-- **exact identifiers**: a name the question spells out (``urllib3``, ``ACCESS_TOKEN_EXPIRE_MINUTES``,
-  ``create_jinja_loader``, a route path) that is the name of a fact puts that fact first.  A plain
+- **exact identifiers**: a name the question spells out (``urllib3``,
+  ``ACCESS_TOKEN_EXPIRE_MINUTES``, ``create_jinja_loader``, a route path) that is the name of a fact puts that fact first when it
+  is of a kind the question asks for (else it is one more fused signal).  A plain
   word counts only when few facts bear it (``blinker`` does, ``cli`` in click does not), and the
   words that frame the question ("version", "require", the project named in "does flask require")
   never do.  A name that only a *retired* version bore resolves to the key's current version and
@@ -11,8 +12,9 @@ Four signals, fused deterministically (reciprocal rank fusion, ties by key):
 - **lexical**: BM25 over the fact's fields, weighted per field (repomem.lexical);
 - **vector**: the embedder's cosine similarity (the snapshot's matrix, or Chroma's embeddings);
 - **intent**: the kinds of fact the question's wording asks for (a version, a port, a route, a
-  function's name, a setting, the Python version), and for a dependency question the root
-  project's runtime group over examples, docs and dev pins.
+  function's name, a setting, the Python version), and scope: for a dependency question the
+  group it names ("the docs build") or else the root project's runtime group, for other kinds
+  the project's own files over its examples, docs and tests.
 """
 
 from __future__ import annotations
@@ -246,7 +248,8 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     else:  # the root project's runtime requirement over examples, docs and dev pins
         fused += (facts.root_dep & wanted) * SIGNALS["scope"] / (RRF_K + 1)
     # for other kinds, the project's own files over its examples, docs and tests
-    fused += (facts.own & wanted & (facts.kind != "dependency")) * SIGNALS["scope"] / (RRF_K + 1) / 2
+    others = facts.own & wanted & (facts.kind != "dependency")
+    fused += others * SIGNALS["scope"] / (RRF_K + 1) / 2
     named = exact > 0
     tier = (named & (wanted if kinds else True)).astype(np.int32)
     # named, but not the kind of fact asked for: a strong signal, not a tier

@@ -29,7 +29,7 @@ dependencies = [
 docs = ["blinker==1.6.2", "sphinx>=7"]
 """
 
-COMPAT = '''"""Compatibility helpers: which urllib3 and chardet versions this requests release supports."""
+COMPAT = '''"""Compatibility helpers: the urllib3 and chardet versions this requests supports."""
 
 
 def check_compatibility(urllib3_version, chardet_version):
@@ -159,7 +159,8 @@ def test_fresh_process_scores_the_stored_index_without_bm25s_or_chroma(store):
 
 
 @pytest.mark.parametrize("key, attrs, path, root", [
-    ("dependency:pypi:.:main:blinker", [["project", "."], ["group", "main"]], "pyproject.toml", True),
+    ("dependency:pypi:.:main:blinker", [["project", "."], ["group", "main"]], "pyproject.toml",
+     True),
     ("dependency:pypi:examples/celery:main:blinker", [["project", "examples/celery"],
                                                       ["group", "main"]],
      "examples/celery/requirements.txt", False),
