@@ -86,6 +86,9 @@ class Lexical:
         import numpy as np
 
         logging.getLogger("bm25s").setLevel(logging.WARNING)  # it logs every index build
+        if not rows:  # bm25s cannot index an empty corpus (an empty repository, a first commit)
+            return cls({}, np.zeros(0, np.float32), np.zeros(0, np.int32), np.zeros(1, np.int64),
+                       0)
         known = known or {}
         docs, seen = [], {}
         for r in rows:
