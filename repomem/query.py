@@ -183,13 +183,15 @@ def history(r: Repo, key: str, tx: bool = False) -> dict:
     with r.store.reader():
         rows = r.store.rows({"key": key})
         if not rows:
-            named = [x for x in r.store.rows({"valid_to": {"$gt": int(time.time())}})
-                     if key in (x["value"], x["subject"])]
-            keys = sorted({x["key"] for x in named})
-            if not keys:  # an old name: the current versions that remember bearing it
-                keys = sorted({x["key"] for x in r.store.rows({"valid_to": FOREVER})
+            current = r.store.rows({"valid_to": {"$gt": int(time.time())}})
+            keys = sorted({x["key"] for x in current if key in (x["value"], x["subject"])})
+            if not keys:  # an old name: the versions that remember bearing it (removed keys too)
+                keys = sorted({x["key"] for x in r.store.rows()
                                if any(key == f[0] for f in x.get("former") or ())})
-            if len(keys) == 1:
+            if len(keys) > 1:
+                raise RepomemError(f"{key!r} names {len(keys)} keys",
+                                   hint="pass one of: " + ", ".join(keys[:5]))
+            if keys:
                 key = keys[0]
                 rows = r.store.rows({"key": key})
     if not rows:

@@ -145,3 +145,25 @@ def test_mcp_ask_carries_the_lineage_note(history_repo):
     assert res["answer"] == "fetch_user" and res["lineage"][0]["commit"] == shas[1]
     assert "get_user_by_id" not in json.dumps(res["facts"])
     assert "lineage" not in plain.structured_content
+
+
+
+def test_history_by_an_old_name_two_keys_bore_is_one_clear_error(new_repo, tmp_path):
+    repo = new_repo()
+    body = '    """{doc}"""\n    return sorted(items, key=lambda item: item["{field}"], reverse=True)\n'
+    a = "def handler(items):\n" + body.format(doc="Newest orders first.", field="created")
+    b = "def handler(items):\n" + body.format(doc="Largest invoices first.", field="amount")
+    commit(repo, "2024-01-01T00:00:00Z", "handlers", {"orders.py": a, "invoices.py": b})
+    commit(repo, "2024-02-01T00:00:00Z", "names", {
+        "orders.py": a.replace("handler", "sort_orders"),
+        "invoices.py": b.replace("handler", "sort_invoices")})
+    r = Repo.open(repo, store=tmp_path / "s")
+    ingest(r, all_history=True, progress=False)
+    assert [v["value"] for v in history(r, "sort_orders")["versions"]] == ["handler",
+                                                                             "sort_orders"]
+    rc, _, err = cli("history", "handler", "--repo", repo, "--store", tmp_path / "s", check=False)
+    assert rc != 0 and "'handler' names 2 keys" in err and "Traceback" not in err
+    # ask by the old name: both current names, each with its lineage note
+    res = ask(r, "what is `handler` called now?")
+    assert {x["now"] for x in res["lineage"]} == {"sort_orders", "sort_invoices"}
+    assert {f["value"] for f in res["facts"][:2]} == {"sort_orders", "sort_invoices"}
