@@ -3,12 +3,13 @@
 Four signals, fused deterministically (reciprocal rank fusion, ties by key):
 
 - **exact identifiers**: a name the question spells out (``urllib3``,
-  ``ACCESS_TOKEN_EXPIRE_MINUTES``, ``create_jinja_loader``, a route path) that is the name of a fact puts that fact first when it
-  is of a kind the question asks for (else it is one more fused signal).  A plain
-  word counts only when few facts bear it (``blinker`` does, ``cli`` in click does not), and the
-  words that frame the question ("version", "require", the project named in "does flask require")
-  never do.  A name that only a *retired* version bore resolves to the key's current version and
-  adds a lineage note: the one place an old name is shown, and only because the question used it;
+  ``ACCESS_TOKEN_EXPIRE_MINUTES``, ``create_jinja_loader``, a route path) that is the name of a
+  fact puts that fact first when it is of a kind the question asks for (else it is one more
+  fused signal).  A plain word counts only when few facts bear it (``blinker`` does, ``cli`` in
+  click does not), and the words that frame the question ("version", "require", the project
+  named in "does flask require") never do.  A name that only a *retired* version bore resolves
+  to the key's current version and adds a lineage note: the one place an old name is shown,
+  and only because the question used it (a quoted retired value gets a note too);
 - **lexical**: BM25 over the fact's fields, weighted per field (repomem.lexical);
 - **vector**: the embedder's cosine similarity (the snapshot's matrix, or Chroma's embeddings);
 - **intent**: the kinds of fact the question's wording asks for (a version, a port, a route, a
@@ -215,6 +216,20 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
     return exact, lineage
 
 
+def _retired_values(question: str, top: list[dict], t: int, have: set) -> list[dict]:
+    """Lineage notes for the best facts whose earlier value the question quotes ("we listened on
+    8000: what is the port now?").  Ranking is not changed: the value is no name to match."""
+    words = set(re.findall(r"[\w.:/<>\-]+", question))
+    out = []
+    for row in top:
+        for value, commit, ended in row.get("former") or ():
+            if ended <= t and len(value) >= 3 and value in words and value != row["value"] \
+                    and (row["key"], value) not in have and value.lower() not in ("true", "false"):
+                out.append({"name": value, "key": row["key"], "now": row["value"],
+                            "commit": commit, "at": ended})
+    return out
+
+
 def _rrf(scores, weight: float, only_positive: bool = False):
     """Reciprocal-rank-fusion terms of one signal: weight / (RRF_K + rank), ties by position."""
     import numpy as np
@@ -257,5 +272,7 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     fused = np.round(fused, 6)
     best = np.lexsort((facts.key_order, -fused, -(exact * tier), -tier))[:n]
     keep = {rows[i]["key"] for i in best}
+    lineage += _retired_values(question, [rows[i] for i in best[:3]], t,
+                               {(x["key"], x["name"]) for x in lineage})
     lineage = sorted((x for x in lineage if x["key"] in keep), key=lambda x: (x["at"], x["key"]))
     return [dict(rows[i], score=round(float(tier[i] + fused[i]), 6)) for i in best], lineage

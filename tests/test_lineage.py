@@ -150,7 +150,8 @@ def test_mcp_ask_carries_the_lineage_note(history_repo):
 
 def test_history_by_an_old_name_two_keys_bore_is_one_clear_error(new_repo, tmp_path):
     repo = new_repo()
-    body = '    """{doc}"""\n    return sorted(items, key=lambda item: item["{field}"], reverse=True)\n'
+    body = ('    """{doc}"""\n'
+            '    return sorted(items, key=lambda item: item["{field}"], reverse=True)\n')
     a = "def handler(items):\n" + body.format(doc="Newest orders first.", field="created")
     b = "def handler(items):\n" + body.format(doc="Largest invoices first.", field="amount")
     commit(repo, "2024-01-01T00:00:00Z", "handlers", {"orders.py": a, "invoices.py": b})
@@ -167,3 +168,20 @@ def test_history_by_an_old_name_two_keys_bore_is_one_clear_error(new_repo, tmp_p
     res = ask(r, "what is `handler` called now?")
     assert {x["now"] for x in res["lineage"]} == {"sort_orders", "sort_invoices"}
     assert {f["value"] for f in res["facts"][:2]} == {"sort_orders", "sort_invoices"}
+
+
+def test_a_quoted_retired_value_gets_a_note_but_is_never_the_answer(new_repo, tmp_path):
+    repo = new_repo()
+    commit(repo, "2024-01-01T00:00:00Z", "port",
+           {"config/production.toml": "[server]\nport = 8000\n"})
+    sha = commit(repo, "2024-03-01T00:00:00Z", "move", {
+        "config/production.toml": "[server]\nport = 8080\n"})
+    r = Repo.open(repo, store=tmp_path / "s")
+    ingest(r, all_history=True, progress=False)
+    res = ask(r, "production used to listen on 8000; which port is it now?")
+    assert res["answer"] == "8080"
+    assert res["lineage"] == [{"name": "8000", "now": "8080", "key": res["facts"][0]["key"],
+                               "commit": sha, "date": "2024-03-01T00:00:00+00:00"}]
+    assert all(f["value"] != "8000" for f in res["facts"])
+    out = cli("ask", "was 8000 the production port?", "--repo", repo, "--store", tmp_path / "s")[1]
+    assert f"`8000` is now `8080`, changed in {sha[:10]} on 2024-03-01" in out
