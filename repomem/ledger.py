@@ -137,7 +137,9 @@ class Ledger:
                             new.attrs, new.is_set, valid_time, rec.sha, recorded_at, new.path,
                             new.line, new.text, new.purpose)
                 if cur is not None:
-                    v.former = cur.former
+                    # Fresh tuples: a fold state read back from JSON holds lists, and a list
+                    # shared with the closed version must not grow with the new one.
+                    v.former = tuple(tuple(f) for f in cur.former)
                     if cur.value != new.value and len(cur.value) <= 120 and "\n" not in cur.value:
                         v.former += ((cur.value, rec.sha, valid_time),)
                     self._close(cur, valid_time, rec.sha, SUPERSEDED, v.id)
@@ -148,7 +150,8 @@ class Ledger:
                 # Same value, new provenance (the line moved): not a new version, but a new span,
                 # so an as-of answer before this commit still cites the old place.
                 if (cur.path, cur.line, cur.text) != (new.path, new.line, new.text):
-                    spans = cur.spans or ((cur.valid_from, cur.path, cur.line, cur.text),)
+                    spans = tuple(tuple(p) for p in cur.spans) or \
+                        ((cur.valid_from, cur.path, cur.line, cur.text),)
                     if spans[-1][0] == valid_time:  # two commits in one second: the later wins
                         spans = spans[:-1]
                     cur.spans = spans + ((valid_time, new.path, new.line, new.text),)

@@ -185,3 +185,32 @@ def test_a_quoted_retired_value_gets_a_note_but_is_never_the_answer(new_repo, tm
     assert all(f["value"] != "8000" for f in res["facts"])
     out = cli("ask", "was 8000 the production port?", "--repo", repo, "--store", tmp_path / "s")[1]
     assert f"`8000` is now `8080`, changed in {sha[:10]} on 2024-03-01" in out
+
+
+def test_lineage_and_spans_survive_a_fold_state_read_back_from_json(history_repo):
+    # A saved fold state holds lists where the fold made tuples; folding on from it must give
+    # the versions a fold from scratch gives, and never grow a closed version's lineage.
+    from repomem import git as gitmod
+    from repomem.ledger import fold
+
+    repo, r, shas = history_repo
+    chain = gitmod.first_parent_chain(repo)
+    eff = gitmod.effective_times(chain)
+    with r.store.reader():
+        recs = r.store.load_records(shas)
+    items = [(recs[s][0], eff[s], 0) for s in shas]
+    whole = fold(items)
+    part = fold(items[:2])
+    for v in part.versions:  # what json.load gives back
+        v.former = [list(f) for f in v.former]
+        v.spans = [list(p) for p in v.spans]
+    for item in items[2:]:
+        part.apply(*item)
+
+    def shape(ledger):
+        return sorted((v.id, v.value, tuple(map(tuple, v.former)), tuple(map(tuple, v.spans)))
+                      for v in ledger.versions)
+
+    assert shape(part) == shape(whole)
+    renamed = [v for v in whole.versions if v.value == "fetch_user"]
+    assert [f[0] for f in renamed[0].former] == ["get_user_by_id"] and len(renamed[0].spans) == 2
