@@ -321,13 +321,6 @@ class Store:
     def count_versions(self) -> int:
         return self._col("versions").count()
 
-    def search(self, embedding: list[float], t: int, n: int) -> list[dict]:
-        col = self._col("versions")
-        got = col.query(query_embeddings=[embedding], n_results=max(1, n), where=valid_at(t),
-                        include=["metadatas", "distances"])
-        return [version_row(i, m, distance=d) for i, m, d in
-                zip(got["ids"][0], got["metadatas"][0], got["distances"][0])]
-
     def valid_rows(self, t: int) -> tuple[list[dict], list]:
         """Every version valid at t with its embedding: what an as-of question is ranked over."""
         got = self._col("versions").get(where=valid_at(t), include=["metadatas", "embeddings"])
