@@ -53,7 +53,8 @@ def names(row: dict) -> set[str]:
 
 
 def route_path(value: str) -> str:
-    return value.split()[-1].rstrip("/").lower() if value.strip() else ""
+    """A route's path as questions name it: no methods, no trailing slash ("/" stays "/")."""
+    return (value.split()[-1].rstrip("/") or "/").lower() if value.strip() else ""
 
 
 _NUMERIC_FIELDS = {"value", "purpose", "text"}  # where a bare number means something (a version)
