@@ -9,7 +9,7 @@ edits flagged) hold for every agent interface alike.
 from __future__ import annotations
 
 from repomem.context import build_context, render_fact
-from repomem.query import ask
+from repomem.query import ask, lineage_line
 
 HOOK_BUDGET = 250  # tokens: a pre-prompt block should cost little on every turn
 
@@ -51,7 +51,9 @@ def llm_answer(r, question: str, model: str, as_of: str | None = None, k: int = 
         return result
     when = f"as of {result['as_of']}" if as_of else "current"
     block = "".join(render_fact(f) for f in facts)
-    user = f"Facts ({when}):\n{block}\nQuestion: {question}"
+    # The question may use a retired name: say what it is now, or the model cannot connect them.
+    notes = "".join(f"Note: {lineage_line(n)}.\n" for n in result.get("lineage", ()))
+    user = f"Facts ({when}):\n{block}\n{notes}Question: {question}"
     result["llm_answer"] = chat(model, SYSTEM, user)
     result["llm"] = f"ollama:{model}"
     return result

@@ -4,7 +4,7 @@ answering model does measurably worse when it sees "was A, now B"."""
 
 from __future__ import annotations
 
-from repomem.query import ask
+from repomem.query import ask, lineage_line
 
 
 def approx_tokens(text: str) -> int:
@@ -32,6 +32,8 @@ def build_context(r, question: str, budget: int = 400, k: int = 8,
     over = {f["key"]: f for f in (overlay or [])}
     head = "## Repository facts (repomem: current values from git"
     head += ", plus uncommitted edits)\n" if over else ")\n"
+    # A retired name the question used: say what it is now (the only place an old name shows).
+    head += "".join(f"- {lineage_line(n)}\n" for n in result.get("lineage", ()))
     parts, used = [head], approx_tokens(head)
     for f in facts:
         block = render_fact(over[f["key"]], uncommitted=True) if f["key"] in over else render_fact(f)

@@ -44,6 +44,15 @@ class Version:
     superseded_by: str | None = None
     end_reason: str | None = None
     end_commit: str | None = None
+    # Lineage: (value, commit, time) of each earlier value of this key, oldest first, with the
+    # commit and time that value ended.  Lets a question that names a retired name find the
+    # key's current version.  Only short one-line values (names, routes, settings): a question
+    # never spells out a retired docstring.  Tuples (immutable defaults) so older fold caches
+    # still load.
+    former: tuple = ()
+    # Provenance spans: (from_time, path, line, text) each time the same value moved (a line or a
+    # file move), so an as-of answer cites where the value stood then.  Empty: never moved.
+    spans: tuple = ()
 
     def valid_at(self, t: int) -> bool:
         return self.valid_from <= t and (self.valid_to is None or t < self.valid_to)
@@ -168,12 +177,24 @@ class Ledger:
                             new.attrs, new.is_set, valid_time, rec.sha, recorded_at, new.path,
                             new.line, new.text, new.purpose)
                 if cur is not None:
+                    # Fresh tuples: a fold state read back from JSON holds lists, and a list
+                    # shared with the closed version must not grow with the new one.
+                    v.former = tuple(tuple(f) for f in cur.former)
+                    if cur.value != new.value and len(cur.value) <= 120 and "\n" not in cur.value:
+                        v.former += ((cur.value, rec.sha, valid_time),)
                     self._close(cur, valid_time, rec.sha, SUPERSEDED, v.id)
                 self.open[key] = v
                 self.versions.append(v)
                 self.dirty.add(v.id)
             elif cur is not None:
-                # Same value, new provenance (the line moved): not a new version.
+                # Same value, new provenance (the line moved): not a new version, but a new span,
+                # so an as-of answer before this commit still cites the old place.
+                if (cur.path, cur.line, cur.text) != (new.path, new.line, new.text):
+                    spans = tuple(tuple(p) for p in cur.spans) or \
+                        ((cur.valid_from, cur.path, cur.line, cur.text),)
+                    if spans[-1][0] == valid_time:  # two commits in one second: the later wins
+                        spans = spans[:-1]
+                    cur.spans = spans + ((valid_time, new.path, new.line, new.text),)
                 if (cur.path, cur.line, cur.text, cur.subject, cur.purpose) != \
                         (new.path, new.line, new.text, new.subject, new.purpose):
                     cur.path, cur.line, cur.text = new.path, new.line, new.text

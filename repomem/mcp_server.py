@@ -75,8 +75,11 @@ def build_server(repo: str = ".", store: str | None = None):
         as_of: optional ISO date (2026-02-01), datetime, or git revision, to ask what was true
         then instead of now.  k: how many facts (default 5)."""
         res = _guard(lock, query.ask, r, question, as_of, max(1, min(int(k), 20)))
-        return {"question": question, "as_of": res["as_of"], "answer": res["answer"],
-                "facts": [_slim(f) for f in res["facts"]]}
+        out = {"question": question, "as_of": res["as_of"], "answer": res["answer"],
+               "facts": [_slim(f) for f in res["facts"]]}
+        if res.get("lineage"):  # the question named a retired name: what it is now
+            out["lineage"] = res["lineage"]
+        return out
 
     @server.tool(annotations=ro, structured_output=False)
     def context(question: str, budget: int = 400) -> str:
@@ -99,7 +102,8 @@ def build_server(repo: str = ".", store: str | None = None):
     def key_history(key: str) -> dict[str, Any]:
         """Every version of one fact, oldest first, with the dates it was valid and whether it
         was superseded or removed.  key: a key from `ask`/`list_facts` (e.g.
-        config:config/production.toml:server.port), or a current function name.  Use it only
+        config:config/production.toml:server.port), a current function name, or a name it had
+        before a rename.  Use it only
         when the user asks how or when something changed; for the current value use `ask`."""
         res = _guard(lock, query.history, r, key)
         return {"key": res["key"], "versions": [_slim(v) for v in res["versions"]]}

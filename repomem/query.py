@@ -9,7 +9,7 @@ import time
 from datetime import datetime, timezone
 
 from repomem import git, viewcache
-from repomem.embed import get_embedder, tokens
+from repomem.embed import get_embedder
 from repomem.errors import RepomemError
 from repomem.index import Repo, ensure_view
 from repomem.store import FOREVER
@@ -77,23 +77,17 @@ def fact_json(row: dict, tx: bool = False) -> dict:
     return out
 
 
-# Question words that say which kind of fact is wanted.
-_KIND_HINTS = {"func": "function", "name": "function", "route": "route",
-               "dependency": "dependency", "python": "python", "constant": "constant",
-               "config": "config"}
-
-
-def _rerank(question: str, rows: list[dict]) -> list[dict]:
-    q = set(tokens(question))
-    hints = {_KIND_HINTS[t] for t in q if t in _KIND_HINTS}
-    for row in rows:
-        words = set(tokens(f"{row['subject']} {row['purpose']} {row['path']} {row['key']}"))
-        overlap = len(q & words) / max(len(q), 1)
-        score = (1.0 - row["distance"]) + 0.5 * overlap
-        if row["kind"] in hints:
-            score += 0.15
-        row["score"] = round(score, 4)
-    return sorted(rows, key=lambda r: (-r["score"], r["key"]))
+def at_time(row: dict, t: int) -> dict:
+    """The version with the provenance it had at t: the path, line and text of the span valid
+    then (a value that moved keeps one version and a span per place it stood)."""
+    spans = row.get("spans") or ()
+    cur = None
+    for span in spans:
+        if span[0] <= t:
+            cur = span
+    if cur is None or (cur[1], cur[2], cur[3]) == (row["path"], row["line"], row["text"]):
+        return row
+    return dict(row, path=cur[1], line=cur[2], text=cur[3])
 
 
 def _search_snapshot(r: Repo, question: str, n: int):
@@ -105,33 +99,78 @@ def _search_snapshot(r: Repo, question: str, n: int):
     if not r.store.exists():
         return None
     # No store lock: the snapshot is one file that writers replace atomically.
-    snap = viewcache.load_any(r.store)
+    snap = viewcache.load_search(r.store)
     if snap is None:
         return None
-    state, rows, matrix = snap
+    state, rows, matrix, lex = snap
     behind = git.first_parent_distance(r.root, state.get("head"), "HEAD")
     if behind is None:
         return None
     t = int(time.time())
     vec = get_embedder(state["embedder"]).embed([question])[0]
-    return t, viewcache.search(rows, matrix, vec, t, n), state.get("missing", 0) + behind
+    ranked, lineage = viewcache.search(rows, matrix, lex, question, vec, t, n)
+    return t, ranked, lineage, state.get("missing", 0) + behind
+
+
+def _search_store(r: Repo, question: str, t: int, n: int):
+    """Every version valid at t from Chroma, ranked the same way as the snapshot's rows."""
+    import numpy as np
+
+    from repomem.lexical import Lexical
+    from repomem.rank import rank
+
+    with r.store.reader():
+        emb = get_embedder(r.store.get_meta("embedder"))
+        rows, embeddings = r.store.valid_rows(t)
+    rows = [at_time(x, t) for x in rows]
+    if not rows:
+        return [], []
+    sims = np.asarray(embeddings, dtype=np.float32) @ np.asarray(emb.embed([question])[0],
+                                                                  dtype=np.float32)
+    return rank(question, rows, sims, Lexical.build(rows), t, n)
+
+
+def _rerank(question: str, rows: list[dict]) -> list[dict]:
+    """Rank candidate rows that carry a vector distance (the RAG baselines of the benchmark):
+    the same ranking as ask(), over these rows only."""
+    import numpy as np
+
+    from repomem.lexical import Lexical
+    from repomem.rank import rank
+
+    if not rows:
+        return []
+    sims = 1.0 - np.array([x["distance"] for x in rows], dtype=np.float64)
+    return rank(question, rows, sims, Lexical.build(rows), 0, len(rows))[0]
+
+
+def lineage_json(note: dict) -> dict:
+    return {"name": note["name"], "now": note["now"], "key": note["key"],
+            "commit": note["commit"], "date": iso(note["at"])}
+
+
+def lineage_line(note: dict) -> str:
+    """The one sentence that names a retired name, for an answer whose question used it."""
+    verb = "renamed" if note["key"].startswith("function:") else "changed"
+    return (f"`{note['name']}` is now `{note['now']}`, {verb} in {note['commit'][:10]} "
+            f"on {(note['date'] or '')[:10]}")
 
 
 def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
-    n = max(40, 4 * k)
-    hit = _search_snapshot(r, question, n) if as_of is None else None
+    """The k best facts valid now (or at as_of), best first.  lineage: for each retired name the
+    question used, the key's current name and when it changed (the only place an old name is
+    ever shown)."""
+    hit = _search_snapshot(r, question, k) if as_of is None else None
     if hit is not None:
-        t, rows, missing = hit
+        t, ranked, lineage, missing = hit
     else:
         missing = ensure_view(r)
         t = parse_when(r, as_of)
-        with r.store.reader():
-            emb = get_embedder(r.store.get_meta("embedder"))
-            rows = r.store.search(emb.embed([question])[0], t, n)
-    ranked = _rerank(question, rows)[:k]
+        ranked, lineage = _search_store(r, question, t, k)
     facts = [dict(fact_json(x), score=x["score"]) for x in ranked]
     return {"question": question, "as_of": iso(t), "answer": facts[0]["value"] if facts else None,
-            "facts": facts, "unindexed_commits": missing}
+            "facts": facts, "lineage": [lineage_json(x) for x in lineage],
+            "unindexed_commits": missing}
 
 
 def facts(r: Repo, as_of: str | None = None, kind: str | None = None, tx: bool = False) -> dict:
@@ -141,22 +180,28 @@ def facts(r: Repo, as_of: str | None = None, kind: str | None = None, tx: bool =
     if kind:
         where["$and"].append({"kind": kind})
     with r.store.reader():
-        rows = r.store.rows(where)
+        rows = [at_time(x, t) for x in r.store.rows(where)]
     rows.sort(key=lambda x: (x["kind"], x["path"], x["key"]))
     return {"as_of": iso(t), "facts": [fact_json(x, tx) for x in rows]}
 
 
 def history(r: Repo, key: str, tx: bool = False) -> dict:
     """All versions of a key, oldest first.  KEY may also be a fact's current subject or value
-    (a function's name): it is resolved to the key of the current fact it names."""
+    (a function's name), or a name one of its earlier versions bore: it is resolved to the key
+    of the current fact it names."""
     ensure_view(r)
     with r.store.reader():
         rows = r.store.rows({"key": key})
         if not rows:
-            named = [x for x in r.store.rows({"valid_to": {"$gt": int(time.time())}})
-                     if key in (x["value"], x["subject"])]
-            keys = sorted({x["key"] for x in named})
-            if len(keys) == 1:
+            current = r.store.rows({"valid_to": {"$gt": int(time.time())}})
+            keys = sorted({x["key"] for x in current if key in (x["value"], x["subject"])})
+            if not keys:  # an old name: the versions that remember bearing it (removed keys too)
+                keys = sorted({x["key"] for x in r.store.rows()
+                               if any(key == f[0] for f in x.get("former") or ())})
+            if len(keys) > 1:
+                raise RepomemError(f"{key!r} names {len(keys)} keys",
+                                   hint="pass one of: " + ", ".join(keys[:5]))
+            if keys:
                 key = keys[0]
                 rows = r.store.rows({"key": key})
     if not rows:

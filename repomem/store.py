@@ -45,7 +45,8 @@ def version_meta(v: Version) -> dict:
                "attrs": json.dumps([list(a) for a in v.attrs]), "is_set": v.is_set,
                "commit": v.commit, "recorded_at": v.recorded_at, "path": v.path, "line": v.line,
                "text": v.text, "purpose": v.purpose, "superseded_by": v.superseded_by or "",
-               "end_reason": v.end_reason or "", "end_commit": v.end_commit or ""}
+               "end_reason": v.end_reason or "", "end_commit": v.end_commit or "",
+               "former": [list(f) for f in v.former], "spans": [list(p) for p in v.spans]}
     return {"key": v.key, "kind": v.kind, "valid_from": v.valid_from,
             "valid_to": FOREVER if v.valid_to is None else v.valid_to,
             "payload": json.dumps(payload, ensure_ascii=False, sort_keys=True)}
@@ -374,14 +375,11 @@ class Store:
     def count_versions(self) -> int:
         return self._col("versions").count()
 
-    def search(self, embedding: list[float], t: int, n: int) -> list[dict]:
-        col = self._col("versions")
-        # n beyond the row count only costs (and overflows hnswlib's int past 2**31).
-        n = max(1, min(n, col.count()))
-        got = col.query(query_embeddings=[embedding], n_results=n, where=valid_at(t),
-                        include=["metadatas", "distances"])
-        return [version_row(i, m, distance=d) for i, m, d in
-                zip(got["ids"][0], got["metadatas"][0], got["distances"][0])]
+    def valid_rows(self, t: int) -> tuple[list[dict], list]:
+        """Every version valid at t with its embedding: what an as-of question is ranked over."""
+        got = self._col("versions").get(where=valid_at(t), include=["metadatas", "embeddings"])
+        rows = [version_row(i, m) for i, m in zip(got["ids"], got["metadatas"])]
+        return rows, got["embeddings"] if len(rows) else []
 
     def rows(self, where: dict | None = None) -> list[dict]:
         got = self._col("versions").get(where=where, include=["metadatas"])

@@ -51,14 +51,30 @@ def write(store_path: Path, state: dict, rows: list[dict], embeddings) -> None:
     reader needs no lock: it sees the whole old snapshot or the whole new one."""
     import numpy as np
 
+    from repomem.lexical import Lexical
+
+    # Provenance spans serve as-of answers, which Chroma serves; the current view needs none.
+    rows = [{k: v for k, v in row.items() if k != "spans"} for row in rows]
     final = _path(store_path)
     tmp = final.with_name(f"{SNAPSHOT}.tmp{os.getpid()}.npz")
     matrix = np.asarray(embeddings, dtype=np.float32)
     matrix = matrix.reshape(len(rows), -1) if rows else np.zeros((0, 1), dtype=np.float32)
+    lex = Lexical.build(rows, _known_docs(final))
     np.savez(tmp, embeddings=matrix,
              rows=np.frombuffer(json.dumps(rows, ensure_ascii=False).encode(), dtype=np.uint8),
-             state=np.frombuffer(json.dumps(state).encode(), dtype=np.uint8))
+             state=np.frombuffer(json.dumps(state).encode(), dtype=np.uint8), **lex.arrays())
     os.replace(tmp, final)
+
+
+def _known_docs(path: Path) -> dict:
+    """The tokens the previous snapshot's lexical index was built from (none: tokenise all)."""
+    try:
+        import numpy as np
+
+        with np.load(path, allow_pickle=False) as z:
+            return json.loads(z["lex_docs"].tobytes()) if "lex_docs" in z else {}
+    except (OSError, ValueError, KeyError):
+        return {}
 
 
 def _read(store_path: Path, head: str | None, any_head: bool = False):
@@ -98,15 +114,51 @@ def load_any(store_path: Path):
     return _read(store_path, None, any_head=True)
 
 
-def search(rows: list[dict], emb, query_vec, t: int, n: int) -> list[dict]:
-    """Nearest rows valid at t by cosine distance, like the Chroma query it stands in for."""
+_LOADED: dict = {}  # store path -> (file identity, snapshot): a warm process parses it once
+
+
+def load_search(store_path):
+    """(state, rows, embeddings, lexical index or None) of the snapshot, whatever HEAD it was
+    written for; None without one.  Reused while the file is the same (writers replace it)."""
+    from repomem.lexical import Lexical
+
+    p = _path(store_path)
+    try:
+        st = p.stat()
+    except OSError:
+        return None
+    ident = (st.st_ino, st.st_mtime_ns, st.st_size)
+    hit = _LOADED.get(str(p))
+    if hit and hit[0] == ident:
+        return hit[1]
+    try:
+        import numpy as np
+
+        with np.load(p, allow_pickle=False) as z:
+            state = json.loads(z["state"].tobytes())
+            rows = json.loads(z["rows"].tobytes())
+            snap = (state, rows, z["embeddings"], Lexical.from_arrays(z, len(rows)))
+    except OSError:
+        return None
+    except _DAMAGED as e:
+        _discard_damaged(store_path, e)
+        return None
+    _LOADED.clear()
+    _LOADED[str(p)] = (ident, snap)
+    return snap
+
+
+def search(rows: list[dict], emb, lex, question: str, query_vec, t: int, n: int):
+    """Rank the snapshot's rows valid at t for the question (repomem.rank); (rows, lineage)."""
     import numpy as np
 
-    if not rows:
-        return []
-    q = np.asarray(query_vec, dtype=np.float32)
-    sims = emb @ q
-    valid = np.array([r["valid_from"] <= t < r["valid_to"] for r in rows])
-    sims = np.where(valid, sims, -np.inf)
-    order = np.argsort(-sims, kind="stable")[:n]
-    return [dict(rows[i], distance=float(1.0 - sims[i])) for i in order if valid[i]]
+    from repomem.lexical import Lexical
+    from repomem.rank import rank
+
+    valid = [i for i, r in enumerate(rows) if r["valid_from"] <= t < r["valid_to"]]
+    if len(valid) < len(rows):  # rare: a version closed after the snapshot was written
+        rows, emb, lex = [rows[i] for i in valid], emb[valid], None
+    if lex is None:
+        lex = Lexical.build(rows)
+    sims = emb @ np.asarray(query_vec, dtype=np.float32) if len(rows) else np.zeros(0)
+    return rank(question, rows, sims, lex, t, n)

@@ -25,7 +25,7 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from repomem.query import ask
+    from repomem.query import ask, lineage_line
 
     r = open_repo(args)
     if args.llm:
@@ -44,6 +44,8 @@ def run(args) -> int:
     if not result["facts"]:
         echo("no fact matches this question")
         return 0
+    for note in result.get("lineage", ()):
+        print(lineage_line(note))
     if result.get("llm_answer"):
         echo(result["llm_answer"], keep="\n")  # the model's own paragraphs
         echo("\nfrom these facts:", keep="\n")

@@ -1,0 +1,216 @@
+"""Lineage in answers (a retired name leads to the key's current version, and says so) and as-of
+provenance (an as-of answer cites the path, line and text valid then), on a real git history."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from repomem.index import Repo, ingest
+from repomem.query import ask, facts, history
+from tests.conftest import cli, commit, git
+
+VIEWS = '''def get_user_by_id(user_id):
+    """Look up a user by primary key in the users table."""
+    row = database.users.find_one({"id": user_id})
+    return row or None
+
+
+def list_orders(user_id):
+    """Every order a user placed, newest first."""
+    return sorted(database.orders.find({"user": user_id}), reverse=True)
+'''
+RENAMED = VIEWS.replace("get_user_by_id", "fetch_user")
+ROUTES = '''from flask import Flask
+
+app = Flask(__name__)
+
+
+@app.route("/orders/<int:order_id>", methods=["GET"])
+def show_order(order_id):
+    """One order as JSON."""
+    return {"id": order_id}
+'''
+MOVED = "import logging\n\nlog = logging.getLogger(__name__)\n\n\n" + RENAMED
+
+
+@pytest.fixture(scope="module")
+def history_repo(tmp_path_factory):
+    repo = tmp_path_factory.mktemp("lineage") / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    shas = [
+        commit(repo, "2019-03-01T10:00:00Z", "views and pins",
+               {"app/views.py": VIEWS, "requirements.txt": "flask==1.0.2\nrequests>=2.20\n"}),
+        commit(repo, "2020-05-01T10:00:00Z", "rename get_user_by_id",
+               {"app/views.py": RENAMED, "app/routes.py": ROUTES}),
+        commit(repo, "2020-09-01T10:00:00Z", "versioned API", {
+            "app/routes.py": ROUTES.replace('"/orders/', '"/api/v2/orders/')}),
+        commit(repo, "2021-01-01T10:00:00Z", "logging", {"app/views.py": MOVED}),
+        commit(repo, "2023-01-01T10:00:00Z", "pins move to pyproject", {
+            "requirements.txt": None,
+            "pyproject.toml": '[project]\nname = "app"\nversion = "1.0"\n'
+                              'dependencies = [\n  "requests>=2.20",\n  "flask==1.0.2",\n]\n'}),
+    ]
+    r = Repo.open(repo)
+    ingest(r, all_history=True, progress=False)
+    return repo, r, shas
+
+
+def test_old_name_resolves_to_current_version_with_a_lineage_note(history_repo):
+    repo, r, shas = history_repo
+    res = ask(r, "what is get_user_by_id called now?")
+    assert res["answer"] == "fetch_user"
+    assert res["lineage"] == [{"name": "get_user_by_id", "now": "fetch_user",
+                               "key": res["facts"][0]["key"], "commit": shas[1],
+                               "date": "2020-05-01T10:00:00+00:00"}]
+    # The old name is never served as a fact, and no note is added when no old name is asked.
+    assert all(f["value"] != "get_user_by_id" for f in res["facts"])
+    assert ask(r, "what function looks up a user by primary key?")["lineage"] == []
+    # Before the rename, the old name was current: no lineage, the old value answers.
+    then = ask(r, "what is get_user_by_id called?", as_of="2019-06-01")
+    assert then["answer"] == "get_user_by_id" and then["lineage"] == []
+
+
+def test_cli_text_and_json_say_what_the_old_name_became(history_repo):
+    repo, _, shas = history_repo
+    out = cli("ask", "what is `get_user_by_id` called now?", "--repo", repo)[1]
+    assert f"`get_user_by_id` is now `fetch_user`, renamed in {shas[1][:10]} on 2020-05-01" in out
+    data = json.loads(cli("ask", "get_user_by_id was renamed; what is it called now?", "--repo",
+                          repo, "--json")[1])
+    assert data["lineage"][0]["now"] == "fetch_user" and data["answer"] == "fetch_user"
+    ctx = cli("context", "where is get_user_by_id now?", "--repo", repo)[1]
+    assert "`get_user_by_id` is now `fetch_user`" in ctx and "fetch_user" in ctx
+
+
+def test_a_retired_route_leads_to_the_current_one(history_repo):
+    _, r, shas = history_repo
+    res = ask(r, "what is GET /orders/<int:order_id> now?")
+    assert res["answer"] == "GET /api/v2/orders/<int:order_id>"
+    assert [(x["name"], x["commit"]) for x in res["lineage"]] == \
+        [("GET /orders/<int:order_id>", shas[2])]
+    assert all("/api/" in f["value"] for f in res["facts"] if f["kind"] == "route")
+
+
+def test_history_accepts_an_old_name(history_repo):
+    repo, r, _ = history_repo
+    by_old = history(r, "get_user_by_id")
+    assert [v["value"] for v in by_old["versions"]] == ["get_user_by_id", "fetch_user"]
+    assert by_old["key"] == history(r, "fetch_user")["key"]
+    out = cli("history", "get_user_by_id", "--repo", repo)[1]
+    assert "fetch_user" in out
+
+
+def test_as_of_cites_the_line_valid_then(history_repo):
+    _, r, shas = history_repo
+    q = "what function looks up a user by primary key?"
+    before = ask(r, q, as_of="2020-06-01")["facts"][0]
+    after = ask(r, q, as_of="2021-06-01")["facts"][0]
+    now = ask(r, q)["facts"][0]
+    assert before["value"] == after["value"] == now["value"] == "fetch_user"
+    assert (before["path"], before["line"]) == ("app/views.py", 1)
+    assert (after["path"], after["line"]) == ("app/views.py", 6)
+    assert (now["path"], now["line"]) == ("app/views.py", 6)
+    assert before["commit"] == after["commit"] == shas[1]  # one version: the move is provenance
+    assert len(history(r, "fetch_user")["versions"]) == 2
+
+
+def test_as_of_cites_the_file_valid_then(history_repo):
+    _, r, shas = history_repo
+    q = "which version of flask is pinned?"
+    old = ask(r, q, as_of="2020-01-01")["facts"][0]
+    new = ask(r, q)["facts"][0]
+    assert old["value"] == new["value"] == "==1.0.2"
+    assert (old["path"], old["line"], old["text"]) == ("requirements.txt", 1, "flask==1.0.2")
+    assert (new["path"], new["line"]) == ("pyproject.toml", 6)
+    assert len(history(r, new["key"])["versions"]) == 1  # no new value version for a move
+    listed = {f["key"]: f for f in facts(r, as_of="2020-01-01", kind="dependency")["facts"]}
+    assert listed[new["key"]]["path"] == "requirements.txt"
+
+
+def test_mcp_ask_carries_the_lineage_note(history_repo):
+    pytest.importorskip("mcp.server.mcpserver")
+    from tests.test_agent_interfaces import _mcp
+
+    repo, _, shas = history_repo
+
+    async def script(s):
+        old = await s.call_tool("ask", {"question": "what is get_user_by_id called now?"})
+        plain = await s.call_tool("ask", {"question": "what looks up a user by primary key?"})
+        return old, plain
+
+    old, plain = _mcp(repo, script)
+    res = old.structured_content
+    assert res["answer"] == "fetch_user" and res["lineage"][0]["commit"] == shas[1]
+    assert "get_user_by_id" not in json.dumps(res["facts"])
+    assert "lineage" not in plain.structured_content
+
+
+
+def test_history_by_an_old_name_two_keys_bore_is_one_clear_error(new_repo, tmp_path):
+    repo = new_repo()
+    body = ('    """{doc}"""\n'
+            '    return sorted(items, key=lambda item: item["{field}"], reverse=True)\n')
+    a = "def handler(items):\n" + body.format(doc="Newest orders first.", field="created")
+    b = "def handler(items):\n" + body.format(doc="Largest invoices first.", field="amount")
+    commit(repo, "2024-01-01T00:00:00Z", "handlers", {"orders.py": a, "invoices.py": b})
+    commit(repo, "2024-02-01T00:00:00Z", "names", {
+        "orders.py": a.replace("handler", "sort_orders"),
+        "invoices.py": b.replace("handler", "sort_invoices")})
+    r = Repo.open(repo, store=tmp_path / "s")
+    ingest(r, all_history=True, progress=False)
+    assert [v["value"] for v in history(r, "sort_orders")["versions"]] == ["handler",
+                                                                             "sort_orders"]
+    rc, _, err = cli("history", "handler", "--repo", repo, "--store", tmp_path / "s", check=False)
+    assert rc != 0 and "'handler' names 2 keys" in err and "Traceback" not in err
+    # ask by the old name: both current names, each with its lineage note
+    res = ask(r, "what is `handler` called now?")
+    assert {x["now"] for x in res["lineage"]} == {"sort_orders", "sort_invoices"}
+    assert {f["value"] for f in res["facts"][:2]} == {"sort_orders", "sort_invoices"}
+
+
+def test_a_quoted_retired_value_gets_a_note_but_is_never_the_answer(new_repo, tmp_path):
+    repo = new_repo()
+    commit(repo, "2024-01-01T00:00:00Z", "port",
+           {"config/production.toml": "[server]\nport = 8000\n"})
+    sha = commit(repo, "2024-03-01T00:00:00Z", "move", {
+        "config/production.toml": "[server]\nport = 8080\n"})
+    r = Repo.open(repo, store=tmp_path / "s")
+    ingest(r, all_history=True, progress=False)
+    res = ask(r, "production used to listen on 8000; which port is it now?")
+    assert res["answer"] == "8080"
+    assert res["lineage"] == [{"name": "8000", "now": "8080", "key": res["facts"][0]["key"],
+                               "commit": sha, "date": "2024-03-01T00:00:00+00:00"}]
+    assert all(f["value"] != "8000" for f in res["facts"])
+    out = cli("ask", "was 8000 the production port?", "--repo", repo, "--store", tmp_path / "s")[1]
+    assert f"`8000` is now `8080`, changed in {sha[:10]} on 2024-03-01" in out
+
+
+def test_lineage_and_spans_survive_a_fold_state_read_back_from_json(history_repo):
+    # A saved fold state holds lists where the fold made tuples; folding on from it must give
+    # the versions a fold from scratch gives, and never grow a closed version's lineage.
+    from repomem import git as gitmod
+    from repomem.ledger import fold
+
+    repo, r, shas = history_repo
+    chain = gitmod.first_parent_chain(repo)
+    eff = gitmod.effective_times(chain)
+    with r.store.reader():
+        recs = r.store.load_records(shas)
+    items = [(recs[s][0], eff[s], 0) for s in shas]
+    whole = fold(items)
+    part = fold(items[:2])
+    for v in part.versions:  # what json.load gives back
+        v.former = [list(f) for f in v.former]
+        v.spans = [list(p) for p in v.spans]
+    for item in items[2:]:
+        part.apply(*item)
+
+    def shape(ledger):
+        return sorted((v.id, v.value, tuple(map(tuple, v.former)), tuple(map(tuple, v.spans)))
+                      for v in ledger.versions)
+
+    assert shape(part) == shape(whole)
+    renamed = [v for v in whole.versions if v.value == "fetch_user"]
+    assert [f[0] for f in renamed[0].former] == ["get_user_by_id"] and len(renamed[0].spans) == 2
