@@ -14,13 +14,13 @@ the whole blob, and only when its prefilter passes.  Pure: no I/O after import.
 from __future__ import annotations
 
 import importlib
-import inspect
+import json
 import math
-import pkgutil
 import re
 from collections import Counter
 from dataclasses import dataclass
-from importlib import resources
+import importlib.util
+from pathlib import Path
 
 try:
     import tomllib
@@ -56,13 +56,23 @@ _PLUGIN_KEYWORDS = {
 _SKIP_PLUGINS = {"IPPublicDetector"}
 
 
-@dataclass(frozen=True)
+@dataclass
 class Rule:
     id: str
-    regex: re.Pattern
+    pattern: str
+    flags: int = 0
     keywords: tuple[str, ...] = ()
     group: int | None = None  # None: the longest group that is not a prefix, else the match
     check: str = ""
+    _rx: re.Pattern | None = None
+
+    @property
+    def regex(self) -> re.Pattern:
+        # compiled on first use: most rules' keywords never occur, and compiling all of them
+        # would be most of the import time
+        if self._rx is None:
+            self._rx = re.compile(self.pattern, self.flags)
+        return self._rx
 
 
 def _entropy(s: str) -> float:
@@ -92,25 +102,62 @@ def _aws_secret(s: str) -> bool:
 _CHECKS = {"aws-secret": _aws_secret, "hex": _hex_token, "": lambda s: True}
 
 
-def _plugin_rules() -> list[Rule]:
+def live_plugin_patterns() -> list[dict]:
+    """detect-secrets' regex plugins as data: ``{"plugin", "pattern", "flags"}`` each."""
+    import inspect
+    import pkgutil
+
     import detect_secrets.plugins as plugins
     from detect_secrets.plugins.base import RegexBasedDetector
 
-    rules = []
+    out = []
     for info in sorted(pkgutil.iter_modules(plugins.__path__), key=lambda i: i.name):
         mod = importlib.import_module(f"detect_secrets.plugins.{info.name}")
         for name, cls in inspect.getmembers(mod, inspect.isclass):
             if (not issubclass(cls, RegexBasedDetector) or cls is RegexBasedDetector
                     or cls.__module__ != mod.__name__ or name in _SKIP_PLUGINS):
                 continue
-            kws = tuple(_PLUGIN_KEYWORDS.get(name, ()))
-            rules += [Rule(f"detect-secrets:{name}", rx, kws) for rx in cls.denylist]
-    return rules
+            out += [{"plugin": name, "pattern": rx.pattern, "flags": int(rx.flags)}
+                    for rx in cls.denylist]
+    return out
+
+
+_DATA = Path(__file__).with_name("data")
+_SNAPSHOT = _DATA / "detect_secrets_rules.json"
+
+
+def _plugin_rules() -> list[Rule]:
+    """Importing detect-secrets costs 0.1-0.4 s (it pulls in requests), paid by every hook run,
+    so its patterns are kept in a snapshot for the installed version; another version is read
+    live (and tests/test_secret_scan.py says to refresh the snapshot: ``python -m
+    repomem.secret_scan``)."""
+    try:
+        installed = _installed_version()
+        snap = json.loads(_SNAPSHOT.read_text("utf-8"))
+    except (ImportError, OSError, ValueError):
+        installed, snap = None, {}
+    fresh = installed is not None and snap.get("detect_secrets") == installed
+    pats = snap["patterns"] if fresh else live_plugin_patterns()
+    return [Rule(f"detect-secrets:{p['plugin']}", p["pattern"], p["flags"],
+                 tuple(_PLUGIN_KEYWORDS.get(p["plugin"], ()))) for p in pats]
+
+
+def _installed_version() -> str:
+    """detect-secrets' version from its dist-info folder name (importing importlib.metadata
+    alone costs ~80 ms)."""
+    spec = importlib.util.find_spec("detect_secrets")
+    if spec and spec.origin:
+        found = sorted(Path(spec.origin).parent.parent.glob("detect_secrets-*.dist-info"))
+        if len(found) == 1:
+            return found[0].name[len("detect_secrets-"):-len(".dist-info")]
+    from importlib import metadata
+
+    return metadata.version("detect-secrets")
 
 
 def _data_rules() -> list[Rule]:
-    text = resources.files("repomem").joinpath("data/secret_rules.toml").read_text("utf-8")
-    return [Rule(r["id"], re.compile(r["regex"]), tuple(r.get("keywords", ())), r.get("group"),
+    text = (_DATA / "secret_rules.toml").read_text("utf-8")
+    return [Rule(r["id"], r["regex"], 0, tuple(r.get("keywords", ())), r.get("group"),
                  r.get("check", "")) for r in tomllib.loads(text)["rule"]]
 
 
@@ -180,3 +227,11 @@ def merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
         else:
             out.append([a, b])
     return [(a, b) for a, b in out]
+
+
+if __name__ == "__main__":  # refresh the snapshot of detect-secrets' patterns
+    _SNAPSHOT.write_text(json.dumps({
+        "source": "detect-secrets (Yelp, Apache-2.0): RegexBasedDetector.denylist of each plugin",
+        "detect_secrets": _installed_version(),
+        "patterns": live_plugin_patterns()}, indent=1) + "\n")
+    print(f"wrote {_SNAPSHOT}")
