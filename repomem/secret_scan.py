@@ -171,6 +171,13 @@ _QUERY = re.compile(r"""[?&;](?P<name>[A-Za-z_][A-Za-z0-9_.-]*)=(?P<val>[^&\s"'#
 _QUERY_NAMES = {"key", "sig", "signature", "apikey", "api_key", "access_token", "code_verifier"}
 
 RULES: list[Rule] = _data_rules() + _plugin_rules()
+_BY_KEYWORD: dict[str, list[int]] = {}
+for _i, _r in enumerate(RULES):
+    for _k in _r.keywords:
+        _BY_KEYWORD.setdefault(_k, []).append(_i)
+_KEYWORDS = tuple(_BY_KEYWORD)
+_ALWAYS = [r for r in RULES if not r.keywords]
+_ALWAYS_MIN = 30  # tests/test_secret_scan.py checks that no such rule matches anything shorter
 
 
 def _span(m: re.Match, group: int | None) -> tuple[int, int]:
@@ -189,20 +196,27 @@ def _span(m: re.Match, group: int | None) -> tuple[int, int]:
     return a, b
 
 
+def _run(rule: Rule, text: str, skip, spans: list) -> None:
+    check = _CHECKS.get(rule.check, _CHECKS[""])
+    for m in rule.regex.finditer(text):
+        a, b = _span(m, rule.group)
+        if b > a and check(text[a:b]) and not (skip and skip(text[a:b])):
+            spans.append((a, b))
+
+
 def scan(text: str, lowered: str | None = None, skip=None) -> list[tuple[int, int]]:
     """Sorted, non-overlapping ``(start, end)`` spans of credentials in ``text``.
 
     ``skip(value)`` may veto a structural (URL/query) match, e.g. a placeholder."""
     low = lowered if lowered is not None else text.lower()
     spans: list[tuple[int, int]] = []
-    for rule in RULES:
-        if rule.keywords and not any(k in low for k in rule.keywords):
-            continue
-        check = _CHECKS.get(rule.check, _CHECKS[""])
-        for m in rule.regex.finditer(text):
-            a, b = _span(m, rule.group)
-            if b > a and check(text[a:b]) and not (skip and skip(text[a:b])):
-                spans.append((a, b))
+    # each keyword is tested once, not once per rule; most texts have none of them
+    active = {i for k in _KEYWORDS if k in low for i in _BY_KEYWORD[k]}
+    for i in sorted(active) if active else ():
+        _run(RULES[i], text, skip, spans)
+    if len(text) >= _ALWAYS_MIN:  # rules without keywords all match 32+ characters
+        for rule in _ALWAYS:
+            _run(rule, text, skip, spans)
     if "://" in text:
         for m in _URL_PASSWORD.finditer(text):
             if _PORT_PATH.match(m.group("pw")):  # host:8080/path@v1.2 is a port, not a password

@@ -277,6 +277,17 @@ class Store:
                         out[sha] = (CommitRecord.from_json(rec), packs[pid])
         return out
 
+    def record_packs(self) -> list[tuple[str, list[str], int]]:
+        """``(pack id, its commits, ingested_at)`` of every pack (for ``index.rebuild``)."""
+        return self._index()
+
+    def replace_records(self, pack_id: str, recs: list[CommitRecord]) -> None:
+        """Rewrite one pack with re-mined records of the same commits (``repomem rebuild``): the
+        index row, and so each commit's transaction time, stays as it was."""
+        blob = zlib.compress(canonical_json({r.sha: r.to_json() for r in recs}).encode(), 3)
+        self._col("packs").upsert(ids=[pack_id], embeddings=[[1.0]], metadatas=[
+            {"records": base64.b64encode(blob).decode("ascii")}])
+
     # -- the version view ----------------------------------------------------------------------
     def sync_versions(self, versions: list[Version], embedder,
                       complete: bool = True) -> dict[str, int]:

@@ -21,7 +21,7 @@ from typing import Protocol
 from repomem.model import Fact
 
 MAX_FILE_BYTES = 1_000_000
-MAX_FACTS_PER_FILE = 5000
+MAX_FACTS_PER_FILE = 2000  # ~35 KB of peak memory each in a full ingest (Chroma, embeddings)
 MAX_TEXT = 200  # characters of a fact's source text: an excerpt around its value
 MAX_PURPOSE = 400
 MAX_VALUE = 1000  # longer values keep a digest of the rest, so a change still supersedes
@@ -114,3 +114,12 @@ def mine_file(path: str, data: bytes) -> list[Fact]:
         if len(facts) > MAX_FACTS_PER_FILE:
             raise too_many(len(facts))
     return [redact_fact(_bounded(f)) for f in facts]
+
+
+def redact_stored(rec):
+    """A stored commit record passed through the current redactor and bounds (for a commit that
+    can no longer be re-mined because git no longer has it)."""
+    from repomem.secrets import redact_fact
+
+    rec.files = {p: [redact_fact(_bounded(f)) for f in fs] for p, fs in rec.files.items()}
+    return rec
