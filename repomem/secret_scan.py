@@ -80,9 +80,18 @@ def _entropy(s: str) -> float:
     return -sum(c / n * math.log2(c / n) for c in Counter(s).values())
 
 
+_WORD = re.compile(r"[A-Z][a-z]{2,}|[a-z]{4,}")
+
+
+def wordy(s: str) -> bool:
+    """Mostly made of words (``TestSomethingVeryLongName12345``, ``module.attribute_name``):
+    an identifier, not a key.  In random base62 text a run of 4 lower-case letters is rare."""
+    return sum(len(w) for w in _WORD.findall(s)) >= 0.6 * len(s)
+
+
 def random_looking(s: str) -> bool:
-    """A generic credential: mixed case and digits, high entropy."""
-    return (sum(c.isdigit() for c in s) >= 2 and re.search(r"[a-z]", s) is not None
+    """A generic credential: mixed case and digits, high entropy, not made of words."""
+    return not wordy(s) and (sum(c.isdigit() for c in s) >= 2 and re.search(r"[a-z]", s) is not None
             and re.search(r"[A-Z]", s) is not None and _entropy(s) >= 4.0)
 
 
@@ -96,7 +105,7 @@ def _aws_secret(s: str) -> bool:
     # 40 base64 characters, mixed case with a digit, entropy of random text (a camel-case
     # identifier of that length scores about 4.3, an AWS secret access key about 4.6+)
     return re.search(r"[0-9]", s) is not None and re.search(r"[a-z]", s) is not None \
-        and re.search(r"[A-Z]", s) is not None and _entropy(s) >= 4.5
+        and re.search(r"[A-Z]", s) is not None and _entropy(s) >= 4.5 and not wordy(s)
 
 
 _CHECKS = {"aws-secret": _aws_secret, "hex": _hex_token, "": lambda s: True}
@@ -200,7 +209,10 @@ def _run(rule: Rule, text: str, skip, spans: list) -> None:
     check = _CHECKS.get(rule.check, _CHECKS[""])
     for m in rule.regex.finditer(text):
         a, b = _span(m, rule.group)
-        if b > a and check(text[a:b]) and not (skip and skip(text[a:b])):
+        # a rule with no literal prefix (Discord, Telegram, 40-char keys) must not take an
+        # identifier or a dotted name for a token
+        if b > a and check(text[a:b]) and not (skip and skip(text[a:b])) \
+                and (rule.keywords or not wordy(text[a:b])):
             spans.append((a, b))
 
 
