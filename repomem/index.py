@@ -381,12 +381,15 @@ def rebuild(r: Repo, progress: bool | None = None) -> dict:
                 print(f"\rre-mined {done}/{total} commits", end="", file=sys.stderr, flush=True)
         if show:
             print(file=sys.stderr)
-        # the fold state and snapshot hold versions of the old records: fold everything again
+        # the fold state, the snapshot and the view hold versions of the old records (and
+        # Chroma's log their old rows): drop them all and fold everything again
         viewcache.invalidate(r.store.path)
         (r.store.path / FOLD_CACHE).unlink(missing_ok=True)
         r.store.set_meta("view", {"id": None, "complete": False})
+        r.store.drop_versions()
         stats = sync_view(r, emb)
         r.store.set_meta("miners_version", MINERS_VERSION)
+        r.store.vacuum()
         stats.update(commits=total, remined=remined, redacted_only=total - remined,
                      miners_version=MINERS_VERSION)
         return stats

@@ -288,6 +288,25 @@ class Store:
         self._col("packs").upsert(ids=[pack_id], embeddings=[[1.0]], metadatas=[
             {"records": base64.b64encode(blob).decode("ascii")}])
 
+    def drop_versions(self) -> None:
+        """Delete the view collection (its rows, search index and log) to rebuild it from the
+        records: after ``repomem rebuild`` no old row may linger in Chroma's log."""
+        self._col("versions")
+        self._client.delete_collection("repomem_versions")
+        self._cols.pop("versions", None)
+
+    def vacuum(self) -> None:
+        """Chroma's own maintenance step (``chroma utils vacuum``) on the closed database:
+        deleted rows leave their bytes in free pages until SQLite rewrites the file."""
+        import sqlite3
+
+        self.close()
+        con = sqlite3.connect(self.path / "chroma.sqlite3", timeout=30)
+        try:
+            con.execute("VACUUM")
+        finally:
+            con.close()
+
     # -- the version view ----------------------------------------------------------------------
     def sync_versions(self, versions: list[Version], embedder,
                       complete: bool = True) -> dict[str, int]:
