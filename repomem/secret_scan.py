@@ -187,6 +187,7 @@ for _i, _r in enumerate(RULES):
 _KEYWORDS = tuple(_BY_KEYWORD)
 _ALWAYS = [r for r in RULES if not r.keywords]
 _ALWAYS_MIN = 30  # tests/test_secret_scan.py checks that no such rule matches anything shorter
+_RUN = re.compile(r"[A-Za-z0-9+/_.:=-]{%d,}" % _ALWAYS_MIN)  # every such match lies in one
 
 
 def _span(m: re.Match, group: int | None) -> tuple[int, int]:
@@ -205,9 +206,9 @@ def _span(m: re.Match, group: int | None) -> tuple[int, int]:
     return a, b
 
 
-def _run(rule: Rule, text: str, skip, spans: list) -> None:
+def _run(rule: Rule, text: str, skip, spans: list, pos: int = 0, endpos: int | None = None) -> None:
     check = _CHECKS.get(rule.check, _CHECKS[""])
-    for m in rule.regex.finditer(text):
+    for m in rule.regex.finditer(text, pos, len(text) if endpos is None else endpos):
         a, b = _span(m, rule.group)
         # a rule with no literal prefix (Discord, Telegram, 40-char keys) must not take an
         # identifier or a dotted name for a token
@@ -226,9 +227,12 @@ def scan(text: str, lowered: str | None = None, skip=None) -> list[tuple[int, in
     active = {i for k in _KEYWORDS if k in low for i in _BY_KEYWORD[k]}
     for i in sorted(active) if active else ():
         _run(RULES[i], text, skip, spans)
-    if len(text) >= _ALWAYS_MIN:  # rules without keywords all match 32+ characters
-        for rule in _ALWAYS:
-            _run(rule, text, skip, spans)
+    if len(text) >= _ALWAYS_MIN:
+        # rules without keywords all match a run of 30+ token characters: find the runs first
+        # (one cheap pass) and try those rules only there
+        for run in _RUN.finditer(text):
+            for rule in _ALWAYS:
+                _run(rule, text, skip, spans, run.start(), run.end())
     if "://" in text:
         for m in _URL_PASSWORD.finditer(text):
             if _PORT_PATH.match(m.group("pw")):  # host:8080/path@v1.2 is a port, not a password

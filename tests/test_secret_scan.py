@@ -25,11 +25,19 @@ def test_detect_secrets_snapshot_matches_installed_plugins():
     assert "IPPublicDetector" not in plugins
 
 
-def test_rules_without_keywords_need_long_text():
-    # scan() skips keyword-less rules on texts shorter than _ALWAYS_MIN
+def test_rules_without_keywords_match_only_long_runs():
+    # scan() tries keyword-less rules only inside runs of _RUN characters of _ALWAYS_MIN or more
+    samples = ["wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "3f9a1c7e5b2d4f608a1b9c3d7e5f1a2b",
+               "MTA4NjQ0ODk5NzIzNTk4NjU2OA.GxYz12.AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ab",
+               "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawq", "AC" + "a1" * 16, "SK" + "b2" * 16]
+    hits = 0
     for rule in secret_scan._ALWAYS:
-        for m in rule.regex.finditer("x" * 5 + "Ab1" * 20):
-            assert m.end() - m.start() >= secret_scan._ALWAYS_MIN
+        for text in samples + ["x" * 5 + "Ab1" * 20]:
+            for m in rule.regex.finditer(text):
+                hits += 1
+                run = secret_scan._RUN.search(text, m.start())
+                assert run and run.start() <= m.start() and m.end() <= run.end(), rule.id
+    assert hits >= len(samples)
 
 
 @pytest.mark.parametrize("text,secret", [
