@@ -20,6 +20,7 @@ import hashlib
 import re
 
 from repomem.model import CONFIG, CONSTANT, Fact
+from repomem.secret_scan import _RUN as RUN
 from repomem.secret_scan import merge, random_looking, scan
 
 _SECRET_WORDS = {"password", "passwd", "pwd", "pass", "passphrase", "secret", "secrets", "token",
@@ -129,7 +130,9 @@ def _assignment_spans(text: str, low: str, code: bool) -> list[tuple[int, int]]:
 def _spans(text: str, assignments: bool, code: bool = False) -> list[tuple[int, int]]:
     low = text.lower()
     spans = scan(text, low, skip=_skip)
-    spans += [m.span() for m in _LONG.finditer(text) if _random_looking(m.group(0))]
+    # a long random string lies in a run of token characters: look only inside those
+    spans += [m.span() for run in RUN.finditer(text) for m in _LONG.finditer(text, *run.span())
+              if _random_looking(m.group(0))]
     if assignments:
         spans += _assignment_spans(text, low, code)
     return merge(spans)
