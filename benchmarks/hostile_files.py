@@ -30,9 +30,9 @@ def _json_minified(n_keys: int) -> bytes:
     return json.dumps({f"k{i}": f"v{i}" for i in range(n_keys)}, separators=(",", ":")).encode()
 
 
-def _json_long_values(n_bytes: int) -> bytes:
-    n = n_bytes // 400
-    return json.dumps({f"k{i}": "v" * 380 for i in range(n)}, separators=(",", ":")).encode()
+def _json_long_values(n_keys: int, size: int) -> bytes:
+    return json.dumps({f"k{i}": f"{i}-" + "v" * size for i in range(n_keys)},
+                      separators=(",", ":")).encode()
 
 
 def _alias_bomb(levels: int) -> bytes:
@@ -57,9 +57,9 @@ def _yaml_flow(n_bytes: int) -> bytes:
 
 CASES = {
     "json-28KB-2000-keys.json": lambda: _json_minified(2_000),
-    "json-1MB-minified.json": lambda: _json_minified(60_000),
+    "json-1MB-minified.json": lambda: _json_minified(55_000),
     "json-4900-keys.json": lambda: _json_minified(4_900),
-    "json-1MB-long-values.json": lambda: _json_long_values(990_000),
+    "json-1MB-1990-long-values.json": lambda: _json_long_values(1990, 490),
     "yaml-alias-bomb-9.yaml": lambda: _alias_bomb(9),
     "yaml-1MB-flow.yaml": lambda: _yaml_flow(990_000),
     "json-deep-100k.json": lambda: _deep_json(100_000),

@@ -1,12 +1,17 @@
 """Secret redaction: no credential reaches the store in clear text.
 
-Two signals, both applied by :func:`redact_fact`:
+:func:`redact_blob` redacts a whole file before any miner reads it (line numbers unchanged), so
+docstrings, function bodies and the fingerprints computed from them never hold a secret;
+:func:`redact_fact` then redacts each mined fact once more.  The signals:
 
 * the *name*: a config/constant fact whose setting name says "password", "token", "api_key"...
   has its value redacted, unless the value is a placeholder (``changeme``, ``${VAR}``), a bool,
   a short number, or the name also says it is not the secret itself (``TOKEN_TTL``, ``AUTH_URL``);
-* the *value*: text shaped like a credential (cloud/API key formats, PEM private keys, JWTs, the
-  password of a ``user:password@`` URL, long high-entropy strings) is redacted in any fact.
+* the *value*: text shaped like a credential is redacted anywhere -- detect-secrets' plugins and
+  repomem's rules (``secret_scan``: provider key formats, webhooks, PEM keys, JWTs, the password
+  of a URL, secret query parameters) and long high-entropy strings;
+* in a file, ``SECRET_NAME = value`` assignments (in Python only quoted values), and every other
+  occurrence of a secret found in it (a comment repeating a password).
 
 A secret becomes ``<redacted:XXXXXX>``, a short salted hash of it: a rotated secret still shows up
 as a new value in the ledger, while equal secrets stay recognisably equal.  Pure: no I/O.

@@ -88,7 +88,8 @@ def _bounded(f: Fact) -> Fact:
 
 
 def too_many(n: int, what: str = "facts") -> MineError:
-    return MineError(f"config too large ({n} {what}, limit {MAX_FACTS_PER_FILE}): "
+    kind = "config" if what == "settings" else "file"
+    return MineError(f"{kind} too large ({n} {what}, limit {MAX_FACTS_PER_FILE}): "
                      "skipped, facts kept")
 
 
