@@ -59,7 +59,7 @@ CASES = {
     "json-28KB-2000-keys.json": lambda: _json_minified(2_000),
     "json-1MB-minified.json": lambda: _json_minified(55_000),
     "json-4900-keys.json": lambda: _json_minified(4_900),
-    "json-1MB-1990-long-values.json": lambda: _json_long_values(1990, 490),
+    "json-1MB-1990-long-values.json": lambda: _json_long_values(1990, 480),
     "yaml-alias-bomb-9.yaml": lambda: _alias_bomb(9),
     "yaml-1MB-flow.yaml": lambda: _yaml_flow(990_000),
     "json-deep-100k.json": lambda: _deep_json(100_000),
