@@ -143,12 +143,16 @@ def _spans(text: str, assignments: bool, code: bool = False) -> list[tuple[int, 
     return merge(spans)
 
 
-def _apply(text: str, spans: list[tuple[int, int]], keep_lines: bool = False) -> str:
+def _apply(text: str, spans: list[tuple[int, int]], keep_lines: bool = False,
+           code: bool = False) -> str:
     """Replace the spans, and every other occurrence of the secrets they hold (a comment that
-    repeats a password), by their tokens; a multi-line secret keeps its line breaks."""
+    repeats a password), by their tokens; a multi-line secret keeps its line breaks.  In code a
+    secret that is also a valid name (``PASSWORD_HASHER = "bcrypt"``) is replaced only where it
+    was found: elsewhere it is the name (``import bcrypt``)."""
     if not spans:
         return text
-    secrets = sorted({text[a:b] for a, b in spans if b - a >= 6}, key=len, reverse=True)
+    secrets = sorted({text[a:b] for a, b in spans if b - a >= 6
+                      and not (code and text[a:b].isidentifier())}, key=len, reverse=True)
     if secrets:
         rx = re.compile(r"(?<![A-Za-z0-9])(?:" + "|".join(map(re.escape, secrets)) + r")(?![A-Za-z0-9])")
         spans = merge(spans + [m.span() for m in rx.finditer(text)])
@@ -168,7 +172,7 @@ def redact_blob(text: str, code: bool = False) -> str:
     """A whole file's text with every secret replaced, line numbers unchanged.  Run before any
     miner sees the file, so values, texts, purposes and function fingerprints are all computed
     from redacted text.  ``code``: Python source (see :func:`_assignment_spans`)."""
-    return _apply(text, _spans(text, True, code), keep_lines=True)
+    return _apply(text, _spans(text, True, code), keep_lines=True, code=code)
 
 
 @functools.lru_cache(maxsize=65536)

@@ -81,3 +81,10 @@ def test_blob_keeps_lines_and_python_syntax():
 def test_blob_redacts_every_occurrence_of_a_found_secret():
     out = redact_blob("DB_PASSWORD=hunter2!x  # prod pw is hunter2!x\n")
     assert "hunter2!x" not in out and out.count("<redacted:") == 2
+
+
+def test_blob_secret_that_is_a_name_is_replaced_only_where_found():
+    src = 'import bcrypt\n\nPASSWORD_HASHER = "bcrypt"\n\n\ndef h(x):\n    return bcrypt.hash(x)\n'
+    out = redact_blob(src, code=True)
+    assert out.startswith("import bcrypt\n") and "bcrypt.hash(x)" in out
+    assert 'PASSWORD_HASHER = "<redacted:' in out
