@@ -217,10 +217,12 @@ def _run(rule: Rule, text: str, skip, spans: list, pos: int = 0, endpos: int | N
             spans.append((a, b))
 
 
-def scan(text: str, lowered: str | None = None, skip=None) -> list[tuple[int, int]]:
+def scan(text: str, lowered: str | None = None, skip=None,
+         runs: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
     """Sorted, non-overlapping ``(start, end)`` spans of credentials in ``text``.
 
-    ``skip(value)`` may veto a structural (URL/query) match, e.g. a placeholder."""
+    ``skip(value)`` vetoes a match (a placeholder); ``runs``: the spans of ``_RUN`` in ``text``
+    when the caller has them already."""
     low = lowered if lowered is not None else text.lower()
     spans: list[tuple[int, int]] = []
     # each keyword is tested once, not once per rule; most texts have none of them
@@ -230,9 +232,9 @@ def scan(text: str, lowered: str | None = None, skip=None) -> list[tuple[int, in
     if len(text) >= _ALWAYS_MIN:
         # rules without keywords all match a run of 30+ token characters: find the runs first
         # (one cheap pass) and try those rules only there
-        for run in _RUN.finditer(text):
+        for a, b in runs if runs is not None else [m.span() for m in _RUN.finditer(text)]:
             for rule in _ALWAYS:
-                _run(rule, text, skip, spans, run.start(), run.end())
+                _run(rule, text, skip, spans, a, b)
     if "://" in text:
         for m in _URL_PASSWORD.finditer(text):
             if _PORT_PATH.match(m.group("pw")):  # host:8080/path@v1.2 is a port, not a password

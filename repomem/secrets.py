@@ -134,9 +134,10 @@ def _assignment_spans(text: str, low: str, code: bool) -> list[tuple[int, int]]:
 
 def _spans(text: str, assignments: bool, code: bool = False) -> list[tuple[int, int]]:
     low = text.lower()
-    spans = scan(text, low, skip=_skip)
+    runs = [m.span() for m in RUN.finditer(text)] if len(text) >= 30 else []
+    spans = scan(text, low, skip=_skip, runs=runs)
     # a long random string lies in a run of token characters: look only inside those
-    spans += [m.span() for run in RUN.finditer(text) for m in _LONG.finditer(text, *run.span())
+    spans += [m.span() for a, b in runs for m in _LONG.finditer(text, a, b)
               if _random_looking(m.group(0))]
     if assignments:
         spans += _assignment_spans(text, low, code)
