@@ -157,3 +157,33 @@ def test_rotation_still_supersedes(corpus):
     values = [v["value"] for v in versions]
     assert len(values) == 2 and values[0] != values[1]
     assert all(v.startswith("<redacted:") for v in values)
+
+
+def test_no_secret_in_mcp_tool_output(corpus):
+    pytest.importorskip("mcp.server.mcpserver")
+    import sys
+
+    import anyio
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    from conftest import ROOT
+
+    repo, store = corpus
+    params = StdioServerParameters(command=sys.executable, cwd=str(ROOT), args=[
+        "-m", "repomem", "mcp", "--repo", str(repo), "--store", str(store)])
+
+    async def main():
+        with anyio.fail_after(60):
+            async with stdio_client(params) as (read, write):
+                async with ClientSession(read, write) as s:
+                    await s.initialize()
+                    calls = [("list_facts", {}), ("changes_since", {"since": "2026-01-01"}),
+                             ("key_history", {"key": "config:.env:SLACK_WEBHOOK_URL"}),
+                             ("ask", {"question": "slack webhook url", "k": 20}),
+                             ("context", {"question": "database password", "budget": 4000})]
+                    return [await s.call_tool(name, args) for name, args in calls]
+
+    results = anyio.run(main)
+    dump = "\n".join(c.text for res in results for c in res.content if hasattr(c, "text"))
+    assert [n for n in _needles(FAMILIES) if n in dump] == []
+    assert "<redacted:" in dump and "8080" in dump
