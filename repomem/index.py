@@ -74,6 +74,7 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
             except RepomemError:  # e.g. a missing object: the ordinary path reports it
                 viewcache.invalidate(r.store)
         emb = _embedder(r, create)
+        check_miners_version(r)
         if all_history or not revs:
             infos = git.first_parent_chain(r.root)
         else:
@@ -317,3 +318,69 @@ def ensure_view(r: Repo) -> int:
     if not current:
         sync_view(r)
     return missing
+
+
+# -- re-mining stored history (repomem rebuild) -------------------------------------------------
+def check_miners_version(r: Repo) -> bool:
+    """A new store is stamped with the miners' version; a store whose records were mined by older
+    miners (or a redactor that missed a secret) says so once per run, with the command that
+    re-mines them.  Not done automatically: re-mining costs as much as the first ingest, and
+    the post-commit hook must stay fast.  Returns True when the records are current."""
+    from repomem.miners import MINERS_VERSION
+
+    have = r.store.get_meta("miners_version")
+    if have is None and not r.store.ingested():
+        r.store.set_meta("miners_version", MINERS_VERSION)
+        return True
+    if (have or 1) < MINERS_VERSION:
+        log.warning("stored records were mined by older miners (version %s, now %s); "
+                    "hint: run 'repomem rebuild' to re-mine them", have or 1, MINERS_VERSION)
+        return False
+    return True
+
+
+def _present(root: Path, shas: list[str]) -> set[str]:
+    """The commits git still has (lines ``<sha> commit <size>``; a gone one is ``<sha> missing``)."""
+    if not shas:
+        return set()
+    out = git.git(root, "cat-file", "--batch-check", input="".join(f"{s}\n" for s in shas).encode())
+    rows = [ln.split() for ln in out.decode().splitlines()]
+    return {row[0] for row in rows if len(row) == 3 and row[1] == "commit"}
+
+
+def rebuild(r: Repo, progress: bool | None = None) -> dict:
+    """Re-mine every stored commit record with the current miners and redactor, replace the
+    records (pack by pack, transaction times kept) and fold the view again, so a detector fix
+    reaches history already stored.  A commit no longer in the repository (gc'ed after a
+    rebase) keeps its record, with every fact passed through the current redactor again."""
+    from repomem.miners import MINERS_VERSION, redact_stored
+
+    require_store(r)
+    with r.store.writer():
+        emb = _embedder(r, False)
+        packs = r.store.record_packs()
+        present = _present(r.root, [s for _, shas, _ in packs for s in shas])
+        total = sum(len(shas) for _, shas, _ in packs)
+        show = progress if progress is not None else (sys.stderr.isatty() and total > 50)
+        done = remined = 0
+        for pack_id, shas, _ in packs:
+            old = r.store.load_records(shas)
+            infos = git.commit_infos(r.root, [s for s in shas if s in present])
+            fresh = {rec.sha: rec for batch in _mined(r, [infos]) for rec in batch} if infos else {}
+            recs = [fresh[s] if s in fresh else redact_stored(old[s][0]) for s in shas if s in old]
+            r.store.rewrite_pack(pack_id, recs)
+            done += len(shas)
+            remined += len(fresh)
+            if show:
+                print(f"\rre-mined {done}/{total} commits", end="", file=sys.stderr, flush=True)
+        if show:
+            print(file=sys.stderr)
+        # the fold state, the snapshot and the view hold versions of the old records (and
+        # Chroma's log their old rows): drop them all and fold everything again
+        r.store.drop_views()
+        stats = sync_view(r, emb)
+        r.store.set_meta("miners_version", MINERS_VERSION)
+        r.store.vacuum()
+        stats.update(commits=total, remined=remined, redacted_only=total - remined,
+                     miners_version=MINERS_VERSION)
+        return stats

@@ -332,6 +332,49 @@ class Store:
             else:
                 self._col("commits").delete(ids=[pid])
 
+    def record_packs(self) -> list[tuple[str, list[str], int]]:
+        """``(pack id, its commits, ingested_at)`` of every pack (for ``index.rebuild``)."""
+        return self._index()
+
+    def rewrite_pack(self, pack_id: str, recs: list[CommitRecord]) -> None:
+        """Rewrite one pack with re-mined records of the same commits (``repomem rebuild``): the
+        index row, and so each commit's transaction time, stays as it was."""
+        blob = zlib.compress(canonical_json({r.sha: r.to_json() for r in recs}).encode(), 3)
+        self._col("packs").upsert(ids=[pack_id], embeddings=[[1.0]], metadatas=[
+            {"records": base64.b64encode(blob).decode("ascii")}])
+
+    def drop_views(self) -> None:
+        """Delete every work tree's view (collection, view state, snapshot, fold state) so each
+        is rebuilt from the records: after ``repomem rebuild`` no old row may linger in Chroma's
+        log, and no work tree may take an emptied collection for a current view."""
+        from repomem import foldstate
+
+        self._col("meta")
+        for col in self._client.list_collections():
+            name = getattr(col, "name", col)
+            if name == "repomem_versions" or name.startswith("repomem_versions_"):
+                self._client.delete_collection(name)
+        self._cols.pop("versions", None)
+        metas = self._col("meta").get(include=[])["ids"]
+        stale = [m for m in metas if m == "view" or m.startswith("view_")]
+        if stale:
+            self._col("meta").delete(ids=stale)
+        stem = foldstate.NAME.split(".json")[0]
+        for f in [*self.path.glob("current-view*.npz"), *self.path.glob(f"{stem}*.json.gz")]:
+            f.unlink(missing_ok=True)
+
+    def vacuum(self) -> None:
+        """Chroma's own maintenance step (``chroma utils vacuum``) on the closed database:
+        deleted rows leave their bytes in free pages until SQLite rewrites the file."""
+        import sqlite3
+
+        self.close()
+        con = sqlite3.connect(self.path / "chroma.sqlite3", timeout=30)
+        try:
+            con.execute("VACUUM")
+        finally:
+            con.close()
+
     # -- the version view ----------------------------------------------------------------------
     def sync_versions(self, versions: list[Version], embedder,
                       complete: bool = True) -> dict[str, int]:

@@ -5,17 +5,32 @@ one registry.  Several miners may accept one file (``pyproject.toml`` has settin
 dependencies); their facts are concatenated.  A miner that cannot parse a file raises
 :class:`MineError`: the caller then keeps the file's earlier facts (a broken intermediate commit
 must not retire anything).
+
+Before any miner runs, the file's text is redacted (``secrets.redact_blob``: same line numbers),
+so values, source texts, purposes and function fingerprints are all computed from redacted text;
+each fact is redacted once more on the way out.  Work per file is bounded: at most
+``MAX_FACTS_PER_FILE`` facts (more is a logged skip, earlier facts kept), and a fact's text,
+purpose and value are bounded excerpts, never a whole minified line.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Protocol
 
 from repomem.model import Fact
 
 MAX_FILE_BYTES = 1_000_000
-# Bumped whenever a miner's output changes (new kinds, keys or values): a store mined by an older
-# version holds records that a re-mine would write differently.
+MAX_FACTS_PER_FILE = 2000  # ~35 KB of peak memory each in a full ingest (Chroma, embeddings)
+MAX_TEXT = 200  # characters of a fact's source text: an excerpt around its value
+MAX_PURPOSE = 400
+MAX_VALUE = 1000  # longer values keep a digest of the rest, so a change still supersedes
+
+# Bump when what a miner (or the redactor) emits for the same blob changes: stores whose
+# records were mined by an older version say so and suggest `repomem rebuild`.
+#  1: the miners before versioning;  2: blob pre-redaction, bounded texts, dotenv parser.
+#  3: scoped dependency keys, settings classes, dunders, routes with prefixes, Dockerfile and
+#     class facts, JavaScript/TypeScript/Go/Rust/Java miners and manifests.
 MINERS_VERSION = 3
 
 
@@ -53,9 +68,37 @@ def wants(path: str) -> bool:
     return any(m.accepts(path) for m in all_miners())
 
 
+def excerpt(text: str, value: str, limit: int = MAX_TEXT) -> str:
+    """At most ``limit`` characters of ``text``, centred on ``value`` where it occurs."""
+    if len(text) <= limit:
+        return text
+    i = text.find(value[:60]) if value else -1
+    start = 0 if i < 0 else max(0, min(i - limit // 4, len(text) - limit))
+    out = text[start:start + limit]
+    return ("…" if start else "") + out + ("…" if start + limit < len(text) else "")
+
+
+def _bounded(f: Fact) -> Fact:
+    if len(f.text) <= MAX_TEXT and len(f.purpose) <= MAX_PURPOSE and len(f.value) <= MAX_VALUE:
+        return f
+    from repomem.model import short_hash
+
+    value = f.value
+    if len(value) > MAX_VALUE:
+        value = value[:MAX_VALUE] + f"…<{len(value)} chars, sha1 {short_hash(value)}>"
+    return dataclasses.replace(f, value=value, text=excerpt(f.text, f.value),
+                               purpose=excerpt(f.purpose, "", MAX_PURPOSE))
+
+
+def too_many(n: int, what: str = "facts") -> MineError:
+    kind = "config" if what == "settings" else "file"
+    return MineError(f"{kind} too large ({n} {what}, limit {MAX_FACTS_PER_FILE}): "
+                     "skipped, facts kept")
+
+
 def mine_file(path: str, data: bytes) -> list[Fact]:
     """All facts of one file version, secrets redacted.  Raises MineError when it can't be read."""
-    from repomem.secrets import redact_fact
+    from repomem.secrets import redact_blob, redact_fact
 
     if len(data) > MAX_FILE_BYTES:
         raise MineError(f"{len(data)} bytes is over the {MAX_FILE_BYTES}-byte limit")
@@ -65,8 +108,22 @@ def mine_file(path: str, data: bytes) -> list[Fact]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise MineError(f"not UTF-8 ({e.reason} at byte {e.start})") from None
+    miners = [m for m in all_miners() if m.accepts(path)]
+    if not miners:
+        return []
+    text = redact_blob(text, code=path.endswith((".py", ".pyi")))
     facts: list[Fact] = []
-    for miner in all_miners():
-        if miner.accepts(path):
-            facts.extend(miner.mine(path, text))
-    return [redact_fact(f) for f in facts]
+    for miner in miners:
+        facts.extend(miner.mine(path, text))
+        if len(facts) > MAX_FACTS_PER_FILE:
+            raise too_many(len(facts))
+    return [redact_fact(_bounded(f)) for f in facts]
+
+
+def redact_stored(rec):
+    """A stored commit record passed through the current redactor and bounds (for a commit that
+    can no longer be re-mined because git no longer has it)."""
+    from repomem.secrets import redact_fact
+
+    rec.files = {p: [redact_fact(_bounded(f)) for f in fs] for p, fs in rec.files.items()}
+    return rec

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import configparser
 import datetime
+import io
 import json
 import re
 import tomllib
 
 import yaml
+from dotenv.parser import parse_stream
 
 from repomem.miners import MineError
-from repomem.miners._text import strip_comment
 
 Leaf = tuple[tuple, "str | list[str]", int]
 
@@ -177,8 +178,34 @@ def _yscalar(node: yaml.ScalarNode) -> str:
     return node.value  # as written: "3.10" stays "3.10", not the float 3.1
 
 
+# A document's size once its aliases are expanded is what walking it costs: an alias bomb of a
+# few hundred bytes (each level repeating the one below ten times) expands to millions of
+# nodes.  The size is counted on the composed graph (shared nodes counted once per use,
+# memoised per node, so counting is linear in the file) before anything is walked.
+MAX_EXPANDED = 50_000
+
+
+def _expanded_size(node, memo: dict, active: set) -> float:
+    key = id(node)
+    if key in memo:
+        return memo[key]
+    if key in active:  # a recursive alias (`&a [*a]`): infinite
+        return float("inf")
+    active.add(key)
+    if isinstance(node, yaml.MappingNode):
+        n = 1 + sum(_expanded_size(k, memo, active) + _expanded_size(v, memo, active)
+                    for k, v in node.value)
+    elif isinstance(node, yaml.SequenceNode):
+        n = 1 + sum(_expanded_size(i, memo, active) for i in node.value)
+    else:
+        n = 1
+    active.discard(key)
+    memo[key] = n
+    return n
+
+
 def _ywalk(node, parts: tuple, line: int, out: list, depth: int = 0) -> None:
-    if depth > 64:  # recursive aliases
+    if depth > 64:  # too deep to be a setting anyone asks about
         return
     if isinstance(node, yaml.MappingNode):
         for k, v in node.value:
@@ -197,11 +224,21 @@ def _ywalk(node, parts: tuple, line: int, out: list, depth: int = 0) -> None:
         out.append((parts, _yscalar(node), line))
 
 
+# libyaml's composer when PyYAML was built with it: ~10x faster on a large file
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def parse_yaml(text: str) -> list[Leaf]:
     try:
-        docs = [d for d in yaml.compose_all(text, Loader=yaml.SafeLoader) if d is not None]
+        docs = [d for d in yaml.compose_all(text, Loader=_LOADER) if d is not None]
     except yaml.YAMLError as e:
         raise MineError(f"YAML: {_one_line(e)}") from None
+    memo: dict = {}
+    size = sum(_expanded_size(d, memo, set()) for d in docs)
+    if size > MAX_EXPANDED:
+        what = "recursive aliases" if size == float("inf") else f"{int(size)} nodes with aliases expanded"
+        raise MineError(f"config too large/alias bomb ({what}, limit {MAX_EXPANDED}): "
+                        "skipped, facts kept")
     out: list = []
     for n, doc in enumerate(docs):
         # a multi-document file (Kubernetes manifests) gets the document index as the first part
@@ -246,28 +283,12 @@ def parse_ini(text: str) -> list[Leaf]:
 
 
 # ---- .env --------------------------------------------------------------------------------------
-_ENV = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*)$")
-
-
 def parse_env(text: str) -> list[Leaf]:
-    """``NAME=value`` lines; quotes removed, a quoted value may span lines, bad lines ignored."""
-    lines = text.splitlines()
+    """``NAME=value`` bindings as python-dotenv reads them (quotes, escapes such as ``\\"``,
+    multi-line quoted values, ``export``); lines it cannot parse and names without a value are
+    left out, as dotenv itself does."""
     out = []
-    i = 0
-    while i < len(lines):
-        m = _ENV.match(lines[i])
-        start = i + 1
-        i += 1
-        if not m:
-            continue
-        name, rest = m.group(1), m.group(2)
-        if rest[:1] in ("'", '"'):
-            q, body = rest[0], rest[1:]
-            while q not in body and i < len(lines):  # multi-line quoted value (a PEM key)
-                body += "\n" + lines[i]
-                i += 1
-            value = body.split(q, 1)[0]
-        else:
-            value = strip_comment(rest).strip()
-        out.append(((name,), value, start))
+    for b in parse_stream(io.StringIO(text)):
+        if b.key is not None and b.value is not None and not b.error:
+            out.append(((b.key,), b.value, b.original.line))
     return out

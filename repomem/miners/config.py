@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from fnmatch import fnmatchcase
 
+from repomem.miners import MAX_FACTS_PER_FILE, MAX_TEXT, excerpt, too_many
 from repomem.miners import _config_parse as P
 from repomem.miners._text import comment_for, path_words, source_line, words
 from repomem.model import CONFIG, PYTHON, Fact, set_value
@@ -84,7 +85,9 @@ class ConfigMiner:
         if fmt is None:
             return []
         leaves = _PARSERS[fmt](text)
-        lines = text.splitlines()
+        if len(leaves) > MAX_FACTS_PER_FILE:  # before any per-leaf work
+            raise too_many(len(leaves), "settings")
+        lines = _Lines(text.splitlines(), _COMMENTS[fmt])
         base = path.rsplit("/", 1)[-1].lower()
         is_workflow = fmt == "yaml" and re.match(r"(.*/)?\.github/workflows/[^/]+$", path)
         facts: dict[str, Fact] = {}  # by key: a repeated key (YAML merge, duplicate) -- last wins
@@ -129,19 +132,54 @@ class ConfigMiner:
     @staticmethod
     def _set_fact(key, subject, items, path, line, lines, purpose) -> Fact:
         return Fact(key=key, kind=PYTHON, subject=subject, value=set_value(items), path=path,
-                    line=line, text=source_line(lines, line), purpose=purpose, is_set=True)
+                    line=line, text=lines.text(line, items[0] if items else ""), purpose=purpose,
+                    is_set=True)
 
     @staticmethod
     def _leaf_fact(path, fmt, parts, value, line, lines) -> Fact:
         dotted = ".".join(str(p) for p in parts)
         text_value = ", ".join(value) if isinstance(value, list) else value
         purpose = f"{words(*parts)} ({path_words(path)})"
-        comment = comment_for(lines, line, _COMMENTS[fmt])
+        comment = lines.comment(line)
         if comment:
             purpose += f": {comment}"
         return Fact(key=f"config:{path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {path}",
-                    value=text_value, path=path, line=line, text=source_line(lines, line),
+                    value=text_value, path=path, line=line, text=lines.text(line, text_value),
                     purpose=purpose)
+
+
+class _Lines:
+    """A file's lines, with the two per-leaf lookups bounded on a long (minified) line: the
+    source text is an excerpt around the value, found from where the previous leaf of that line
+    was (leaves come in file order, so one line is scanned once, not once per leaf); the comment
+    is looked up once per line."""
+
+    WINDOW = 65536
+
+    def __init__(self, lines: list[str], prefixes: str):
+        self.lines, self.prefixes = lines, prefixes
+        self.cursor: dict[int, int] = {}
+        self.comments: dict[int, str] = {}
+
+    def text(self, line: int, value: str) -> str:
+        src = source_line(self.lines, line)
+        if len(src) <= MAX_TEXT:
+            return src
+        start = self.cursor.get(line, 0)
+        needle = value[:60]
+        i = src.find(needle, start, start + self.WINDOW) if needle else -1
+        if i < 0:
+            i = start
+        else:
+            self.cursor[line] = i + len(needle)
+        return excerpt(src[max(0, i - MAX_TEXT):i + 2 * MAX_TEXT], needle)
+
+    def comment(self, line: int) -> str:
+        if line not in self.comments:
+            here = source_line(self.lines, line)
+            self.comments[line] = "" if len(here) > 4 * MAX_TEXT else \
+                comment_for(self.lines, line, self.prefixes)
+        return self.comments[line]
 
 
 MINER = ConfigMiner()

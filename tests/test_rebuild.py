@@ -1,0 +1,60 @@
+"""`repomem rebuild` re-mines stored history with the current miners and redactor (issue 9: a
+better detector must reach records already stored), and ingest says when records are older."""
+
+from __future__ import annotations
+
+from conftest import cli, commit
+from repomem import secrets
+from repomem.index import Repo, ingest
+from repomem.miners import MINERS_VERSION
+
+HOOK = "https://hooks.slack.com/services/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"
+GLPAT = "glpat-Ab3dEf6hIj9kLm2nOp5q"
+
+
+def _grep(store, needle: str) -> list[str]:
+    return [f.name for f in store.rglob("*") if f.is_file() and needle.encode() in f.read_bytes()]
+
+
+def _old_store(new_repo, tmp_path, monkeypatch):
+    """A store as older miners left it: secrets in clear in records, view and fold state."""
+    repo, store = new_repo(), tmp_path / "store"
+    commit(repo, "2026-01-01T00:00:00+00:00", "one",
+           {".env": f"SLACK_WEBHOOK_URL={HOOK}\nPORT=8000\n",
+            "app.py": f'def notify(msg):\n    return post("{GLPAT}", msg)\n'})
+    commit(repo, "2026-01-02T00:00:00+00:00", "two", {".env": f"SLACK_WEBHOOK_URL={HOOK}\nPORT=8080\n"})
+    with monkeypatch.context() as m:
+        m.setattr(secrets, "redact_blob", lambda text, code=False: text)
+        m.setattr(secrets, "redact_fact", lambda f: f)
+        r = Repo.open(repo, store)
+        ingest(r, all_history=True, progress=False)
+        r.store.set_meta("miners_version", 1)
+    return repo, store
+
+
+def test_rebuild_removes_secrets_from_stored_history(new_repo, tmp_path, monkeypatch):
+    repo, store = _old_store(new_repo, tmp_path, monkeypatch)
+    common = ["--repo", repo, "--store", store]
+    assert HOOK in cli("facts", *common)[1] and _grep(store, "Zx9QmT4vLp8KwR2sYb7NcH5d")
+
+    rc, out, err = cli("ingest", *common)
+    assert "repomem rebuild" in err and len(err.strip().splitlines()) == 1
+
+    rc, out, err = cli("rebuild", *common)
+    assert "re-mined 2 commit(s)" in out
+    facts = cli("facts", *common)[1]
+    assert "Zx9QmT4vLp8KwR2sYb7NcH5d" not in facts and "<redacted:" in facts
+    assert "8080" in facts  # the ordinary history is intact
+    hist = cli("history", "config:.env:PORT", *common)[1]
+    assert "8000" in hist and "8080" in hist
+    assert _grep(store, "Zx9QmT4vLp8KwR2sYb7NcH5d") == []  # chroma.sqlite3 and fold state too
+    assert _grep(store, "Ab3dEf6hIj9kLm2nOp5q") == []
+    assert cli("ingest", *common)[2].strip() == ""  # records are current now: no hint
+
+
+def test_new_store_is_stamped_with_the_miners_version(new_repo, tmp_path):
+    repo = new_repo()
+    commit(repo, "2026-01-01T00:00:00+00:00", "one", {"a.toml": "x = 1\n"})
+    rc, out, err = cli("init", "--no-hooks", "--repo", repo, "--store", tmp_path / "s")
+    assert "rebuild" not in err
+    assert Repo.open(repo, tmp_path / "s").store.get_meta("miners_version") == MINERS_VERSION
