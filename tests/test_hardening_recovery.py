@@ -116,7 +116,7 @@ def _limited(limit):
 
 def test_disk_full_is_exit_1_and_the_next_run_recovers(indexed):
     repo, s = indexed
-    big = "".join(f"K{i} = {i}\n" for i in range(3000))
+    big = "".join(f"K{i} = {i}\n" for i in range(1500))  # under MAX_FACTS_PER_FILE
     commit(repo, "2026-01-03T00:00:00Z", "c", {"c.toml": "port = 3\n", "big.py": big})
     limit = max(p.stat().st_size for p in s.rglob("*") if p.is_file()) + 1024
     proc = subprocess.run([sys.executable, "-m", "repomem", "ingest", "--repo", str(repo),
@@ -125,7 +125,7 @@ def test_disk_full_is_exit_1_and_the_next_run_recovers(indexed):
     _one_error(proc.returncode, proc.stderr, "no space left")
     cli("ingest", "--repo", repo, "--store", s)
     got = _values(repo, s)
-    assert got["config:c.toml:port"] == "3" and got["constant:big.py:K2999"] == "2999"
+    assert got["config:c.toml:port"] == "3" and got["constant:big.py:K1499"] == "1499"
 
 
 def _read_only(path):
