@@ -41,6 +41,20 @@ def test_non_utf8_file_name_is_stored_escaped_and_indexing_goes_on(new_repo, tmp
     assert "lat\\xe9.py:1" in out
 
 
+def test_lone_surrogate_escapes_in_values_are_stored_escaped(new_repo, tmp_path):
+    # httpx's tests/models/whatwg.json holds "\uD800": json decodes it to a lone surrogate,
+    # which no UTF-8 store accepts; the commit and every later one must still be recorded.
+    repo = new_repo()
+    commit(repo, "2026-01-01T00:00:00Z", "a", {"cases.json": '{"input": "a\\uD800b", "n": 1}\n'})
+    commit(repo, "2026-01-02T00:00:00Z", "b", {"cases.json": '{"input": "a\\uD800b", "n": 2}\n'})
+    rc, out, err = cli("ingest", "--repo", repo, "--store", tmp_path / "s")
+    assert "ingested 2 new commit(s)" in out and "error" not in err
+    got = json.loads(cli("facts", "--repo", repo, "--store", tmp_path / "s", "--json")[1])
+    values = {f["key"]: f["value"] for f in got["facts"]}
+    assert values["config:cases.json:input"] == "a\\ud800b"
+    assert values["config:cases.json:n"] == "2"
+
+
 def test_store_path_inside_the_work_tree_or_a_file_is_refused(new_repo, tmp_path):
     repo = new_repo()
     commit(repo, "2026-01-01T00:00:00Z", "a", {"c.toml": "port = 1\n"})

@@ -90,6 +90,25 @@ def _bounded(f: Fact) -> Fact:
                                purpose=excerpt(f.purpose, "", MAX_PURPOSE))
 
 
+def _clean(s: str) -> str:
+    return s.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _encodable(f: Fact) -> Fact:
+    """A parser may decode an escape into a lone surrogate (JSON's ``"\\ud800"``), which no
+    UTF-8 store or terminal accepts: such characters are kept as their ``\\udXXX`` escape."""
+    try:
+        "".join((f.key, f.value, f.text, f.purpose, f.subject, f.anchor or "",
+                 *(x for a in f.attrs for x in a))).encode("utf-8")
+        return f
+    except UnicodeEncodeError:
+        return dataclasses.replace(
+            f, key=_clean(f.key), value=_clean(f.value), text=_clean(f.text),
+            purpose=_clean(f.purpose), subject=_clean(f.subject),
+            anchor=_clean(f.anchor) if f.anchor is not None else None,
+            attrs=tuple((_clean(k), _clean(v)) for k, v in f.attrs))
+
+
 def too_many(n: int, what: str = "facts") -> MineError:
     kind = "config" if what == "settings" else "file"
     return MineError(f"{kind} too large ({n} {what}, limit {MAX_FACTS_PER_FILE}): "
@@ -117,7 +136,7 @@ def mine_file(path: str, data: bytes) -> list[Fact]:
         facts.extend(miner.mine(path, text))
         if len(facts) > MAX_FACTS_PER_FILE:
             raise too_many(len(facts))
-    return [redact_fact(_bounded(f)) for f in facts]
+    return [redact_fact(_bounded(_encodable(f))) for f in facts]
 
 
 def redact_stored(rec):
