@@ -44,7 +44,9 @@ _INTENTS = {
     "python": {"python"},
     "port": {"config", "constant", "docker"},
     "route": {"route"},  # HTTP methods count only in capitals (GET /x), see intent()
-    "func": {"function"}, "name": {"function"}, "renamed": {"function"}, "rename": {"function"},
+    "func": {"function"}, "helper": {"function"}, "class": {"class"},
+    "name": {"function", "class"}, "renamed": {"function", "class"},
+    "rename": {"function", "class"}, "metadata": {"config"},
     "config": {"config", "constant", "docker"}, "option": {"config", "constant"},
     "environment": {"config", "docker"}, "variable": {"config", "constant", "docker"},
     "default": {"config", "constant"}, "timeout": {"config", "constant"},
@@ -68,7 +70,22 @@ _PROJECT_SLOT = re.compile(
     r"\b(?:does|do|did|will|would|should)\s+(?:the\s+)?([\w.\-]+)\s+(?:require|use|need|depend|"
     r"pin|support|install|declare|list)|\b([\w.\-]+)'s\b", re.I)
 
-_QWORD = re.compile(r"`([^`]+)`|(/[\w/<>{}:.\-]*)|([A-Za-z_][\w]*(?:[.\-][\w]+)*)")
+# a quoted name, an npm scoped package (@scope/name: a name, not a route), a route path (not
+# the tail of a word), a word
+_QWORD = re.compile(r"`([^`]+)`|(@[\w.\-]+/[\w.\-]+)|(?<![\w@])(/[\w/<>{}:.\-]*)|"
+                    r"([A-Za-z_][\w]*(?:[.\-][\w]+)*)")
+# A name as written in a question (quoted, dotted, hyphenated, snake or camel case): it names a
+# fact and says nothing about the kind asked for ("http-errors" is no HTTP route).
+_NAMED = re.compile(r"`[^`]*`|@[\w.\-]+/[\w.\-]+|\b[A-Za-z_]\w*(?:[.\-_]\w+)+\b|"
+                    r"\b[a-z]+[A-Z]\w*\b")
+# "which helper/function ...", "what is the function called": a function asked by what it does.
+# Its answer is never a name the question quotes (`encoding` in "returns True if `encoding` is a
+# known codec" is a parameter), and no setting or dependency is an answer.
+_ASKS_FUNCTION = re.compile(
+    r"\b(?:which|what)\s+(?:[\w\-]+\s+){0,2}?(?:function|helper|method(?!\s+and\s+(?:path|url)))\b"
+    r"|\bwhat\s+is\s+the\s+(?:function|helper|method)\s+called\b", re.I)
+# "the Dockerfile": the question is about the Dockerfile's own facts, not compose or heroku.yml
+_DOCKERFILE = re.compile(r"\bDockerfile\b", re.I)
 _AUX = re.compile(r"(?:^|/)(?:examples?|docs?|tests?|samples?|demos?|benchmarks?|fixtures)/")
 _ROOT_GROUPS = {"main", "runtime", "default", "dependencies", "install_requires"}
 
@@ -76,7 +93,9 @@ _ROOT_GROUPS = {"main", "runtime", "default", "dependencies", "install_requires"
 def intent(question: str) -> set[str]:
     """The kinds of fact the question's wording asks for; empty when it does not say."""
     kinds: set[str] = set()
-    toks = set(tokens(question))
+    toks = set(tokens(_NAMED.sub(" ", question)))
+    if "python" in tokens(" ".join(_NAMED.findall(question))):  # requires-python, python_requires
+        toks.add("python")
     for t in toks:
         kinds |= _INTENTS.get(t, set())
     if re.search(r"\b(GET|POST|PUT|DELETE|PATCH)\b", question):
@@ -85,6 +104,10 @@ def intent(question: str) -> set[str]:
         kinds = (kinds - {"dependency", "constant"}) | {"python"}
     if "route" in kinds:  # "which method and path reach X": an HTTP method, not a function
         kinds.discard("function")
+    if _ASKS_FUNCTION.search(question):
+        kinds = {"function"}
+    elif _DOCKERFILE.search(question):
+        kinds = {"docker"}
     return kinds
 
 
@@ -96,7 +119,8 @@ def identifiers(question: str, project: set[str] = frozenset()) -> list[tuple[st
     slot = {norm_ident(w) for m in _PROJECT_SLOT.finditer(question) for w in m.groups() if w}
     out: list[tuple[str, bool, str]] = []
     for m in _QWORD.finditer(question):
-        quoted, path, word = m.groups()
+        quoted, scoped, path, word = m.groups()
+        quoted = quoted or scoped
         if path:
             if len(path) > 1:
                 out.append((route_path(path), True, path))
@@ -197,16 +221,23 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
     lineage: list[dict] = []
     idents = identifiers(question, facts.project)
     toks = set(tokens(question))
-    if not idents and "python" not in toks and "version" in toks:
-        # "which version is click at?": the project's own version (project.version, __version__)
-        idents = [("version", True, "version")]
+    by_purpose = bool(_ASKS_FUNCTION.search(question))
+    if not by_purpose and "python" not in toks and "version" in toks and not any(
+            facts.names.get(n) or facts.retired.get(n) for n, _, _ in idents):
+        # "which version is click at?", "what version number does express declare in its
+        # package metadata?": no word names a fact, so the project's own version
+        # (project.version, __version__, package.json's version) of its own files
+        idents = [("version", True, "")]
         kinds.update({"config", "constant"})
     for name, shaped, raw in idents:
         # A plain word names a function only by coincidence ("output", "source"); it names a
         # dependency or a setting when few facts bear it ("blinker", "pytz").  Function names
-        # are case-sensitive: `Request` is a class, not the function request.
+        # are case-sensitive: `Request` is a class, not the function request.  A function
+        # asked by what it does is not the one its question quotes.
         hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] != "function"
-                or (shaped and rows[i]["value"] == raw)]
+                or (shaped and not by_purpose and rows[i]["value"] == raw)]
+        if not raw:  # the project's own version: not an example's or a test's
+            hits = [i for i in hits if facts.own[i]] or hits
         if hits and (shaped or len(hits) <= RARE):
             exact[hits] += 1
         if facts.names.get(name):
@@ -246,6 +277,24 @@ def _rrf(scores, weight: float, only_positive: bool = False):
     return out
 
 
+def _first_route_first(rows: list[dict], best, level):
+    """A handler with several routes (Flask's ``@bp.route('/')`` over ``@bp.route('/index')``)
+    answers first with the one declared first, the URL its author lists as the page's own,
+    whichever of them the question's words happen to match better.  Only routes of one handler
+    at one exact-match level trade places, among the positions they already hold."""
+    groups: dict[tuple, list[int]] = {}
+    for pos, i in enumerate(best):
+        if rows[i]["kind"] == "route" and rows[i]["subject"].startswith("route of "):
+            groups.setdefault((rows[i]["path"], rows[i]["subject"], int(level[i])), []).append(pos)
+    best = list(best)
+    for positions in groups.values():
+        if len(positions) > 1:
+            ordered = sorted((best[p] for p in positions), key=lambda i: (rows[i]["line"], i))
+            for p, i in zip(positions, ordered):
+                best[p] = i
+    return best
+
+
 def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     """rows: every version valid at t; sims: their vector similarities (numpy); lex: their
     Lexical index.  Returns (the best n rows, each with its score, best first; lineage notes)."""
@@ -256,7 +305,8 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     facts = _facts(rows)
     kinds = intent(question)
     exact, lineage = _exact(question, facts, t, kinds)
-    lex = lex.scores(question, facts.project)
+    lex = lex.scores(question, facts.project,
+                     "by_purpose" if _ASKS_FUNCTION.search(question) else "default")
     fused = _rrf(lex, SIGNALS["lexical"], only_positive=True) + _rrf(sims, SIGNALS["vector"])
     wanted = np.isin(facts.kind, sorted(kinds))
     fused += wanted * SIGNALS["intent"] / (RRF_K + 1)
@@ -274,9 +324,11 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     # named, but not the kind of fact asked for: a strong signal, not a tier
     fused += (named & (tier == 0)) * SIGNALS["exact"] / (RRF_K + 1)
     fused = np.round(fused, 6)
-    best = np.lexsort((facts.key_order, -fused, -(exact * tier), -tier))[:n]
+    order = np.lexsort((facts.key_order, -fused, -(exact * tier), -tier))[:n]
+    score = [round(float(tier[i] + fused[i]), 6) for i in order]  # a position keeps its score
+    best = _first_route_first(rows, order, exact * tier)
     keep = {rows[i]["key"] for i in best}
     lineage += _retired_values(question, [rows[i] for i in best[:3]], t,
                                {(x["key"], x["name"]) for x in lineage})
     lineage = sorted((x for x in lineage if x["key"] in keep), key=lambda x: (x["at"], x["key"]))
-    return [dict(rows[i], score=round(float(tier[i] + fused[i]), 6)) for i in best], lineage
+    return [dict(rows[i], score=sc) for i, sc in zip(best, score)], lineage
