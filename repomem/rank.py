@@ -284,8 +284,10 @@ def _first_route_first(rows: list[dict], best, level):
     at one exact-match level trade places, among the positions they already hold."""
     groups: dict[tuple, list[int]] = {}
     for pos, i in enumerate(best):
-        if rows[i]["kind"] == "route" and rows[i]["subject"].startswith("route of "):
-            groups.setdefault((rows[i]["path"], rows[i]["subject"], int(level[i])), []).append(pos)
+        row = rows[i]  # the benchmark's baselines rank snippets that have no line
+        if row["kind"] == "route" and row.get("line") is not None \
+                and row.get("subject", "").startswith("route of "):
+            groups.setdefault((row.get("path"), row["subject"], int(level[i])), []).append(pos)
     best = list(best)
     for positions in groups.values():
         if len(positions) > 1:

@@ -170,3 +170,20 @@ def test_fixture_data_is_not_mined_as_settings(repo):
     keys = {f["key"] for f in facts(repo, kind="config")["facts"]}
     assert "config:config/settings.json:server.port" in keys
     assert not [k for k in keys if "fixtures/" in k or "pages.json" in k]
+
+
+def test_constants_set_inside_module_level_blocks(new_repo):
+    root = new_repo()
+    commit(root, "2024-01-10T10:00:00Z", "settings", {"app/settings.py": (
+        'import os\nDEBUG = False\nPORT = 8000\n'
+        'if "DATABASE_URL" in os.environ:\n    PORT = 5432\n    POOL_SIZE = 10\n'
+        'else:\n    POOL_SIZE = 5\n'
+        'try:\n    from .local import *\nexcept ImportError:\n    CACHE_TTL = 60 * 5\n'
+        'def setup():\n    INNER = 1\n')})
+    r = Repo.open(root)
+    ingest(r, all_history=True, progress=False)
+    got = {f["key"].rsplit(":", 1)[-1]: (f["value"], f["attrs"].get("conditional"))
+           for f in facts(r, kind="constant")["facts"]}
+    # a module-level assignment wins; else the first branch that assigns the name
+    assert got == {"DEBUG": ("False", None), "PORT": ("8000", None),
+                   "POOL_SIZE": ("10", "true"), "CACHE_TTL": ("300", "true")}
