@@ -56,6 +56,13 @@ def names(row: dict) -> set[str]:
     elif kind != "python":
         last = key.rsplit(":", 1)[-1].split("#", 1)[0]
         out.update((last, last.rsplit(".", 1)[-1]))
+        parts = key.split(":")
+        if kind == "docker" and len(parts) >= 4:  # docker:<path>:from:<stage>: "the base image"
+            out.update({"from": ("from", "image", "base"), "expose": ("expose", "port")}.get(
+                parts[2], (parts[2],)))
+        if kind == "dependency" and len(parts) >= 5 and parts[2] != ".":
+            # dependency:<eco>:<project>:<group>:<name>: "the `aliases` example's click pin"
+            out.add(parts[2].rstrip("/").rsplit("/", 1)[-1])
         if kind == "config":  # "the redis service" names services.redis.image too
             out.update(p for p in last.split(".")[:-1] if not p.isdigit())
     return {n for n in map(norm_ident, out) if n}

@@ -78,11 +78,13 @@ _QWORD = re.compile(r"`([^`]+)`|(@[\w.\-]+/[\w.\-]+)|(?<![\w@])(/[\w/<>{}:.\-]*)
 # fact and says nothing about the kind asked for ("http-errors" is no HTTP route).
 _NAMED = re.compile(r"`[^`]*`|@[\w.\-]+/[\w.\-]+|\b[A-Za-z_]\w*(?:[.\-_]\w+)+\b|"
                     r"\b[a-z]+[A-Z]\w*\b")
-# "which helper/function ...", "what is the function called": a function asked by what it does.
+# "which helper/function ...", "what is the function called": a function asked by what it does
+# (not "what is the function `x` called", which names it).
 # Its answer is never a name the question quotes (`encoding` in "returns True if `encoding` is a
 # known codec" is a parameter), and no setting or dependency is an answer.
 _ASKS_FUNCTION = re.compile(
-    r"\b(?:which|what)\s+(?:[\w\-]+\s+){0,2}?(?:function|helper|method(?!\s+and\s+(?:path|url)))\b"
+    r"\b(?:which|what)\s+(?:[\w\-]+\s+){0,2}?"
+    r"(?:function|helper|method(?!\s+and\s+(?:path|url)))\b(?!\s*`)"
     r"|\bwhat\s+is\s+the\s+(?:function|helper|method)\s+called\b", re.I)
 # "the Dockerfile": the question is about the Dockerfile's own facts, not compose or heroku.yml
 _DOCKERFILE = re.compile(r"\bDockerfile\b", re.I)
@@ -104,6 +106,10 @@ def intent(question: str) -> set[str]:
         kinds = (kinds - {"dependency", "constant"}) | {"python"}
     if "route" in kinds:  # "which method and path reach X": an HTTP method, not a function
         kinds.discard("function")
+    if "class" in toks and "func" not in toks:  # "what is the class `Decoder` called"
+        kinds.discard("function")
+    elif "func" in toks and "class" not in toks:  # "what is the function `x` called"
+        kinds.discard("class")
     if _ASKS_FUNCTION.search(question):
         kinds = {"function"}
     elif _DOCKERFILE.search(question):
@@ -168,6 +174,11 @@ def groups(question: str) -> set[str]:
         {norm_ident(q) for q in re.findall(r"`([^`]+)`", question)}
 
 
+# The project's own version: a package manifest's version field, or a module's __version__.
+_PROJECT_VERSION = re.compile(
+    r"^config:(?:.*/)?(?:pyproject\.toml:(?:project|tool\.poetry)\.version|setup\.cfg:metadata\."
+    r"version|setup\.py:version|package\.json:version|Cargo\.toml:package\.version)$"
+    r"|^constant:.*:__version__$")
 _PROJECT_KEYS = {"config:pyproject.toml:project.name", "config:pyproject.toml:tool.poetry.name",
                  "config:setup.cfg:metadata.name", "config:package.json:name"}
 
@@ -236,13 +247,18 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
         # asked by what it does is not the one its question quotes.
         hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] != "function"
                 or (shaped and not by_purpose and rows[i]["value"] == raw)]
-        if not raw:  # the project's own version: not an example's or a test's
+        if not raw:  # the project's own version: its manifest's or __version__, not an
+            # example's or a test's, nor a tool's file format version (.readthedocs.yaml)
             hits = [i for i in hits if facts.own[i]] or hits
+            hits = [i for i in hits if _PROJECT_VERSION.search(rows[i]["key"])] or hits
         if hits and (shaped or len(hits) <= RARE):
             exact[hits] += 1
-        if facts.names.get(name):
-            continue
-        old = [(i, e) for i, e in facts.retired.get(name, ()) if e[2] <= t]
+        if hits:  # a current fact bears it; else perhaps a retired name (`get_binary_stream`,
+            continue  # now _get_binary_stream, which a function's exact spelling does not meet)
+        # a retired function name, like a current one, is matched as spelled, and is no answer
+        # to a function asked by what it does (`Request` once named handle_request's function)
+        old = [(i, e) for i, e in facts.retired.get(name, ()) if e[2] <= t
+               and (rows[i]["kind"] != "function" or (shaped and not by_purpose and e[0] == raw))]
         if old and (shaped or len(old) <= RARE):
             for i, (value, commit, ended) in old:
                 exact[i] += 1

@@ -21,6 +21,7 @@ EXAMPLE = """[project]
 name = "demo"
 version = "0.1.0"
 requires-python = ">=3.8"
+dependencies = ["click>=8.1"]
 """
 PACKAGE_JSON = """{
   "name": "webapp-frontend",
@@ -91,6 +92,15 @@ PARSER = '''class {name}:
         for opt in opts:
             self.options[opt] = obj
 '''
+STREAMS = '''import sys
+
+
+def {name}(name, binary=False):
+    stream = getattr(sys, name)
+    if binary:
+        return getattr(stream, "buffer", stream)
+    return stream
+'''
 DOCKERFILE = """FROM python:3.12-slim
 ARG NIGHTLY=0
 ARG UV_VERSION=0.4.1
@@ -121,9 +131,11 @@ def repo(tmp_path_factory):
         "Dockerfile": DOCKERFILE, "docker-compose.yml": COMPOSE, "heroku.yml": HEROKU,
         "config/settings.json": '{"server": {"port": 8000}}',
         "webapp/fixtures/site.json": '{"site": {"name": "Bakery"}}',
-        "data/pages.json": '[{"model": "base.page", "pk": 1, "fields": {"title": "Home"}}]'})
-    commit(root, "2024-03-02T10:00:00Z", "Parser is private", {
-        "webapp/parser.py": PARSER.format(name="_OptionParser")})
+        "data/pages.json": '[{"model": "base.page", "pk": 1, "fields": {"title": "Home"}}]',
+        ".readthedocs.yaml": "version: 2\n", "webapp/streams.py": STREAMS.format(name="get_stream")})
+    commit(root, "2024-03-02T10:00:00Z", "Parser and stream helper are private", {
+        "webapp/parser.py": PARSER.format(name="_OptionParser"),
+        "webapp/streams.py": STREAMS.format(name="_get_stream")})
     r = Repo.open(root)
     ingest(r, all_history=True, progress=False)
     return r
@@ -148,6 +160,8 @@ def top(r, question, n=1):
     # the project's own version and interpreter, not its example's
     ("What version number does webapp declare in its package metadata?", "config", "1.4.0"),
     ("What requires-python does webapp declare?", "python", ">=3.10"),
+    # a dependency is known by its project's folder too
+    ("What click requirement does the `demo` example declare?", "dependency", ">=8.1"),
 ])
 def test_question_finds_the_fact(repo, question, kind, value):
     got = top(repo, question)[0]
@@ -158,6 +172,22 @@ def test_class_asked_by_its_retired_name(repo):
     res = ask(repo, "What is the class `OptionParser` called in the code?")
     assert (res["facts"][0]["kind"], res["facts"][0]["value"]) == ("class", "_OptionParser")
     assert [(x["name"], x["now"]) for x in res["lineage"]] == [("OptionParser", "_OptionParser")]
+
+
+def test_project_version_is_the_manifests_not_a_tools_format_version(repo):
+    # a score of 1 or more: a fact the question names (its tier); .readthedocs.yaml's
+    # `version: 2` is no version of the project
+    got = ask(repo, "Which version string is webapp's package at?")["facts"]
+    assert [(f["key"], f["value"]) for f in got if f["score"] >= 1] == \
+        [("config:pyproject.toml:project.version", "1.4.0")]
+
+
+def test_function_asked_by_its_public_name_once_made_private(repo):
+    # norm_ident("_get_stream") is "get_stream", but a function is matched as spelled: the
+    # retired name leads to it, with the note that says so
+    res = ask(repo, "What is the function `get_stream` called in the code?")
+    assert res["facts"][0]["value"] == "_get_stream" and res["facts"][0]["score"] >= 1
+    assert [(x["name"], x["now"]) for x in res["lineage"]] == [("get_stream", "_get_stream")]
 
 
 def test_handler_answers_with_its_first_route(repo):
