@@ -25,6 +25,9 @@ import re
 
 from repomem.embed import norm_ident, tokens
 from repomem.lexical import names, route_path
+from repomem.question import _GROUPS, asks_function, groups, identifiers, intent
+
+__all__ = ["rank", "intent", "identifiers", "groups"]
 
 RRF_K = 60  # the usual reciprocal-rank-fusion constant
 # Weights of the fused signals (each term is weight / (RRF_K + rank)); intent, scope, group and a
@@ -35,117 +38,8 @@ SIGNALS = {"lexical": 1.0, "vector": 0.7, "intent": 0.6, "scope": 0.3, "exact": 
            "group": 0.8}
 RARE = 5  # a plain word is an identifier when at most this many facts bear it as a name
 
-# Question words -> the kinds they ask for (after embed.tokens: "listens" is "port", "called" is
-# "name", "settings" is "config", "requirements" is "dependency").
-_INTENTS = {
-    "version": {"dependency", "constant", "python"},
-    "dependency": {"dependency"}, "require": {"dependency"}, "depend": {"dependency"},
-    "install": {"dependency"}, "pin": {"dependency"},
-    "python": {"python"},
-    "port": {"config", "constant", "docker"},
-    "route": {"route"},  # HTTP methods count only in capitals (GET /x), see intent()
-    "func": {"function"}, "helper": {"function"}, "class": {"class"},
-    "name": {"function", "class"}, "renamed": {"function", "class"},
-    "rename": {"function", "class"}, "metadata": {"config"},
-    "config": {"config", "constant", "docker"}, "option": {"config", "constant"},
-    "environment": {"config", "docker"}, "variable": {"config", "constant", "docker"},
-    "default": {"config", "constant"}, "timeout": {"config", "constant"},
-    "constant": {"constant"}, "image": {"docker", "config"}, "docker": {"docker"},
-}
-# Words for a dependency group -> the group's usual name (requirements/docs.txt is "docs").
-_GROUPS = {"dev": "dev", "development": "dev", "develop": "dev", "docs": "docs", "doc": "docs",
-           "documentation": "docs", "test": "tests", "tests": "tests", "testing": "tests",
-           "typing": "typing", "type": "typing", "typecheck": "typing", "lint": "lint",
-           "linting": "lint", "optional": "optional", "peer": "peer", "build": "build"}
-# Words that frame a question and never name the fact asked about.
-_FRAME = set(_INTENTS) | {"use", "used", "uses", "need", "needs", "required", "requires",
-                          "called", "named", "now", "current", "currently", "value", "set",
-                          "defined", "declared", "does", "project", "function", "method",
-                          "class", "module", "file", "today", "latest", "new", "old", "was",
-                          "were", "renamed", "replaced", "minimum", "support", "supported",
-                          "string", "package", "group", "environment", "checking", "pinned",
-                          "installed", "install", "ask", "asks", "pins"} | set(_GROUPS)
-# "does flask require", "flask's dependency on": the word in the slot names the project asking.
-_PROJECT_SLOT = re.compile(
-    r"\b(?:does|do|did|will|would|should)\s+(?:the\s+)?([\w.\-]+)\s+(?:require|use|need|depend|"
-    r"pin|support|install|declare|list)|\b([\w.\-]+)'s\b", re.I)
-
-# a quoted name, an npm scoped package (@scope/name: a name, not a route), a route path (not
-# the tail of a word), a word
-_QWORD = re.compile(r"`([^`]+)`|(@[\w.\-]+/[\w.\-]+)|(?<![\w@])(/[\w/<>{}:.\-]*)|"
-                    r"([A-Za-z_][\w]*(?:[.\-][\w]+)*)")
-# A name as written in a question (quoted, dotted, hyphenated, snake or camel case): it names a
-# fact and says nothing about the kind asked for ("http-errors" is no HTTP route).
-_NAMED = re.compile(r"`[^`]*`|@[\w.\-]+/[\w.\-]+|\b[A-Za-z_]\w*(?:[.\-_]\w+)+\b|"
-                    r"\b[a-z]+[A-Z]\w*\b")
-# "which helper/function ...", "what is the function called": a function asked by what it does
-# (not "what is the function `x` called", which names it).
-# Its answer is never a name the question quotes (`encoding` in "returns True if `encoding` is a
-# known codec" is a parameter), and no setting or dependency is an answer.
-_ASKS_FUNCTION = re.compile(
-    r"\b(?:which|what)\s+(?:[\w\-]+\s+){0,2}?"
-    r"(?:function|helper|method(?!\s+and\s+(?:path|url)))\b(?!\s*`)"
-    r"|\bwhat\s+is\s+the\s+(?:function|helper|method)\s+called\b", re.I)
-# "the Dockerfile": the question is about the Dockerfile's own facts, not compose or heroku.yml
-_DOCKERFILE = re.compile(r"\bDockerfile\b", re.I)
 _AUX = re.compile(r"(?:^|/)(?:examples?|docs?|tests?|samples?|demos?|benchmarks?|fixtures)/")
 _ROOT_GROUPS = {"main", "runtime", "default", "dependencies", "install_requires"}
-
-
-def intent(question: str) -> set[str]:
-    """The kinds of fact the question's wording asks for; empty when it does not say."""
-    kinds: set[str] = set()
-    toks = set(tokens(_NAMED.sub(" ", question)))
-    if "python" in tokens(" ".join(_NAMED.findall(question))):  # requires-python, python_requires
-        toks.add("python")
-    for t in toks:
-        kinds |= _INTENTS.get(t, set())
-    if re.search(r"\b(GET|POST|PUT|DELETE|PATCH)\b", question):
-        kinds.add("route")
-    if "python" in toks:  # "which Python does X require": the interpreter, not a package
-        kinds = (kinds - {"dependency", "constant"}) | {"python"}
-    if "route" in kinds:  # "which method and path reach X": an HTTP method, not a function
-        kinds.discard("function")
-    if "class" in toks and "func" not in toks:  # "what is the class `Decoder` called"
-        kinds.discard("function")
-    elif "func" in toks and "class" not in toks:  # "what is the function `x` called"
-        kinds.discard("class")
-    if _ASKS_FUNCTION.search(question):
-        kinds = {"function"}
-    elif _DOCKERFILE.search(question):
-        kinds = {"docker"}
-    return kinds
-
-
-def identifiers(question: str, project: set[str] = frozenset()) -> list[tuple[str, bool, str]]:
-    """(normalised name, spelled as an identifier, as written) for each word that may name a
-    fact.  PROJECT: the repository's own names, which name the repository ("click's docs", "the
-    dev environment of click") unless the question asks for its version ("what click version
-    does the dev environment pin", "version of click")."""
-    slot = {norm_ident(w) for m in _PROJECT_SLOT.finditer(question) for w in m.groups() if w}
-    out: list[tuple[str, bool, str]] = []
-    for m in _QWORD.finditer(question):
-        quoted, scoped, path, word = m.groups()
-        quoted = quoted or scoped
-        if path:
-            if len(path) > 1:
-                out.append((route_path(path), True, path))
-            continue
-        raw = (quoted or word).strip().rstrip("?.,:;()")
-        if raw.startswith("-"):  # a command-line option (`--version`), not a name in the code
-            continue
-        name = norm_ident(raw.split("(")[0])
-        if not name or name in slot:
-            continue
-        if name in project and not (
-                re.match(r"\s+(?:version|pin|dependency|requirement)\b", question[m.end():], re.I)
-                or re.search(r"\bversion\s+of\s+$", question[:m.start()], re.I)):
-            continue
-        shaped = bool(quoted) or bool(re.search(r"[_\d.\-]|[a-z][A-Z]", raw))
-        if not shaped and (name in _FRAME or not set(tokens(raw)) - _FRAME):
-            continue
-        out.append((name, shaped, raw.split("(")[0]))
-    return out
 
 
 def _root_dependency(row: dict) -> bool:
@@ -165,13 +59,6 @@ def _group(row: dict) -> str:
     parts = row["key"].split(":")
     group = attrs.get("group", parts[-2] if len(parts) >= 4 else "main")
     return _GROUPS.get(group.lower(), norm_ident(group))
-
-
-def groups(question: str) -> set[str]:
-    """Dependency groups the question names ("the docs build", "type checking", `tests-random`)."""
-    words = {w.lower() for w in re.findall(r"[\w\-]+", question)}
-    return {_GROUPS[w] for w in words if w in _GROUPS} | \
-        {norm_ident(q) for q in re.findall(r"`([^`]+)`", question)}
 
 
 # The project's own version: a package manifest's version field, or a module's __version__.
@@ -232,7 +119,7 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
     lineage: list[dict] = []
     idents = identifiers(question, facts.project)
     toks = set(tokens(question))
-    by_purpose = bool(_ASKS_FUNCTION.search(question))
+    by_purpose = bool(asks_function(question))
     if not by_purpose and "python" not in toks and "version" in toks and not any(
             facts.names.get(n) or facts.retired.get(n) for n, _, _ in idents):
         # "which version is click at?", "what version number does express declare in its
@@ -324,7 +211,7 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     kinds = intent(question)
     exact, lineage = _exact(question, facts, t, kinds)
     lex = lex.scores(question, facts.project,
-                     "by_purpose" if _ASKS_FUNCTION.search(question) else "default")
+                     "by_purpose" if asks_function(question) else "default")
     fused = _rrf(lex, SIGNALS["lexical"], only_positive=True) + _rrf(sims, SIGNALS["vector"])
     wanted = np.isin(facts.kind, sorted(kinds))
     fused += wanted * SIGNALS["intent"] / (RRF_K + 1)
