@@ -257,8 +257,11 @@ def test_non_constants_ignored(line):
 
 
 def test_constants_only_at_module_level():
+    # a class or function body is not the module's; a module-level if/try block is (the
+    # setting a condition chooses), marked conditional
     src = "class C:\n    LIMIT = 3\ndef f():\n    LIMIT = 4\nif X:\n    LIMIT = 5\n"
-    assert by_kind(mine(src), CONSTANT) == []
+    assert [(c.value, c.attrs) for c in by_kind(mine(src), CONSTANT)] == \
+        [("5", (("conditional", "true"),))]
 
 
 def test_constant_purpose_and_multiline():

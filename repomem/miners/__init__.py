@@ -31,7 +31,9 @@ MAX_VALUE = 1000  # longer values keep a digest of the rest, so a change still s
 #  1: the miners before versioning;  2: blob pre-redaction, bounded texts, dotenv parser.
 #  3: scoped dependency keys, settings classes, dunders, routes with prefixes, Dockerfile and
 #     class facts, JavaScript/TypeScript/Go/Rust/Java miners and manifests.
-MINERS_VERSION = 3
+#  4: JSON lists of records and files under fixtures/testdata folders are data, not settings;
+#     module constants assigned only inside module-level if/try/with blocks (attrs conditional).
+MINERS_VERSION = 4
 
 
 class MineError(Exception):

@@ -3,6 +3,7 @@ class-level attributes of settings-like classes (rules in _pyvalues and docs/fac
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from repomem.miners._pysource import (MAX_TEXT_LINES, _comment_text, _render_literal, _Source,
@@ -121,5 +122,36 @@ def _settings(src: _Source, root, path: str) -> list[Fact]:
     return facts
 
 
+# Module-level blocks whose statements run when the module loads: settings chosen by a
+# condition (``if DEBUG:``, ``if "DATABASE_URL" in os.environ: ... else: ...``) or guarded by a
+# ``try``.  Function and class bodies are not looked into.
+_BLOCKS = {"if_statement", "elif_clause", "else_clause", "try_statement", "except_clause",
+           "finally_clause", "with_statement", "block"}
+
+
+def _blocks(node, depth: int = 0):
+    """The statement blocks nested in NODE's if/try/with statements, in source order."""
+    if depth > 8:
+        return
+    for child in node.named_children:
+        if child.type not in _BLOCKS:
+            continue
+        if child.type == "block":
+            yield child
+        yield from _blocks(child, depth + 1)
+
+
 def constants_and_settings(src: _Source, root, path: str) -> list[Fact]:
-    return _value_facts(src, root, path, CONSTANT, "", _is_constant) + _settings(src, root, path)
+    """Module constants, then those only assigned inside module-level if/try/with blocks (the
+    first branch in source order that assigns a name gives its value, and attrs say
+    ``conditional``: the value the module has unless a condition says otherwise), then the
+    settings classes' attributes."""
+    facts = _value_facts(src, root, path, CONSTANT, "", _is_constant)
+    seen = {f.key for f in facts}
+    for block in _blocks(root):
+        for f in _value_facts(src, block, path, CONSTANT, "", _is_constant):
+            if f.key not in seen:
+                seen.add(f.key)
+                facts.append(dataclasses.replace(
+                    f, attrs=tuple(sorted((*f.attrs, ("conditional", "true"))))))
+    return facts + _settings(src, root, path)

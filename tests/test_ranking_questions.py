@@ -1,0 +1,221 @@
+"""The ranking rules the real-history benchmark's dev half asked for, on one real git repository:
+names in a question do not set its intent, functions asked by what they do, Dockerfile and class
+questions, npm scoped names, the project's own version, a handler's first route; and fixture data
+is not mined as settings."""
+
+from __future__ import annotations
+
+import pytest
+
+from repomem.index import Repo, ingest
+from repomem.query import ask, facts
+from tests.conftest import commit, git
+
+PYPROJECT = """[project]
+name = "webapp"
+version = "1.4.0"
+requires-python = ">=3.10"
+dependencies = ["flask>=3"]
+"""
+EXAMPLE = """[project]
+name = "demo"
+version = "0.1.0"
+requires-python = ">=3.8"
+dependencies = ["click>=8.1"]
+"""
+PACKAGE_JSON = """{
+  "name": "webapp-frontend",
+  "private": true,
+  "dependencies": {"http-errors": "^2.0.0", "@ngneat/falso": "^7.1.1", "react": "^18.2.0"}
+}
+"""
+ROUTES = '''from flask import Flask
+
+app = Flask(__name__)
+
+
+@app.route("/")
+@app.route("/index")
+def index():
+    """The home page."""
+    return "home"
+
+
+@app.route("/errors")
+def errors():
+    """The HTTP errors page."""
+    return "errors"
+
+
+@app.route("/falso")
+def falso():
+    """A page of fake data."""
+    return "falso"
+'''
+URLS = '''class URL:
+    def __init__(self, raw):
+        self.raw = raw
+
+    def is_absolute_url(self):
+        """Whether this URL is absolute, with a scheme and a host."""
+        return "://" in self.raw
+
+    def join(self, url):
+        """Return an absolute URL, using this URL as the base."""
+        return URL(self.raw.rstrip("/") + "/" + url)
+
+    @property
+    def encoding(self):
+        """The character encoding of this URL's text."""
+        return "utf-8"
+
+
+def _is_known_encoding(encoding):
+    """Return `True` if `encoding` is a known codec."""
+    import codecs
+
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        return False
+    return True
+'''
+PARSER = '''class {name}:
+    """Parses command-line options into values."""
+
+    def __init__(self, ctx=None):
+        self.ctx = ctx
+        self.options = {{}}
+        self.largs = []
+
+    def add_option(self, obj, opts):
+        for opt in opts:
+            self.options[opt] = obj
+'''
+STREAMS = '''import sys
+
+
+def {name}(name, binary=False):
+    stream = getattr(sys, name)
+    if binary:
+        return getattr(stream, "buffer", stream)
+    return stream
+'''
+DOCKERFILE = """FROM python:3.12-slim
+ARG NIGHTLY=0
+ARG UV_VERSION=0.4.1
+EXPOSE 8000
+"""
+COMPOSE = """services:
+  web:
+    build:
+      context: .
+      dockerfile: ./Dockerfile
+    image: webapp:dev
+"""
+HEROKU = """build:
+  docker:
+    web: Dockerfile
+"""
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory):
+    root = tmp_path_factory.mktemp("questions") / "repo"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    commit(root, "2024-01-10T10:00:00Z", "project", {
+        "pyproject.toml": PYPROJECT, "examples/demo/pyproject.toml": EXAMPLE,
+        "frontend/package.json": PACKAGE_JSON, "webapp/routes.py": ROUTES,
+        "webapp/urls.py": URLS, "webapp/parser.py": PARSER.format(name="OptionParser"),
+        "Dockerfile": DOCKERFILE, "docker-compose.yml": COMPOSE, "heroku.yml": HEROKU,
+        "config/settings.json": '{"server": {"port": 8000}}',
+        "webapp/fixtures/site.json": '{"site": {"name": "Bakery"}}',
+        "data/pages.json": '[{"model": "base.page", "pk": 1, "fields": {"title": "Home"}}]',
+        ".readthedocs.yaml": "version: 2\n", "webapp/streams.py": STREAMS.format(name="get_stream")})
+    commit(root, "2024-03-02T10:00:00Z", "Parser and stream helper are private", {
+        "webapp/parser.py": PARSER.format(name="_OptionParser"),
+        "webapp/streams.py": STREAMS.format(name="_get_stream")})
+    r = Repo.open(root)
+    ingest(r, all_history=True, progress=False)
+    return r
+
+
+def top(r, question, n=1):
+    return ask(r, question)["facts"][:n]
+
+
+@pytest.mark.parametrize("question, kind, value", [
+    # "http" inside a package's name is no HTTP route; "/falso" after "@ngneat" is no path
+    ("Which http-errors release does the frontend need at runtime?", "dependency", "^2.0.0"),
+    ("What version constraint does the frontend put on @ngneat/falso?", "dependency", "^7.1.1"),
+    # the Dockerfile's own facts, not compose's or heroku.yml's mention of it
+    ("What is the default of the `NIGHTLY` build argument in the Dockerfile?", "docker", "0"),
+    ("What image does the Dockerfile of webapp start FROM?", "docker", "python:3.12-slim"),
+    # a function asked by what it does: its docstring, not a name sharing its words, nor the
+    # function that a quoted parameter happens to name
+    ("Which helper returns an absolute URL, using this URL as the base?", "function", "join"),
+    ("I need the code that returns `True` if `encoding` is a known codec: what is the "
+     "function called?", "function", "_is_known_encoding"),
+    # the project's own version and interpreter, not its example's
+    ("What version number does webapp declare in its package metadata?", "config", "1.4.0"),
+    ("What requires-python does webapp declare?", "python", ">=3.10"),
+    # a dependency is known by its project's folder too
+    ("What click requirement does the `demo` example declare?", "dependency", ">=8.1"),
+])
+def test_question_finds_the_fact(repo, question, kind, value):
+    got = top(repo, question)[0]
+    assert (got["kind"], got["value"]) == (kind, value), got
+
+
+def test_class_asked_by_its_retired_name(repo):
+    res = ask(repo, "What is the class `OptionParser` called in the code?")
+    assert (res["facts"][0]["kind"], res["facts"][0]["value"]) == ("class", "_OptionParser")
+    assert [(x["name"], x["now"]) for x in res["lineage"]] == [("OptionParser", "_OptionParser")]
+
+
+def test_project_version_is_the_manifests_not_a_tools_format_version(repo):
+    # a score of 1 or more: a fact the question names (its tier); .readthedocs.yaml's
+    # `version: 2` is no version of the project
+    got = ask(repo, "Which version string is webapp's package at?")["facts"]
+    assert [(f["key"], f["value"]) for f in got if f["score"] >= 1] == \
+        [("config:pyproject.toml:project.version", "1.4.0")]
+
+
+def test_function_asked_by_its_public_name_once_made_private(repo):
+    # a leading underscore is privacy, not another name; "which function is it?" asks by a
+    # name, not by purpose, when the name is one the function bore; the note says so
+    for question in ("What is the function `get_stream` called in the code?",
+                     "Where did `get_stream` go: which function is it?"):
+        res = ask(repo, question)
+        assert res["facts"][0]["value"] == "_get_stream" and res["facts"][0]["score"] >= 1
+        assert [(x["name"], x["now"]) for x in res["lineage"]] == [("get_stream", "_get_stream")]
+
+
+def test_handler_answers_with_its_first_route(repo):
+    got = top(repo, "Which URL does the `index` view answer?", 2)
+    assert [g["value"] for g in got] == ["GET /", "GET /index"]
+    assert got[0]["score"] >= got[1]["score"]
+
+
+def test_fixture_data_is_not_mined_as_settings(repo):
+    keys = {f["key"] for f in facts(repo, kind="config")["facts"]}
+    assert "config:config/settings.json:server.port" in keys
+    assert not [k for k in keys if "fixtures/" in k or "pages.json" in k]
+
+
+def test_constants_set_inside_module_level_blocks(new_repo):
+    root = new_repo()
+    commit(root, "2024-01-10T10:00:00Z", "settings", {"app/settings.py": (
+        'import os\nDEBUG = False\nPORT = 8000\n'
+        'if "DATABASE_URL" in os.environ:\n    PORT = 5432\n    POOL_SIZE = 10\n'
+        'else:\n    POOL_SIZE = 5\n'
+        'try:\n    from .local import *\nexcept ImportError:\n    CACHE_TTL = 60 * 5\n'
+        'def setup():\n    INNER = 1\n')})
+    r = Repo.open(root)
+    ingest(r, all_history=True, progress=False)
+    got = {f["key"].rsplit(":", 1)[-1]: (f["value"], f["attrs"].get("conditional"))
+           for f in facts(r, kind="constant")["facts"]}
+    # a module-level assignment wins; else the first branch that assigns the name
+    assert got == {"DEBUG": ("False", None), "PORT": ("8000", None),
+                   "POOL_SIZE": ("10", "true"), "CACHE_TTL": ("300", "true")}
