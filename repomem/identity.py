@@ -37,7 +37,7 @@ _SINGLE_QUOTED = re.compile(r"'((?:[^'\\\n]|\\.)*)'")
 # all the functions of all the file versions a history mines; and a body that did not change
 # since the file's previous version has the fingerprint it had then.  So a fingerprint is a
 # Fingerprint: computed on first use, and looked up by a hash of its body text first.
-CACHE_MAX = 40_000  # bodies; a fingerprint is about as long as its body, so a few tens of MB
+CACHE_MAX = 10_000  # bodies (a fingerprint is about as long as its body): a few MB
 _CACHE: dict[bytes, str] = {}
 
 
