@@ -137,7 +137,7 @@ def measure(src: Path, work: Path, workers=(1, 2), profile: bool = True, hook: i
                            capture_output=True, text=True, check=True).stdout)
     git_log = min(_timed_child(["git", "-C", str(repo), "log", "-p", "--first-parent", "--no-color",
                                 "HEAD"], env)[0] for _ in range(3))
-    res = {"repo": repo.name, "commits": n, "git_log_s": round(git_log, 2), "runs": []}
+    res = {"repo": repo.name, "commits": n, "git_log_s": round(git_log, 3), "runs": []}
     log(f"{repo.name}: {n} commits, git log -p --first-parent {git_log:.2f}s")
     store = work / f"store-{repo.name}"
     for w in workers:
@@ -149,7 +149,7 @@ def measure(src: Path, work: Path, workers=(1, 2), profile: bool = True, hook: i
         with r.store.reader():
             versions = r.store.count_versions()
         r.store.close()
-        run = {"workers": w, "ingest_s": round(wall, 2), "ratio": round(wall / git_log, 1),
+        run = {"workers": w, "ingest_s": round(wall, 2), "ratio": round(wall / max(git_log, 1e-6), 1),
                "peak_rss_mb": rss, "versions": versions,
                "bytes_per_version": round(_du(store) / max(versions, 1))}
         res["runs"].append(run)
