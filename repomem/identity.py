@@ -120,17 +120,17 @@ def match_moves(removed: list[Fact], added: list[Fact]) -> list[tuple[str, str]]
     new = sorted({f.anchor: f for f in added if f.anchor}.items())
     if not old or not new:
         return []
-    old_tok = [(a, toks, " ".join(toks)) for a, f in old for toks in [_tokens(f)]]
-    new_tok = [(a, toks, " ".join(toks)) for a, f in new for toks in [_tokens(f)]]
-    old_count = Counter(fp for _, _, fp in old_tok)
-    new_count = Counter(fp for _, _, fp in new_tok)
+    old_tok = [(a, toks, " ".join(toks), family(a)) for a, f in old for toks in [_tokens(f)]]
+    new_tok = [(a, toks, " ".join(toks), family(a)) for a, f in new for toks in [_tokens(f)]]
+    old_count = Counter(t[2] for t in old_tok)
+    new_count = Counter(t[2] for t in new_tok)
 
     candidates: list[tuple[float, str, str]] = []
     matcher = SequenceMatcher(autojunk=False)  # autojunk would ignore "(" and "self" in long bodies
-    for new_anchor, b, b_fp in new_tok:
+    for new_anchor, b, b_fp, b_fam in new_tok:
         matcher.set_seq2(b)  # seq2 is the side SequenceMatcher indexes; set it once per column
-        for old_anchor, a, a_fp in old_tok:
-            if family(old_anchor) != family(new_anchor):
+        for old_anchor, a, a_fp, a_fam in old_tok:
+            if a_fam != b_fam:  # (families computed once per anchor, not once per pair)
                 continue
             if len(a) < MIN_TOKENS or len(b) < MIN_TOKENS:
                 if a_fp and a_fp == b_fp and old_count[a_fp] == 1 and new_count[b_fp] == 1:
