@@ -95,8 +95,9 @@ def _hook_latency(repo: Path, store: Path, env: dict, n: int) -> tuple[list[floa
     snapshot, which a fresh ``ask`` answers from, is written for the new HEAD; (b) until the
     ingest process has also written the store of record and exited."""
     genv = dict(env, **git_env())
-    target = next((p for p in ("README.md", "README.rst", "README") if (repo / p).exists()),
-                  None) or "README.md"
+    tracked = subprocess.run(["git", "-C", str(repo), "ls-files"], capture_output=True, text=True,
+                             check=True).stdout.splitlines()
+    target = next((p for p in tracked if p.lower().startswith("readme")), tracked[0])
     answerable, full = [], []
     for i in range(n):
         with open(repo / target, "a") as fh:
@@ -154,7 +155,7 @@ def measure(src: Path, work: Path, workers=(1, 2), profile: bool = True, hook: i
                "bytes_per_version": round(_du(store) / max(versions, 1))}
         res["runs"].append(run)
         log(f"{repo.name}: {w} worker(s): {wall:.1f}s ({run['ratio']}x git log), {rss} MB")
-    if hook:
+    if hook and res["runs"]:
         answerable, full = _hook_latency(repo, store, env, hook)
         res["hook_p50_s"], res["hook_p95_s"] = round(statistics.median(answerable), 3), _p95(answerable)
         res["hook_full_p50_s"], res["hook_full_p95_s"] = round(statistics.median(full), 3), _p95(full)
