@@ -267,16 +267,16 @@ class Store:
             raise RepomemError(f"this store was built with embedder {have!r}, not {embedder.name!r}",
                                hint=f"pass --embedder {have} or use another --store")
 
+    def _has_records(self) -> bool:
+        self._check_format()
+        return self.records.exists()
+
     def record_shas(self) -> list[str]:
         """Every recorded commit, once per time it was recorded (a test checks: once)."""
-        return self.records.record_shas() if self.exists() and self._fmt() else []
-
-    def _fmt(self) -> bool:
-        self._check_format()
-        return True
+        return self.records.record_shas() if self._has_records() else []
 
     def ingested(self) -> set[str]:
-        return self.records.ingested() if self.records.exists() and self._fmt() else set()
+        return self.records.ingested() if self._has_records() else set()
 
     def put_records(self, recs: list[CommitRecord], ingested_at: int) -> None:
         self._check_format()
