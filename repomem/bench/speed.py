@@ -4,7 +4,7 @@ For each repository (a git bundle, cloned into the work folder, or a clone), in 
 of ``git log -p --first-parent`` (the floor of reading every diff, best of 3), a full ingest into
 a fresh store with 1 and with 2 mining workers (wall time, peak RSS of the largest process),
 their ratio, the store's size per fact version, the time from a new commit to its facts being
-answerable (``repomem ingest HEAD``, what the post-commit hook runs, over a few commits) and a
+answerable (``repomem ingest``, what the hooks' worker runs, over a few commits) and a
 short profile of one single-worker ingest (cProfile) saying where the remaining time goes.
 """
 
@@ -90,7 +90,7 @@ def _snapshot_head(path: Path) -> str | None:
 
 
 def _hook_latency(repo: Path, store: Path, env: dict, n: int) -> tuple[list[float], list[float]]:
-    """After each of n small commits (one edited file), run ``repomem ingest HEAD`` (what the
+    """After each of n small commits (one edited file), run ``repomem ingest`` (what the
     post-commit hook's worker runs) and time (a) until the commit is answerable: the current-view
     snapshot, which a fresh ``ask`` answers from, is written for the new HEAD; (b) until the
     ingest process has also written the store of record and exited."""
@@ -107,7 +107,9 @@ def _hook_latency(repo: Path, store: Path, env: dict, n: int) -> tuple[list[floa
         sha = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True,
                              text=True, check=True).stdout.strip()
         t0 = time.perf_counter()
-        p = subprocess.Popen([sys.executable, "-m", "repomem", "ingest", "HEAD", "-q", "--repo",
+        # `ingest` with no revision is what the hooks' worker runs (index.ingest with the whole
+        # first-parent chain): it patches the snapshot forward before importing chromadb.
+        p = subprocess.Popen([sys.executable, "-m", "repomem", "ingest", "-q", "--repo",
                               str(repo), "--store", str(store)], env=env,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         seen = None
