@@ -41,10 +41,16 @@ _PROFILE = [
 
 
 def sources(paths: list[str]) -> list[Path]:
+    """The given bundles or clones; by default click, httpx and express from the real-history
+    benchmark's folder (``$REPOMEM_REALREPOS``, else ``../shared/realrepos`` beside the project)."""
     if paths:
         return [Path(p) for p in paths]
-    here = Path(__file__).resolve().parents[3] / "shared" / "realrepos"
-    base = here if here.is_dir() else Path("../shared/realrepos")
+    from repomem.bench.real import default_sources
+
+    bases = [p for p in default_sources()] + [Path("../shared/realrepos")]
+    base = next((b for b in bases if b.is_dir()), None)
+    if base is None:
+        return []
     return [base / f"{n}.bundle" for n in DEFAULT if (base / f"{n}.bundle").exists()]
 
 

@@ -103,7 +103,8 @@ def run_speed(args) -> int:
 
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
     if not speed.sources(args.speed):
-        print("repomem bench --speed: skipped, no real histories at ../shared/realrepos")
+        print("repomem bench --speed: skipped, no real histories at ../shared/realrepos "
+              "(pass bundles or clones, or set REPOMEM_REALREPOS)")
         return 0
     res = speed.run(args.speed, Path(args.out) / "speed", profile=not args.no_profile,
                     log=lambda m: print(m, file=sys.stderr, flush=True))
