@@ -1,58 +1,46 @@
 """The saved fold state: the ledger as last folded for a view, so a new commit on top of it
 applies only its own record instead of folding the whole history again.
 
-Versioned, gzipped JSON (no pickle for data on disk): FORMAT changes whenever the shape does,
-and a file of another format, or a damaged one, reads as None (the caller then folds everything
-again and writes a fresh one).  Each worktree has its own file: it folds its own HEAD.
+Kept in the record store (repomem/recordstore.py: one row per view, zlib-compressed JSON; no
+pickle for data on disk).  FORMAT changes whenever the shape does, and a state of another
+format, or a damaged one, reads as None (the caller then folds everything again and writes a
+fresh one).  Each worktree has its own state: it folds its own HEAD.
 Function fingerprints are not kept: they only matter inside one commit.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import gzip
-import json
 import logging
-import os
-from pathlib import Path
+import sqlite3
+import zlib
 
 from repomem.ledger import Ledger, Version
 from repomem.model import Fact
 
 log = logging.getLogger("repomem")
-NAME = "fold.v2.json.gz"
-FORMAT = 2  # 1 was a pickle (fold.v1.pickle)
+FORMAT = 3  # 1 was a pickle file, 2 a gzipped JSON file (fold.v2.json.gz), 3 a record-store row
 _FIELDS = [f.name for f in dataclasses.fields(Version)]
 
 
-def path(store: Path, worktree: str) -> Path:
-    return Path(store) / (NAME.replace(".json", f".{worktree}.json") if worktree else NAME)
-
-
-def load(store: Path, worktree: str, summaries: str | None) -> Ledger | None:
+def load(store, summaries: str | None) -> Ledger | None:
+    """store: a repomem.store.Store (its view name says whose fold state this is)."""
     try:
-        with gzip.open(path(store, worktree), "rt", encoding="utf-8") as fh:
-            saved = json.load(fh)
-        if saved.get("format") != FORMAT or saved.get("summaries") != summaries:
+        saved = store.records.load_fold(store.view_name("fold"))
+        if saved is None or saved.get("format") != FORMAT or saved.get("summaries") != summaries:
             return None
         return from_json(saved)
-    except FileNotFoundError:
-        return None
-    except (OSError, EOFError, ValueError, KeyError, TypeError, AttributeError, IndexError) as e:
+    except (zlib.error, sqlite3.DatabaseError, ValueError, KeyError, TypeError, AttributeError,
+            IndexError) as e:
+        if isinstance(e, sqlite3.OperationalError):
+            raise  # a locked or full database is not a damaged state: let the caller report it
         log.info("fold state unreadable (%s): folding the history again", type(e).__name__)
         return None
 
 
-def save(store: Path, worktree: str, ledger: Ledger, summaries: str | None) -> None:
-    final = path(store, worktree)
-    tmp = final.with_name(f"{final.name}.tmp{os.getpid()}")
-    data = dict(to_json(ledger), format=FORMAT, summaries=summaries)
-    # Level 1: the state is rewritten on every commit; speed matters more than size here.
-    with gzip.open(tmp, "wt", encoding="utf-8", compresslevel=1) as fh:
-        json.dump(data, fh, ensure_ascii=False, separators=(",", ":"))
-    os.replace(tmp, final)
-    # The v1 pickle (it held function fingerprints too) is never read again.
-    (Path(store) / "fold.v1.pickle").unlink(missing_ok=True)
+def save(store, ledger: Ledger, summaries: str | None) -> None:
+    store.records.save_fold(store.view_name("fold"),
+                            dict(to_json(ledger), format=FORMAT, summaries=summaries))
 
 
 def to_json(ledger: Ledger) -> dict:

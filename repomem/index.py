@@ -238,11 +238,11 @@ def _load_fold(r: Repo, extra: str | None):
     view rows it describes, so it is never ahead of the view; re-applying records to it writes
     the same rows again (idempotent), which is what makes a crash between the two harmless.
     A damaged or foreign file is None too: the caller folds the whole history again."""
-    return foldstate.load(r.store.path, r.store.worktree, extra)
+    return foldstate.load(r.store, extra)
 
 
 def _save_fold(r: Repo, ledger, extra: str | None) -> None:
-    foldstate.save(r.store.path, r.store.worktree, ledger, extra)
+    foldstate.save(r.store, ledger, extra)
 
 
 PROVISIONAL_MAX = 50  # commits; a bigger catch-up goes the ordinary way

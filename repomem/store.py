@@ -1,5 +1,5 @@
-"""The Chroma store: commit records (the source of truth), the materialised version view, and
-a little metadata (schema, embedder, which view is materialised).
+"""The store: commit records (the source of truth), metadata and fold state in the record store
+(repomem/recordstore.py, SQLite), and the materialised version view in Chroma.
 
 Chroma's PersistentClient is not process-safe, so every use of a store happens under a file
 lock: one writer at a time (exclusive), readers shared.  A writer bumps a generation counter when
@@ -9,7 +9,6 @@ reopen it.
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import errno
 import fcntl
@@ -17,20 +16,20 @@ import json
 import os
 import threading
 import time
-import zlib
 from pathlib import Path
 
 from repomem.errors import RepomemError
 from repomem.ledger import Version
 from repomem.mining import CommitRecord
-from repomem.model import canonical_json, short_hash
+from repomem.model import short_hash
+from repomem.recordstore import RecordStore, SqliteRecords
 # Where a store lives and which repository it belongs to: repomem/storepath.py (re-exported for
 # callers that import them from here).
 from repomem.storepath import default_store_path, resolve_store_path  # noqa: F401
 
-SCHEMA = 3  # 2: version payload in one JSON field; 3: commit records in packs
+SCHEMA = 4  # 2: version payload in one JSON field; 3: records in packs; 4: records in SQLite
 FOREVER = 253402300799  # 9999-12-31T23:59:59Z: valid_to of a current version (Chroma has no null)
-_BATCH = 500  # rows a Chroma call; also commits a record pack
+_BATCH = 500  # rows a Chroma call
 
 
 def valid_at(t: int) -> dict:
@@ -109,6 +108,7 @@ class Store:
         self._lock_fd: int | None = None
         self._lock_mode = 0
         self._thread_lock = threading.RLock()
+        self.records: RecordStore = SqliteRecords(self.path)
 
     # -- locking -------------------------------------------------------------------------------
     @contextlib.contextmanager
@@ -208,7 +208,17 @@ class Store:
 
     # -- chroma --------------------------------------------------------------------------------
     def exists(self) -> bool:
-        return (self.path / "chroma.sqlite3").exists()
+        """A store of this format (records.sqlite3), or one of an older format, which the first
+        read then names (with the command that rebuilds it)."""
+        return self.records.exists() or (self.path / "chroma.sqlite3").exists()
+
+    def _check_format(self) -> None:
+        if not self.records.exists() and (self.path / "chroma.sqlite3").exists():
+            # Schema 3 and older kept records and metadata in Chroma; re-mining is the migration
+            # (same records, same facts: mining depends on the commits alone).
+            raise RepomemError(f"the store at {self.path} has an older format",
+                               hint=f"rebuild it from git: mv {self.path} {self.path}.old && "
+                                    f"repomem init --store {self.path}")
 
     def _col(self, name: str):
         col = self._cols.get(name)
@@ -223,18 +233,20 @@ class Store:
         return col
 
     def close(self) -> None:
+        self.records.close()
         if self._client is not None:
             self._cols.clear()
             self._client = None
             _drop_client(str(self.path))
 
-    # -- metadata ------------------------------------------------------------------------------
+    # -- metadata, commit records (the record store) --------------------------------------------
     def get_meta(self, name: str):
-        got = self._col("meta").get(ids=[name], include=["documents"])
-        return json.loads(got["documents"][0]) if got["ids"] else None
+        self._check_format()
+        return self.records.get_meta(name) if self.records.exists() else None
 
     def set_meta(self, name: str, value) -> None:
-        self._col("meta").upsert(ids=[name], embeddings=[[1.0]], documents=[json.dumps(value)])
+        self._check_format()
+        self.records.set_meta(name, value)
 
     def check_embedder(self, embedder, create: bool) -> None:
         """A store is bound to the embedder it was built with; vectors of two never mix."""
@@ -255,112 +267,51 @@ class Store:
             raise RepomemError(f"this store was built with embedder {have!r}, not {embedder.name!r}",
                                hint=f"pass --embedder {have} or use another --store")
 
-    # -- commit records ------------------------------------------------------------------------
-    # Records are written in packs: one `repomem_commits` row per ingestion batch lists its
-    # commits (what `ingested` reads), and a `repomem_packs` row with the same id holds their
-    # records, zlib-compressed in one metadata field.  Chroma's cost is per row (and a document
-    # would be full-text indexed), so a row per commit was a quarter of ingestion time.
-    def _index(self) -> list[tuple[str, list[str], int]]:
-        got = self._col("commits").get(include=["metadatas"])
-        return [(i, m["shas"].split(","), int(m["ingested_at"]))
-                for i, m in zip(got["ids"], got["metadatas"])]
+    def _has_records(self) -> bool:
+        self._check_format()
+        return self.records.exists()
 
     def record_shas(self) -> list[str]:
         """Every recorded commit, once per time it was recorded (a test checks: once)."""
-        return [sha for _, shas, _ in self._index() for sha in shas]
+        return self.records.record_shas() if self._has_records() else []
 
     def ingested(self) -> set[str]:
-        return set(self.record_shas())
+        return self.records.ingested() if self._has_records() else set()
 
     def put_records(self, recs: list[CommitRecord], ingested_at: int) -> None:
-        # Never rewritten: a record that exists stays as first ingested (idempotent, and the
-        # transaction time of the first ingestion is kept).
-        have = self.ingested()
-        new = list({r.sha: r for r in recs if r.sha not in have}.values())
-        for i in range(0, len(new), _BATCH):
-            chunk = new[i:i + _BATCH]
-            shas = [r.sha for r in chunk]
-            pack_id = "pack-" + short_hash(*shas, n=24)
-            blob = zlib.compress(canonical_json({r.sha: r.to_json() for r in chunk}).encode(), 3)
-            # Data first, then the index row that makes it count: a crash between the two
-            # leaves an orphan that the retry overwrites with identical content.
-            self._col("packs").upsert(ids=[pack_id], embeddings=[[1.0]], metadatas=[
-                {"records": base64.b64encode(blob).decode("ascii")}])
-            self._col("commits").add(ids=[pack_id], embeddings=[[1.0]], metadatas=[
-                {"shas": ",".join(shas), "ingested_at": ingested_at}])
+        self._check_format()
+        self.records.put_records(recs, ingested_at)
 
     def load_records(self, shas: list[str]) -> dict[str, tuple[CommitRecord, int]]:
-        want = set(shas)
-        # A pack counts only for the commits its index row lists: a replaced record (see
-        # replace_records) stays in its old pack's data but is no longer listed there.
-        packs = {pid: (set(pshas), t) for pid, pshas, t in self._index() if want.intersection(pshas)}
-        out: dict[str, tuple[CommitRecord, int]] = {}
-        ids = sorted(packs)
-        for i in range(0, len(ids), 50):
-            got = self._col("packs").get(ids=ids[i:i + 50], include=["metadatas"])
-            for pid, meta in zip(got["ids"], got["metadatas"]):
-                data = json.loads(zlib.decompress(base64.b64decode(meta["records"])))
-                listed, t = packs[pid]
-                for sha, rec in data.items():
-                    if sha in want and sha in listed and sha not in out:
-                        out[sha] = (CommitRecord.from_json(rec), t)
-        return out
+        return self.records.load_records(shas)
 
     def replace_records(self, recs: list[CommitRecord], ingested_at: int) -> None:
-        """Re-mined records (a shallow clone's boundary commit after ``git fetch --unshallow``)
-        take the place of the stored ones: the new pack is written first, then the old index
-        rows stop listing those commits.  A crash in between lists a commit twice; the duplicate
-        is dropped by the next call (record_shas counts it once per row, load_records takes
-        the first pack, and both hold a record of the same commit)."""
-        if not recs:
-            return
-        shas = {r.sha for r in recs}
-        old = [(pid, pshas, t) for pid, pshas, t in self._index() if shas.intersection(pshas)]
-        pack_id = "pack-" + short_hash("replaced", str(ingested_at), *sorted(shas), n=24)
-        blob = zlib.compress(canonical_json({r.sha: r.to_json() for r in recs}).encode(), 3)
-        self._col("packs").upsert(ids=[pack_id], embeddings=[[1.0]], metadatas=[
-            {"records": base64.b64encode(blob).decode("ascii")}])
-        self._col("commits").upsert(ids=[pack_id], embeddings=[[1.0]], metadatas=[
-            {"shas": ",".join(sorted(shas)), "ingested_at": ingested_at}])
-        for pid, pshas, t in old:
-            if pid == pack_id:
-                continue
-            keep = [x for x in pshas if x not in shas]
-            if keep:
-                self._col("commits").update(ids=[pid], metadatas=[
-                    {"shas": ",".join(keep), "ingested_at": t}])
-            else:
-                self._col("commits").delete(ids=[pid])
+        self.records.replace_records(recs, ingested_at)
 
     def record_packs(self) -> list[tuple[str, list[str], int]]:
-        """``(pack id, its commits, ingested_at)`` of every pack (for ``index.rebuild``)."""
-        return self._index()
+        """``(pack id, its commits, ingested_at)`` of every batch (for ``index.rebuild``)."""
+        return self.records.record_packs()
 
     def rewrite_pack(self, pack_id: str, recs: list[CommitRecord]) -> None:
-        """Rewrite one pack with re-mined records of the same commits (``repomem rebuild``): the
-        index row, and so each commit's transaction time, stays as it was."""
-        blob = zlib.compress(canonical_json({r.sha: r.to_json() for r in recs}).encode(), 3)
-        self._col("packs").upsert(ids=[pack_id], embeddings=[[1.0]], metadatas=[
-            {"records": base64.b64encode(blob).decode("ascii")}])
+        """Rewrite one batch with re-mined records of the same commits (``repomem rebuild``):
+        each commit's transaction time stays as it was."""
+        self.records.rewrite_pack(pack_id, recs)
 
     def drop_views(self) -> None:
         """Delete every work tree's view (collection, view state, snapshot, fold state) so each
         is rebuilt from the records: after ``repomem rebuild`` no old row may linger in Chroma's
         log, and no work tree may take an emptied collection for a current view."""
-        from repomem import foldstate
-
-        self._col("meta")
+        if self._client is None:
+            self._client = _client_for(str(self.path), self._generation)
         for col in self._client.list_collections():
             name = getattr(col, "name", col)
             if name == "repomem_versions" or name.startswith("repomem_versions_"):
                 self._client.delete_collection(name)
         self._cols.pop("versions", None)
-        metas = self._col("meta").get(include=[])["ids"]
-        stale = [m for m in metas if m == "view" or m.startswith("view_")]
-        if stale:
-            self._col("meta").delete(ids=stale)
-        stem = foldstate.NAME.split(".json")[0]
-        for f in [*self.path.glob("current-view*.npz"), *self.path.glob(f"{stem}*.json.gz")]:
+        stale = [m for m in self.records.meta_names() if m == "view" or m.startswith("view_")]
+        self.records.delete_meta(stale)
+        self.records.drop_folds()
+        for f in self.path.glob("current-view*.npz"):
             f.unlink(missing_ok=True)
 
     def vacuum(self) -> None:
@@ -368,6 +319,7 @@ class Store:
         deleted rows leave their bytes in free pages until SQLite rewrites the file."""
         import sqlite3
 
+        self.records.vacuum()
         self.close()
         con = sqlite3.connect(self.path / "chroma.sqlite3", timeout=30)
         try:

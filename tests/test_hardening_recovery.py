@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
-import gzip
+import contextlib
 import json
 import os
 import resource
 import signal
+import sqlite3
 import subprocess
 import sys
+import zlib
 
 import pytest
 
@@ -80,16 +82,18 @@ def test_damaged_snapshot_and_fold_state_are_rebuilt(indexed):
     cli("init", "--repo", repo, "--store", s, "--no-hooks")
     assert _values(repo, s) == {"config:c.toml:port": "2"}
     snap.write_bytes(b"not a zip")
-    (s / "fold.v2.json.gz").write_bytes(gzip.compress(b'{"format": 2, "versions": [[1]]'))
+    with contextlib.closing(sqlite3.connect(s / "records.sqlite3")) as con, con:
+        con.execute("UPDATE folds SET data = ?", (zlib.compress(b'{"format": 3, "versions": [[1]]'),))
     commit(repo, "2026-01-03T00:00:00Z", "c", {"c.toml": "port = 3\n"})
     cli("ingest", "--repo", repo, "--store", s)
     assert _values(repo, s) == {"config:c.toml:port": "3"}
     hist = json.loads(cli("history", "config:c.toml:port", "--repo", repo, "--store", s,
                           "--json")[1])
     assert [v["value"] for v in hist["versions"]] == ["1", "2", "3"]
-    with gzip.open(s / "fold.v2.json.gz", "rt") as fh:  # rewritten whole, as JSON
-        assert json.load(fh)["format"] == 2
-    assert not list(s.glob("*.pickle"))
+    with contextlib.closing(sqlite3.connect(s / "records.sqlite3")) as con:  # rewritten whole
+        (data,) = con.execute("SELECT data FROM folds").fetchone()
+    assert json.loads(zlib.decompress(data))["format"] == 3
+    assert not list(s.glob("*.pickle")) and not list(s.glob("fold*"))
 
 
 def test_corrupt_chroma_database_names_the_rebuild_command(indexed):

@@ -53,6 +53,11 @@ def add_arguments(p) -> None:
     p.add_argument("--real", nargs="*", default=None, metavar="PATH",
                    help="the real-history benchmark over these bundles, bundle folders or clones "
                         "(default ../shared/realrepos); --repo then names repositories")
+    p.add_argument("--speed", nargs="*", default=None, metavar="PATH",
+                   help="ingestion speed on real histories (bundles or clones; default click, "
+                        "httpx and express from ../shared/realrepos): time against git log -p, "
+                        "1 and 2 workers, peak RSS, bytes per version, a new commit, a profile")
+    p.add_argument("--no-profile", action="store_true", help="with --speed: skip the profile")
     p.add_argument("real_paths", nargs="*", metavar="PATH", help=argparse_suppress())
     p.add_argument("--split", choices=["dev", "held-out", "all"], default="all",
                    help="with --real: which half of the questions")
@@ -93,6 +98,24 @@ def run_real(args) -> int:
     return 1 if res["stale_python"] else 0
 
 
+def run_speed(args) -> int:
+    from repomem.bench import speed
+
+    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    if not speed.sources(args.speed):
+        print("repomem bench --speed: skipped, no real histories at ../shared/realrepos "
+              "(pass bundles or clones, or set REPOMEM_REALREPOS)")
+        return 0
+    res = speed.run(args.speed, Path(args.out) / "speed", profile=not args.no_profile,
+                    log=lambda m: print(m, file=sys.stderr, flush=True))
+    if args.json:
+        json.dump(res, sys.stdout, indent=1)
+        sys.stdout.write("\n")
+    else:
+        print(speed.markdown(res), end="")
+    return 0
+
+
 def run(args) -> int:
     from repomem.bench import perf, report, stale
 
@@ -101,6 +124,8 @@ def run(args) -> int:
 
         raise RepomemError(f"unexpected argument {args.real_paths[0]!r}",
                            hint="paths belong to --real: repomem bench --real PATH...")
+    if args.speed is not None:
+        return run_speed(args)
     if args.real is not None:
         args.real = list(args.real) + list(args.real_paths)
         os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from repomem.identity import Fingerprint, body_key
 from repomem.miners import MineError
 from repomem.miners._pyroutes import Wiring
 from repomem.miners._pysettings import constants_and_settings
@@ -99,9 +100,8 @@ def _class_facts(src: _Source, path: str, by_anchor: dict[str, list[Fact]], root
         parts = [_collapse(src.text(c)) for c in body.named_children
                  if c.type not in ("function_definition", "decorated_definition", "class_definition",
                                    "comment") and c != doc_node]
-        parts += [fs[0].fingerprint for a, fs in by_anchor.items()
-                  if a.startswith(f"{path}::{qual}.") and "." not in a[len(path) + len(qual) + 3:]]
-        tokens = re.sub(rf"\b{re.escape(name)}\b", "_SELF_", " ".join(parts)).split()
+        methods = [fs[0].fingerprint for a, fs in by_anchor.items()
+                   if a.startswith(f"{path}::{qual}.") and "." not in a[len(path) + len(qual) + 3:]]
         row = cls.start_point[0]
         first = decorators[0].start_point[0] if decorators else row
         out.append(Fact(
@@ -109,8 +109,16 @@ def _class_facts(src: _Source, path: str, by_anchor: dict[str, list[Fact]], root
             value=name, attrs=(("bases", bases), ("location", path)), path=path, line=row + 1,
             text=src.rows(max(first, row - MAX_TEXT_LINES + 1), row),
             purpose=doc or " ".join(_words(name)) or name,
-            fingerprint=" ".join(tokens[:MAX_CLASS_TOKENS])))
+            fingerprint=Fingerprint(_class_fingerprint(name, parts, methods))))
     return out
+
+
+def _class_fingerprint(name: str, parts: list[str], methods: list):
+    """The class's fingerprint, made on demand: only classes that appear or disappear need it."""
+    def make() -> str:
+        joined = " ".join(parts + [str(m) for m in methods])
+        return " ".join(re.sub(rf"\b{re.escape(name)}\b", "_SELF_", joined).split()[:MAX_CLASS_TOKENS])
+    return make
 
 
 def _docstring(src: _Source, body) -> tuple[object, str | None]:
@@ -158,6 +166,16 @@ def _fingerprint(src: _Source, body, skip, name: str) -> str:
             continue
         stack.extend(reversed(n.children))
     return " ".join(tokens)
+
+
+def _function_fingerprint(src: _Source, body, skip, name: str) -> Fingerprint:
+    """Looked up by the body's text first: a body unchanged since the file's previous version
+    has the fingerprint it had then.  Computed now, not on demand like a class's: a deferred
+    one would keep the file's whole parse tree (megabytes) alive in the miner's fact cache."""
+    fp = Fingerprint(lambda: _fingerprint(src, body, skip, name),
+                     body_key("python", name, src.data[body.start_byte:body.end_byte]))
+    str(fp)
+    return fp
 
 
 def _route(src: _Source, decorator) -> tuple[str, str, object] | None:
@@ -226,7 +244,7 @@ def _function_facts(src: _Source, path: str, decorators, fn, cls: str, wiring: W
         key="function", kind=FUNCTION, anchor=anchor, subject=f"{'method' if cls else 'function'} {qualname}",
         value=name, attrs=(("class", cls), ("location", path), ("signature", signature)),
         path=path, line=def_row + 1, text=text, purpose=purpose,
-        fingerprint=_fingerprint(src, body, doc_node, name),
+        fingerprint=_function_fingerprint(src, body, doc_node, name),
     )]
     n = 0
     for dec in decorators:

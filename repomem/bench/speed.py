@@ -1,0 +1,205 @@
+"""Ingestion speed on real histories: `repomem bench --speed [PATH...]`.
+
+For each repository (a git bundle, cloned into the work folder, or a clone), in one run: the time
+of ``git log -p --first-parent`` (the floor of reading every diff, best of 3), a full ingest into
+a fresh store with 1 and with 2 mining workers (wall time, peak RSS of the largest process),
+their ratio, the store's size per fact version, the time from a new commit to its facts being
+answerable (``repomem ingest``, what the hooks' worker runs, over a few commits) and a
+short profile of one single-worker ingest (cProfile) saying where the remaining time goes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pstats
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from repomem.bench.perf import _du, _timed_child
+from repomem.samples import git_env
+
+DEFAULT = ("click", "httpx", "express")
+# Where the time goes: (label, function names whose cumulative time it is).  Nested entries
+# (parse inside mining) are shown under their parent, as a share of the whole ingest.
+_PROFILE = [
+    ("mining (git blobs + miners)", ["mine"], "repomem/mining.py"),
+    ("  tree-sitter parse", ["parse"], "tree_sitter.Parser"),
+    ("  secret redaction", ["redact_blob"], "repomem/secrets.py"),
+    ("  function fingerprints", ["_fingerprint"], "repomem/miners/"),
+    ("  move matching", ["match_moves"], "repomem/identity.py"),
+    ("commit records -> store", ["put_records"], "repomem/store.py"),
+    ("fold (ledger)", ["fold", "apply"], "repomem/ledger.py"),
+    ("view -> Chroma (embed + write)", ["sync_versions"], "repomem/store.py"),
+    ("  hash embedder", ["embed"], "repomem/embed.py"),
+    ("snapshot", ["_write_snapshot"], "repomem/index.py"),
+]
+
+
+def sources(paths: list[str]) -> list[Path]:
+    """The given bundles or clones; by default click, httpx and express from the real-history
+    benchmark's folder (``$REPOMEM_REALREPOS``, else ``../shared/realrepos`` beside the project)."""
+    if paths:
+        return [Path(p) for p in paths]
+    from repomem.bench.real import default_sources
+
+    bases = [p for p in default_sources()] + [Path("../shared/realrepos")]
+    base = next((b for b in bases if b.is_dir()), None)
+    if base is None:
+        return []
+    return [base / f"{n}.bundle" for n in DEFAULT if (base / f"{n}.bundle").exists()]
+
+
+def _clone(src: Path, work: Path) -> Path:
+    if src.is_dir():
+        return src.resolve()
+    dest = work / "clones" / src.name.removesuffix(".bundle")
+    if not dest.exists():
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["git", "clone", "-q", str(src), str(dest)], check=True)
+    return dest
+
+
+def _profile(repo: Path, store: Path, env: dict, out: Path) -> tuple[float, list[tuple[str, float]]]:
+    shutil.rmtree(store, ignore_errors=True)
+    prof = out / f"{repo.name}.prof"
+    _timed_child([sys.executable, "-m", "cProfile", "-o", str(prof), "-m", "repomem", "ingest",
+                  "--all", "-q", "--repo", str(repo), "--store", str(store)],
+                 dict(env, REPOMEM_WORKERS="1"))
+    st = pstats.Stats(str(prof))
+    total = st.total_tt
+    rows = []
+    for label, names, where in _PROFILE:
+        cum = 0.0
+        for (fname, _, func), (_, _, _, ct, _) in st.stats.items():
+            if func in names and where.split("/")[-1].split(".")[0] in fname + func:
+                cum += ct
+            elif func.startswith("<method") and names == ["parse"] and where in func:
+                cum += ct
+        rows.append((label, cum))
+    shutil.rmtree(store, ignore_errors=True)
+    return total, rows
+
+
+def _snapshot_head(path: Path) -> str | None:
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as z:  # members load lazily: the state only
+            return json.loads(z["state"].tobytes()).get("head")
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def _hook_latency(repo: Path, store: Path, env: dict, n: int) -> tuple[list[float], list[float]]:
+    """After each of n small commits (one edited file), run ``repomem ingest`` (what the
+    post-commit hook's worker runs) and time (a) until the commit is answerable: the current-view
+    snapshot, which a fresh ``ask`` answers from, is written for the new HEAD; (b) until the
+    ingest process has also written the store of record and exited."""
+    genv = dict(env, **git_env())
+    tracked = subprocess.run(["git", "-C", str(repo), "ls-files"], capture_output=True, text=True,
+                             check=True).stdout.splitlines()
+    target = next((p for p in tracked if p.lower().startswith("readme")), tracked[0])
+    answerable, full = [], []
+    for i in range(n):
+        with open(repo / target, "a") as fh:
+            fh.write(f"\nbench line {i}\n")
+        subprocess.run(["git", "-C", str(repo), "commit", "-q", "-a", "-m", f"bench {i}"],
+                       env=genv, check=True, capture_output=True)
+        sha = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True,
+                             text=True, check=True).stdout.strip()
+        t0 = time.perf_counter()
+        # `ingest` with no revision is what the hooks' worker runs (index.ingest with the whole
+        # first-parent chain): it patches the snapshot forward before importing chromadb.
+        p = subprocess.Popen([sys.executable, "-m", "repomem", "ingest", "-q", "--repo",
+                              str(repo), "--store", str(store)], env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        seen = None
+        while p.poll() is None and seen is None:
+            if _snapshot_head(store / "current-view.npz") == sha:
+                seen = time.perf_counter() - t0
+            time.sleep(0.005)
+        p.wait()
+        full.append(time.perf_counter() - t0)
+        answerable.append(seen if seen is not None else full[-1])
+    subprocess.run(["git", "-C", str(repo), "reset", "-q", "--hard", f"HEAD~{n}"], env=genv,
+                   check=True)
+    return answerable, full
+
+
+def _p95(xs: list[float]) -> float:
+    xs = sorted(xs)
+    return round(xs[min(len(xs) - 1, round(0.95 * (len(xs) - 1)))], 3)
+
+
+def measure(src: Path, work: Path, workers=(1, 2), profile: bool = True, hook: int = 10,
+            log=lambda s: None) -> dict:
+    from repomem.index import Repo
+
+    repo = _clone(src, work)
+    env = dict(os.environ, ANONYMIZED_TELEMETRY="False")
+    n = int(subprocess.run(["git", "-C", str(repo), "rev-list", "--first-parent", "--count", "HEAD"],
+                           capture_output=True, text=True, check=True).stdout)
+    git_log = min(_timed_child(["git", "-C", str(repo), "log", "-p", "--first-parent", "--no-color",
+                                "HEAD"], env)[0] for _ in range(3))
+    res = {"repo": repo.name, "commits": n, "git_log_s": round(git_log, 3), "runs": []}
+    log(f"{repo.name}: {n} commits, git log -p --first-parent {git_log:.2f}s")
+    store = work / f"store-{repo.name}"
+    for w in workers:
+        shutil.rmtree(store, ignore_errors=True)
+        wall, rss, _ = _timed_child([sys.executable, "-m", "repomem", "ingest", "--all", "-q",
+                                     "--repo", str(repo), "--store", str(store)],
+                                    dict(env, REPOMEM_WORKERS=str(w)))
+        r = Repo.open(repo, store)
+        with r.store.reader():
+            versions = r.store.count_versions()
+        r.store.close()
+        run = {"workers": w, "ingest_s": round(wall, 2), "ratio": round(wall / max(git_log, 1e-6), 1),
+               "peak_rss_mb": rss, "versions": versions,
+               "bytes_per_version": round(_du(store) / max(versions, 1))}
+        res["runs"].append(run)
+        log(f"{repo.name}: {w} worker(s): {wall:.1f}s ({run['ratio']}x git log), {rss} MB")
+    if hook and res["runs"]:
+        answerable, full = _hook_latency(repo, store, env, hook)
+        res["hook_p50_s"], res["hook_p95_s"] = round(statistics.median(answerable), 3), _p95(answerable)
+        res["hook_full_p50_s"], res["hook_full_p95_s"] = round(statistics.median(full), 3), _p95(full)
+    shutil.rmtree(store, ignore_errors=True)
+    if profile:
+        total, rows = _profile(repo, store, env, work)
+        res["profile"] = {"total_s": round(total, 1),
+                          "parts": [(label, round(s, 1), round(100 * s / total)) for label, s in rows]}
+    return res
+
+
+def markdown(results: list[dict]) -> str:
+    lines = ["| repo | commits | git log -p | workers | ingest | ratio | peak RSS | bytes / version |"
+             " new commit answerable p50 / p95 | its full ingest p50 / p95 |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in results:
+        for run in r["runs"]:
+            hook = (f"{r['hook_p50_s']} s / {r['hook_p95_s']} s | {r['hook_full_p50_s']} s / "
+                    f"{r['hook_full_p95_s']} s" if "hook_p50_s" in r and run is r["runs"][0]
+                    else " |")
+            lines.append(f"| {r['repo']} | {r['commits']} | {r['git_log_s']} s | {run['workers']} | "
+                         f"{run['ingest_s']} s | {run['ratio']}x | {run['peak_rss_mb']} MB | "
+                         f"{run['bytes_per_version']} | {hook} |")
+    for r in results:
+        if "profile" in r:
+            p = r["profile"]
+            lines += ["", f"Profile of one single-worker ingest of {r['repo']} under cProfile "
+                          f"({p['total_s']} s with the profiler's overhead):", ""]
+            lines += [f"- {label.strip()}{' (within the above)' if label.startswith('  ') else ''}: "
+                      f"{s} s ({pct}%)" for label, s, pct in p["parts"]]
+    return "\n".join(lines) + "\n"
+
+
+def run(paths: list[str], work: Path, profile: bool = True, log=lambda s: None) -> list[dict]:
+    work.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+    out = [measure(s, work.resolve(), profile=profile, log=log) for s in sources(paths)]
+    log(f"speed bench done in {time.time() - t0:.0f}s")
+    return out
