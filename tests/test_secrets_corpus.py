@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import cli, commit
+from conftest import cli, cli_proc, commit
 
 PEM_BODY = "MIIEowIBAAKCAQEAx9QmT4vLp8KwR2sYb7NcH5dJf3GaE6uVq1Zz"
 PEM = f"-----BEGIN RSA PRIVATE KEY-----\n{PEM_BODY}\n-----END RSA PRIVATE KEY-----"
@@ -129,7 +129,7 @@ def _run(*args) -> str:
 def test_no_secret_in_any_command_output(corpus):
     repo, store = corpus
     common = ["--repo", repo, "--store", store]
-    outs = [cli("facts", *common)[1],  # one real subprocess: the console entry point
+    outs = [cli_proc("facts", *common)[1],  # one real subprocess: the console entry point
             _run("facts", "--json", *common),
             _run("changes", "--since", "2026-01-01", "--json", *common),
             _run("check", "--json", *common)]
