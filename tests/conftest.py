@@ -117,9 +117,9 @@ def _fd_to_file(fd: int):
 
 def _in_process(argv: list[str]) -> tuple[int, str, str]:
     """``repomem.cli.main(argv)`` with the process state a real run starts from and leaves
-    behind restored: cwd, environment, signal handlers, root logging, stdio (a UTF-8 stream
-    that fails on what the real one fails on), warnings shown on stderr, and no chroma client
-    or snapshot cache carried into or out of the call."""
+    behind restored: cwd, environment, signal handlers, root logging, stdio (streams in the
+    locale's encoding that fail where the real ones fail; an empty stdin), warnings shown on
+    stderr, and no chroma client or snapshot cache carried into or out of the call."""
     import traceback
     import warnings
 
@@ -167,7 +167,8 @@ def _in_process(argv: list[str]) -> tuple[int, str, str]:
             for h in root.handlers:
                 if h not in handlers:
                     h.close()
-            root.handlers[:], root.level = handlers, level
+            root.handlers[:] = handlers
+            root.setLevel(level)  # setLevel, not assignment: it clears the loggers' caches
             os.chdir(cwd)
             for k in set(os.environ) - set(env):
                 del os.environ[k]
