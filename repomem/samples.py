@@ -1,8 +1,11 @@
-"""Build the sample repositories in sample_repos/ as real git repositories with dated commits.
+"""Build sample repositories as real git repositories with dated commits.
 
 A definition is a Python module with COMMITS = [(iso_date, message, {path: text | None}) or
 (iso_date, message, {"revert": index})] and EXPECTED = [{question, answer, as_of?, never?}].
-Nothing under sample_repos/ holds a .git folder: repositories are built on demand.
+The demo samples (``repomem demo --sample NAME``) are package data in repomem/data/samples/, so
+an installed wheel has them; the benchmark's scenario suite stays in the clone's sample_repos/
+(SAMPLES_DIR), which ``repomem bench`` reads by path.  No definition holds a .git folder:
+repositories are built on demand.
 """
 
 from __future__ import annotations
@@ -10,22 +13,42 @@ from __future__ import annotations
 import importlib.util
 import os
 import subprocess
+from importlib import resources
 from pathlib import Path
 from types import ModuleType
 
 from repomem.errors import RepomemError
 from repomem.git import no_git_env
 
-SAMPLES_DIR = Path(__file__).resolve().parent.parent / "sample_repos"
+SAMPLES_DIR = Path(__file__).resolve().parent.parent / "sample_repos"  # a clone's; not in a wheel
+BUNDLED = "data/samples"  # inside the repomem package
+
+
+def bundled() -> list[str]:
+    """Names of the samples shipped with the package."""
+    folder = resources.files("repomem").joinpath(BUNDLED)
+    return sorted(p.name[:-3] for p in folder.iterdir()
+                  if p.name.endswith(".py") and not p.name.startswith("_"))
 
 
 def load(name_or_path: str | Path) -> ModuleType:
-    path = Path(name_or_path)
-    if not path.suffix:
-        path = SAMPLES_DIR / f"{name_or_path}.py"
+    """A bundled sample by name ("payments"), or any definition file by path."""
+    if Path(name_or_path).suffix:
+        return _exec(Path(name_or_path))
+    res = resources.files("repomem").joinpath(f"{BUNDLED}/{name_or_path}.py")
+    if not res.is_file():
+        raise RepomemError(f"no sample named {str(name_or_path)!r}",
+                           hint=f"bundled samples: {', '.join(bundled())}; or pass the path "
+                                "of a definition file")
+    with resources.as_file(res) as path:  # a real file even where the package is zipped
+        return _exec(path)
+
+
+def _exec(path: Path) -> ModuleType:
     if not path.is_file():
         raise RepomemError(f"no sample definition at {path}",
-                           hint=f"samples live in {SAMPLES_DIR} (run from a clone of repomem)")
+                           hint=f"the benchmark's scenarios live in {SAMPLES_DIR} "
+                                "(run from a clone of repomem)")
     spec = importlib.util.spec_from_file_location(f"repomem_sample_{path.stem}", path)
     assert spec and spec.loader
     mod = importlib.util.module_from_spec(spec)

@@ -5,10 +5,16 @@ global or system config."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import locale
+import logging
 import os
+import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -73,12 +79,141 @@ def new_repo(tmp_path):
 
 
 def cli(*args, check=True):
+    """Run the command line in this process, as a fresh process would; returns (rc, stdout,
+    stderr).  A subprocess per call costs ~1.5 s of chromadb import; the tests whose subject is
+    the process boundary (daemon, hooks' own processes, crash, exit codes and stderr of the real
+    entry point) use ``cli_proc``."""
+    argv = [str(a) for a in args]
+    if os.environ.get("REPOMEM_CRASH_AT"):  # crash injection SIGKILLs the running process
+        return cli_proc(*argv, check=check)
+    rc, out, err = _in_process(argv)
+    if check and rc != 0:
+        raise AssertionError(f"repomem {args} -> {rc}\n{out}\n{err}")
+    return rc, out, err
+
+
+def cli_proc(*args, check=True):
     """Run the real console entry point in a subprocess; returns (rc, stdout, stderr)."""
     proc = subprocess.run([sys.executable, "-m", "repomem", *map(str, args)],
                           capture_output=True, text=True, cwd=ROOT)
     if check and proc.returncode != 0:
         raise AssertionError(f"repomem {args} -> {proc.returncode}\n{proc.stdout}\n{proc.stderr}")
     return proc.returncode, proc.stdout, proc.stderr
+
+
+@contextlib.contextmanager
+def _fd_to_file(fd: int):
+    """Point the file descriptor at a temporary file for the block: what native code (chroma's
+    Rust core) and child processes write there is caught too, in order with Python's writes."""
+    saved = os.dup(fd)
+    tmp = tempfile.TemporaryFile()
+    os.dup2(tmp.fileno(), fd)
+    try:
+        yield tmp
+    finally:
+        os.dup2(saved, fd)
+        os.close(saved)
+
+
+def _in_process(argv: list[str]) -> tuple[int, str, str]:
+    """``repomem.cli.main(argv)`` with the process state a real run starts from and leaves
+    behind restored: cwd, environment, signal handlers, root logging, stdio (streams in the
+    locale's encoding that fail where the real ones fail; an empty stdin), warnings shown on
+    stderr, and no chroma client or snapshot cache carried into or out of the call."""
+    import traceback
+    import warnings
+
+    from repomem import viewcache
+    from repomem.cli import main
+
+    enc = locale.getpreferredencoding(False)
+    cwd, env = os.getcwd(), dict(os.environ)
+    signals = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    before = _chroma_state()
+    viewcache._LOADED.clear()
+    stdio = sys.stdin, sys.stdout, sys.stderr
+    with _fd_to_file(1) as out_f, _fd_to_file(2) as err_f, warnings.catch_warnings():
+        sys.stdin = io.StringIO("")
+        sys.stdout = io.TextIOWrapper(open(1, "wb", closefd=False), encoding=enc)
+        sys.stderr = io.TextIOWrapper(open(2, "wb", closefd=False), encoding=enc,
+                                      errors="backslashreplace", line_buffering=True)
+        warnings.resetwarnings()  # the interpreter's default filters, not pytest's recording
+        for category in (DeprecationWarning, PendingDeprecationWarning, ImportWarning,
+                         ResourceWarning):
+            warnings.simplefilter("ignore", category)
+        warnings.showwarning = lambda m, c, f, n, file=None, line=None: sys.stderr.write(
+            warnings.formatwarning(m, c, f, n, line))
+        root.handlers = []  # so that main's basicConfig installs its stderr handler
+        os.chdir(ROOT)
+        try:
+            rc = main(argv)
+        except SystemExit as e:  # argparse (usage errors, --help)
+            rc = e.code
+            if not isinstance(rc, (int, type(None))):
+                print(rc, file=sys.stderr)
+                rc = 1
+        except BaseException:  # what the interpreter does with an uncaught exception
+            traceback.print_exc()
+            rc = 1
+        finally:
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except ValueError:  # closed by the command
+                    pass
+            sys.stdin, sys.stdout, sys.stderr = stdio
+            for h in root.handlers:
+                if h not in handlers:
+                    h.close()
+            root.handlers[:] = handlers
+            root.setLevel(level)  # setLevel, not assignment: it clears the loggers' caches
+            os.chdir(cwd)
+            for k in set(os.environ) - set(env):
+                del os.environ[k]
+            os.environ.update(env)
+            for sig, handler in signals.items():
+                signal.signal(sig, handler)
+            viewcache._LOADED.clear()
+            _drop_new_clients(before)
+    outs = []
+    for f in (out_f, err_f):
+        f.seek(0)
+        outs.append(f.read().decode(enc))
+        f.close()
+    return int(rc or 0), outs[0], outs[1]
+
+
+def _chroma_state() -> tuple[dict, dict]:
+    """(store path -> repomem's cached client, path -> chroma's cached System)."""
+    store = sys.modules.get("repomem.store")
+    clients = {p: hit[1] for p, hit in store._CLIENTS.items()} if store else {}
+    shared = sys.modules.get("chromadb.api.shared_system_client")
+    systems = dict(shared.SharedSystemClient._identifier_to_system) if shared else {}
+    return clients, systems
+
+
+def _drop_new_clients(before: tuple[dict, dict]) -> None:
+    """Forget the chroma clients and Systems the call opened, as the end of its process would,
+    a half-started one (a damaged database) included; those the test itself holds stay."""
+    clients, systems = _chroma_state()
+    new = {p for p, c in clients.items() if before[0].get(p) is not c}
+    new |= {p for p, s in systems.items() if before[1].get(p) is not s}
+    if not new:
+        return
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    from repomem import store
+    for path in new:
+        store._CLIENTS.pop(path, None)
+        SharedSystemClient._identifier_to_refcount.pop(path, None)
+        system = SharedSystemClient._identifier_to_system.pop(path, None)
+        try:
+            if system is not None:
+                system.stop()
+        except Exception:  # never started (the open failed): a process exit would not care
+            pass
 
 
 def cli_json(*args):

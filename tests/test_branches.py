@@ -4,7 +4,7 @@ commits stated stop being current."""
 
 from __future__ import annotations
 
-from conftest import cli_json, commit, git
+from conftest import cli_json, cli_proc, commit, git
 from repomem import worker
 from repomem.index import Repo
 from repomem.query import ask, history
@@ -25,11 +25,11 @@ def test_branch_checkout_merge_amend_reset_rebase(new_repo):
     # The hooks hand their requests to a running daemon (which has chroma loaded already): the
     # same pending-marker path as a detached worker, at a fraction of the start-up cost.
     # test_hooks.py covers the detached worker itself.
-    cli("daemon", "start", "--repo", repo)
+    cli_proc("daemon", "start", "--repo", repo)
     try:
         _scenario(repo, store)
     finally:
-        cli("daemon", "stop", "--repo", repo)
+        cli_proc("daemon", "stop", "--repo", repo)
 
 
 def _scenario(repo, store):

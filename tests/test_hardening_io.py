@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from conftest import cli, cli_json, commit, git
+from conftest import cli, cli_json, cli_proc, commit, git
 from repomem import daemon, overlay, worker
 from repomem.errors import RepomemError
 from repomem.index import Repo
@@ -60,9 +60,9 @@ def test_stale_pid_file_naming_a_live_process(new_repo):
         # What a crash and pid reuse leave behind: the old file names some other live process.
         for name in ("daemon.pid", "daemon.lock"):
             (store / name).write_text(f"{sleeper.pid}\n")
-        rc, out, _ = cli("daemon", "status", "--repo", repo, check=False)
+        rc, out, _ = cli_proc("daemon", "status", "--repo", repo, check=False)
         assert (rc, out.strip()) == (1, "not running")
-        assert cli("daemon", "stop", "--repo", repo)[1].strip() == "no daemon running"
+        assert cli_proc("daemon", "stop", "--repo", repo)[1].strip() == "no daemon running"
         assert sleeper.poll() is None, "stop signalled a process that is not the daemon"
         # The leftover pid file of an older version (whose hook shims still read it) is gone.
         assert not (store / "daemon.pid").exists()
@@ -75,20 +75,20 @@ def test_stale_pid_file_naming_a_live_process(new_repo):
         assert _indexed(repo, sha)
 
         # start runs a real daemon and reports its own pid; stop stops that one only.
-        out = cli("daemon", "start", "--repo", repo)[1]
+        out = cli_proc("daemon", "start", "--repo", repo)[1]
         pid = daemon.running(store)
         assert pid and pid != sleeper.pid and out.startswith(f"daemon {pid} watching")
-        assert cli("daemon", "status", "--repo", repo)[1].startswith(f"daemon {pid} running")
+        assert cli_proc("daemon", "status", "--repo", repo)[1].startswith(f"daemon {pid} running")
         # With the daemon up, a hook leaves the work to it, and the work gets done.
         sha = commit(repo, "2026-01-03T10:00:00+00:00", "9100", {"app.toml":
                                                                  "[server]\nport = 9100\n"})
         assert worker.wait_idle(store, timeout=60)
         assert _indexed(repo, sha)
-        assert cli("daemon", "stop", "--repo", repo)[1].strip() == f"stopped daemon {pid}"
+        assert cli_proc("daemon", "stop", "--repo", repo)[1].strip() == f"stopped daemon {pid}"
         assert daemon.running(store) is None
         assert sleeper.poll() is None
     finally:
-        cli("daemon", "stop", "--repo", repo, check=False)
+        cli_proc("daemon", "stop", "--repo", repo, check=False)
         sleeper.kill()
         sleeper.wait()
 

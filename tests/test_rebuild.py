@@ -3,7 +3,7 @@ better detector must reach records already stored), and ingest says when records
 
 from __future__ import annotations
 
-from conftest import cli, commit
+from conftest import cli, cli_proc, commit
 from repomem import secrets
 from repomem.index import Repo, ingest
 from repomem.miners import MINERS_VERSION
@@ -35,21 +35,24 @@ def _old_store(new_repo, tmp_path, monkeypatch):
 def test_rebuild_removes_secrets_from_stored_history(new_repo, tmp_path, monkeypatch):
     repo, store = _old_store(new_repo, tmp_path, monkeypatch)
     common = ["--repo", repo, "--store", store]
-    assert HOOK in cli("facts", *common)[1] and _grep(store, "Zx9QmT4vLp8KwR2sYb7NcH5d")
+    # The commands in processes of their own, as a user runs them: the subject is the bytes on
+    # disk, and chroma's HNSW files hold whole allocations whose unused slots carry what the
+    # writing process's heap held -- this test's process has held the secrets in clear (above).
+    assert HOOK in cli_proc("facts", *common)[1] and _grep(store, "Zx9QmT4vLp8KwR2sYb7NcH5d")
 
-    rc, out, err = cli("ingest", *common)
+    rc, out, err = cli_proc("ingest", *common)
     assert "repomem rebuild" in err and len(err.strip().splitlines()) == 1
 
-    rc, out, err = cli("rebuild", *common)
+    rc, out, err = cli_proc("rebuild", *common)
     assert "re-mined 2 commit(s)" in out
-    facts = cli("facts", *common)[1]
+    facts = cli_proc("facts", *common)[1]
     assert "Zx9QmT4vLp8KwR2sYb7NcH5d" not in facts and "<redacted:" in facts
     assert "8080" in facts  # the ordinary history is intact
-    hist = cli("history", "config:.env:PORT", *common)[1]
+    hist = cli_proc("history", "config:.env:PORT", *common)[1]
     assert "8000" in hist and "8080" in hist
     assert _grep(store, "Zx9QmT4vLp8KwR2sYb7NcH5d") == []  # chroma.sqlite3 and fold state too
     assert _grep(store, "Ab3dEf6hIj9kLm2nOp5q") == []
-    assert cli("ingest", *common)[2].strip() == ""  # records are current now: no hint
+    assert cli_proc("ingest", *common)[2].strip() == ""  # records are current now: no hint
 
 
 def test_new_store_is_stamped_with_the_miners_version(new_repo, tmp_path):

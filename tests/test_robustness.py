@@ -6,7 +6,7 @@ import pytest
 
 from repomem.index import Repo, ingest
 from repomem.query import facts, history
-from tests.conftest import cli, commit, git
+from tests.conftest import cli, cli_proc, commit, git
 
 
 def one_error(rc, out, err, text):
@@ -18,15 +18,16 @@ def one_error(rc, out, err, text):
 
 
 def test_errors_are_one_line_with_a_hint(new_repo, tmp_path):
-    one_error(*cli("ask", "port?", "--repo", tmp_path, check=False), "not a git repository")
+    # The real entry point: its exit code, and a stderr with no traceback from anywhere.
+    one_error(*cli_proc("ask", "port?", "--repo", tmp_path, check=False), "not a git repository")
     repo = new_repo()
     commit(repo, "2026-01-01T00:00:00Z", "a", {"c.toml": "port = 1\n"})
-    one_error(*cli("ask", "port?", "--repo", repo, check=False), "no repomem store")
+    one_error(*cli_proc("ask", "port?", "--repo", repo, check=False), "no repomem store")
     cli("init", "--repo", repo, "--no-hooks")
-    one_error(*cli("ask", "port?", "--repo", repo, "--as-of", "next tuesday", check=False),
+    one_error(*cli_proc("ask", "port?", "--repo", repo, "--as-of", "next tuesday", check=False),
               "as a date or a revision")
-    one_error(*cli("history", "config:nope", "--repo", repo, check=False), "unknown key")
-    one_error(*cli("ingest", "no-such-rev", "--repo", repo, check=False), "unknown revision")
+    one_error(*cli_proc("history", "config:nope", "--repo", repo, check=False), "unknown key")
+    one_error(*cli_proc("ingest", "no-such-rev", "--repo", repo, check=False), "unknown revision")
 
 
 def test_odd_files_are_skipped_and_odd_paths_work(new_repo, tmp_path):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from conftest import cli, commit, git
+from conftest import cli, cli_proc, commit, git
 from repomem import daemon, overlay, worker
 from repomem.index import Repo
 from repomem.query import ask
@@ -107,9 +107,9 @@ def test_daemon_sees_an_edit_then_its_commit(new_repo):
     store = repo / ".git" / "repomem"
     commit(repo, "2026-01-01T10:00:00+00:00", "one", {"app.py": SRC})
     cli("init", "--repo", repo)
-    cli("daemon", "start", "--repo", repo)
+    cli_proc("daemon", "start", "--repo", repo)
     try:
-        assert "running" in cli("daemon", "status", "--repo", repo)[1]
+        assert "running" in cli_proc("daemon", "status", "--repo", repo)[1]
         r = Repo.open(repo)
         (repo / "app.py").write_text(SRC.replace("8080", "4321"))
         f = _wait(lambda: [x for x in overlay.load(r) if x["value"] == "4321"])[0]
@@ -129,7 +129,7 @@ def test_daemon_sees_an_edit_then_its_commit(new_repo):
         _wait(lambda: _indexed(repo, new))
         assert ask(Repo.open(repo), "PORT in app.py", k=1)["answer"] == "5555"
     finally:
-        cli("daemon", "stop", "--repo", repo)
+        cli_proc("daemon", "stop", "--repo", repo)
     assert daemon.running(store) is None
 
 

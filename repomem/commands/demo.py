@@ -13,7 +13,8 @@ HELP = "run repomem on a bundled sample repository"
 
 
 def add_arguments(p) -> None:
-    p.add_argument("--sample", default="payments", help="sample name in sample_repos/")
+    p.add_argument("--sample", default="payments",
+                   help="a bundled sample's name (repomem/data/samples/), or a definition file")
     p.add_argument("--dest", default=None, metavar="DIR",
                    help="where to build it (default: a new temporary folder)")
 

@@ -1,6 +1,7 @@
 """A payment service whose port, session timeout, dependency pins, function names and API
 routes evolve, with staging/production scopes, a supported-Python set, a broken intermediate
-commit and a revert.  Built on demand by ``repomem.samples.build`` (no nested .git is committed).
+commit and a revert.  Built on demand by ``repomem.samples.build`` (no nested .git is committed);
+shipped as package data so that ``repomem demo`` works from an installed wheel.
 
 COMMITS: (date, message, {path: content or None to delete}) -- or (date, message, {"revert": i}).
 EXPECTED: questions a developer would ask, with the value that must come first ("answer"),
