@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import gc
 import json
 import locale
 import logging
@@ -177,6 +178,7 @@ def _in_process(argv: list[str]) -> tuple[int, str, str]:
                 signal.signal(sig, handler)
             viewcache._LOADED.clear()
             _drop_new_clients(before)
+            gc.collect()  # the call's stores close their SQLite files, as its process exit would
     outs = []
     for f in (out_f, err_f):
         f.seek(0)
