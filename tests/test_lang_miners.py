@@ -238,6 +238,17 @@ def test_manifests():
     assert npm == {"dependency:npm:web:engines:node": ">=18", "dependency:npm:web:engines:pnpm": ">=8"}
 
 
+def test_manifest_dependencies_are_not_also_settings():
+    cargo = mine_file("Cargo.toml", b'[package]\nname = "x"\nrust-version = "1.74"\n'
+                                    b'[dependencies]\nserde = "1.0"\n[dev-dependencies]\ntokio = "1"\n'
+                                    b"[target.'cfg(unix)'.dependencies]\nlibc = \"0.2\"\n")
+    assert {f.kind for f in cargo if "serde" in f.key or "tokio" in f.key or "libc" in f.key
+            or "rust" in f.key} == {"dependency"}
+    assert any(f.key == "config:Cargo.toml:package.name" for f in cargo)  # other keys stay
+    npm = mine_file("package.json", b'{"name": "w", "engines": {"node": ">=18", "pnpm": ">=8"}}')
+    assert [f.kind for f in npm if "engines" in f.key] == ["dependency", "dependency"]
+
+
 def test_check_reads_comments_from_the_syntax_tree():
     src = 'const u = "http://x/api/v1/users"; // see /api/v1/users\n/*\n old /api/v0\n*/\nlet a = 1;\n'
     assert [(i, t) for i, t, _ in scannable("a.ts", src)] == [

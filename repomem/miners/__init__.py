@@ -33,7 +33,9 @@ MAX_VALUE = 1000  # longer values keep a digest of the rest, so a change still s
 #     class facts, JavaScript/TypeScript/Go/Rust/Java miners and manifests.
 #  4: JSON lists of records and files under fixtures/testdata folders are data, not settings;
 #     module constants assigned only inside module-level if/try/with blocks (attrs conditional).
-MINERS_VERSION = 4
+#  5: Cargo.toml dependencies and package.json engines only as dependency facts, not also
+#     as config.
+MINERS_VERSION = 5
 
 
 class MineError(Exception):

@@ -21,13 +21,16 @@ _LOCKS = {"poetry.lock", "package-lock.json", "yarn.lock", "pipfile.lock", "pnpm
           "composer.lock", "cargo.lock", "npm-shrinkwrap.json"}
 
 # Key paths the dependency miner owns, per file name; "*" matches one path part.
-_DEPS_OWNED = {
+_DEPS_OWNED = {  # by lower-case file name
     "pyproject.toml": ["project.dependencies", "project.optional-dependencies",
                        "project.requires-python", "project.classifiers", "tool.poetry.*dependencies",
                        "tool.poetry.group", "dependency-groups", "tool.uv.dev-dependencies",
                        "tool.pdm.dev-dependencies"],
     "package.json": ["dependencies", "devDependencies", "peerDependencies",
-                     "optionalDependencies", "engines.node"],
+                     "optionalDependencies", "engines"],  # engines: deps (node), manifests
+    # repomem/miners/manifests.py states these (dependency and engines facts)
+    "cargo.toml": ["dependencies", "dev-dependencies", "build-dependencies", "target",
+                   "workspace.dependencies", "package.rust-version"],
     "setup.cfg": ["options.install_requires", "options.extras_require", "options.python_requires",
                   "metadata.classifiers"],
 }
