@@ -120,6 +120,23 @@ def identifiers(question: str, project: set[str] = frozenset()) -> list[tuple[st
     return out
 
 
+_PLAIN_RUN = re.compile(r"[A-Za-z]+(?:\s+[A-Za-z]+)+")
+
+
+def joined(question: str) -> list[tuple[str, bool, str]]:
+    """Adjacent plain words as the one snake_case name they may spell ("the HTTP read timeout"
+    -> read_timeout, http_read_timeout): a setting's key is rarely written as code in a
+    question.  Such a name counts only where a current fact bears it (repomem.rank._exact)."""
+    out: list[tuple[str, bool, str]] = []
+    for m in _PLAIN_RUN.finditer(question.replace("`", " ")):
+        words = m.group(0).split()
+        for n in (2, 3):
+            for i in range(len(words) - n + 1):
+                raw = "_".join(words[i:i + n])
+                out.append((norm_ident(raw), False, raw))
+    return out
+
+
 def groups(question: str) -> set[str]:
     """Dependency groups the question names ("the docs build", "type checking", `tests-random`)."""
     words = {w.lower() for w in re.findall(r"[\w\-]+", question)}

@@ -25,7 +25,7 @@ import re
 
 from repomem.embed import norm_ident, tokens
 from repomem.lexical import names, route_path
-from repomem.question import _GROUPS, asks_function, groups, identifiers, intent
+from repomem.question import _GROUPS, asks_function, groups, identifiers, intent, joined
 
 __all__ = ["rank", "intent", "identifiers", "groups"]
 
@@ -154,6 +154,10 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
                 exact[i] += 1
                 lineage.append({"name": value, "key": rows[i]["key"], "now": rows[i]["value"],
                                 "commit": commit, "at": ended})
+    for name, _, _ in joined(question):  # "the HTTP read timeout": read_timeout
+        hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] != "function"]
+        if hits and len(hits) <= RARE:
+            exact[hits] += 1
     return exact, lineage
 
 

@@ -130,6 +130,8 @@ def repo(tmp_path_factory):
         "webapp/urls.py": URLS, "webapp/parser.py": PARSER.format(name="OptionParser"),
         "Dockerfile": DOCKERFILE, "docker-compose.yml": COMPOSE, "heroku.yml": HEROKU,
         "config/settings.json": '{"server": {"port": 8000}}',
+        "deploy/orders.yaml": ("service:\n  name: orders\n  port: 8000\n  replicas: 3\n"
+                               "http:\n  read_timeout: 45\n  max_body_kb: 512\n"),
         "webapp/fixtures/site.json": '{"site": {"name": "Bakery"}}',
         "data/pages.json": '[{"model": "base.page", "pk": 1, "fields": {"title": "Home"}}]',
         ".readthedocs.yaml": "version: 2\n", "webapp/streams.py": STREAMS.format(name="get_stream")})
@@ -160,6 +162,9 @@ def top(r, question, n=1):
     # the project's own version and interpreter, not its example's
     ("What version number does webapp declare in its package metadata?", "config", "1.4.0"),
     ("What requires-python does webapp declare?", "python", ">=3.10"),
+    # a setting's key spelled as plain words ("read timeout"), not the siblings of a section
+    # the question also names ("the orders service": service.name is "orders")
+    ("What's the HTTP read timeout for the orders service?", "config", "45"),
     # a dependency is known by its project's folder too
     ("What click requirement does the `demo` example declare?", "dependency", ">=8.1"),
 ])
