@@ -23,9 +23,11 @@ import repomem
 from repomem.errors import RepomemError
 
 PKG = Path(repomem.__file__).resolve().parent
-# What a stored fact depends on; ranking and query code is deliberately left out.
+# What a stored fact (or the snapshot's lexical index) depends on; ranking and query code is
+# deliberately left out.
 STORE_SOURCES = ["mining.py", "miners", "ledger.py", "index.py", "store.py", "model.py", "embed.py",
-                 "identity.py", "secrets.py"]
+                 "identity.py", "secrets.py", "secret_scan.py", "data", "recordstore.py",
+                 "foldstate.py", "viewcache.py", "lexical.py"]
 
 
 def cache_root() -> Path:
@@ -40,7 +42,8 @@ def source_digest() -> str:
     h = hashlib.sha256()
     for name in STORE_SOURCES:
         p = PKG / name
-        files = sorted(p.rglob("*.py")) if p.is_dir() else [p] if p.exists() else []
+        files = sorted(f for f in p.rglob("*") if f.is_file() and "__pycache__" not in f.parts) \
+            if p.is_dir() else [p] if p.exists() else []
         for f in files:
             h.update(str(f.relative_to(PKG)).encode() + b"\0" + f.read_bytes())
     return h.hexdigest()[:12]
