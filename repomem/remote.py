@@ -77,7 +77,8 @@ def explain_remote(exc: BaseException, url: str | None = None) -> RepomemError |
                             hint="check REPOMEM_CHROMA_TOKEN (sent as the X-Chroma-Token header)")
     if any(m in text for m in ("connect", "connection refused", "name or service not known",
                                "timed out", "timeout", "nodename nor servname",
-                               "temporary failure in name resolution", "remoteprotocolerror")):
+                               "temporary failure in name resolution", "remoteprotocolerror",
+                               "bad gateway", "service unavailable", "502", "503")):
         return RepomemError(f"{where} is unreachable ({type(exc).__name__})",
                             hint="check the URL (--chroma / REPOMEM_CHROMA_URL) and that the "
                                  "server runs: curl URL/api/v2/heartbeat")
