@@ -276,12 +276,41 @@ class ChromaRecords:
 
 def published(r) -> int:
     """A reader's check before a query on the server: something is published for this
-    repository.  Returns the commits of HEAD's first-parent history the server lacks (the
-    caller warns about them, as about unindexed commits in the embedded store)."""
+    repository; the local snapshot is brought to it (and to the branch's own commits).
+    Returns the commits of HEAD's first-parent history the server lacks (the caller warns about
+    them, as about unindexed commits in the embedded store)."""
     state = r.store.get_meta(r.store.view_name("view")) or {}
     if not state.get("complete"):
         raise RepomemError(f"nothing published for {r.store.remote.name} on "
                            f"{r.store.remote.url} yet",
                            hint="run 'repomem publish' (in CI, on the default branch)")
+    _refresh_snapshot(r, state)
     have = r.store.ingested()
     return sum(1 for c in git.first_parent_chain(r.root) if c.sha not in have)
+
+
+def _refresh_snapshot(r, state: dict) -> None:
+    """The snapshot (a local cache) of the server's view, patched with HEAD's own commits when
+    HEAD is a few first-parent commits past the published head (a branch's view: the default
+    branch's ledger plus the branch's commits, folded locally and never published from here).
+    Rewritten only when the server's view or HEAD moved."""
+    from repomem import index, viewcache
+    from repomem.embed import get_embedder
+
+    base = r.store.path / "server-view"
+    head = git.head(r.root)
+    snap = viewcache.load_any(r.store)
+    try:
+        seen = base.read_text()
+    except OSError:
+        seen = None
+    if seen == state["id"] and snap is not None and snap[0].get("head") == head:
+        return
+    with r.store.writer():  # the local lock: one process writes the cache at a time
+        emb = get_embedder(r.store.get_meta("embedder"))
+        index._write_snapshot(r, state, emb, 0)
+        if head != state.get("head"):
+            index.provisional_snapshot(r)  # records it mines stay local: readers never publish
+        tmp = base.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_text(state["id"])
+        os.replace(tmp, base)

@@ -299,3 +299,22 @@ def test_normalised_identity():
     for url in ("git@github.com:Org/Repo.git", "https://github.com/org/repo",
                 "ssh://git@GitHub.com/org/repo.git/", "https://user@github.com/Org/Repo.git"):
         assert normalise_url(url) == "github.com/org/repo"
+
+
+def test_a_branch_view_is_the_published_ledger_plus_its_own_commits(chroma, clones):
+    server, gate = chroma
+    a, b = clones
+    cli("publish", "--repo", a, "--chroma", gate.url)
+    git(b, "checkout", "-q", "-b", "feature")
+    commit(b, "2024-01-06 10:00:00 +0000", "feature port", {
+        "app.py": "PORT = 5050\n\ndef read_settings(path):\n    return open(path).read()\n"})
+    _, out, err = cli("ask", "--repo", b, "which port", "--chroma", gate.url, "--json")
+    assert json.loads(out)["answer"] == "5050"  # folded locally over the published ledger
+    # Nothing of the branch reached the server: the default branch still answers 9090.
+    assert cli_json("ask", "--repo", a, "which port", "--chroma", gate.url)["answer"] == "9090"
+    import chromadb
+    c = chromadb.HttpClient(host="127.0.0.1", port=server.port)
+    (recs,) = [x.name for x in c.list_collections() if x.name.endswith("_records")]
+    assert c.get_collection(recs).count() == 4
+    git(b, "checkout", "-q", "main")
+    assert cli_json("ask", "--repo", b, "which port", "--chroma", gate.url)["answer"] == "9090"
