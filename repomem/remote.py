@@ -314,3 +314,28 @@ def _refresh_snapshot(r, state: dict) -> None:
         tmp = base.with_suffix(f".tmp{os.getpid()}")
         tmp.write_text(state["id"])
         os.replace(tmp, base)
+
+
+def default_branch(root) -> str:
+    """The branch CI publishes: origin's HEAD (set by clone), else main or master."""
+    ref = git.git(root, "symbolic-ref", "-q", "--short", "refs/remotes/origin/HEAD",
+                  check=False).decode().strip()
+    if ref:
+        return ref.split("/", 1)[-1]
+    have = git.git(root, "branch", "--list", "--format=%(refname:short)", "main", "master",
+                   check=False).decode().split()
+    return have[0] if have else "main"
+
+
+def hook_catch_up(r) -> dict:
+    """The git hooks' worker in server mode: on the default branch it publishes (what the hook
+    could not publish while the server was down goes with it: publishing adds every commit the
+    server lacks); on any other branch it only refreshes the local branch view, since the
+    server holds the default branch's ledger."""
+    from repomem.index import ingest
+
+    head = git.head(r.root)
+    if git.current_branch(r.root) == default_branch(r.root):
+        return dict(ingest(r, all_history=True, create=False, progress=False), head=head)
+    published(r)
+    return {"new": 0, "head": head}

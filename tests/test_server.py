@@ -318,3 +318,23 @@ def test_a_branch_view_is_the_published_ledger_plus_its_own_commits(chroma, clon
     assert c.get_collection(recs).count() == 4
     git(b, "checkout", "-q", "main")
     assert cli_json("ask", "--repo", b, "which port", "--chroma", gate.url)["answer"] == "9090"
+
+
+def test_the_hook_worker_on_a_feature_branch_publishes_nothing(chroma, clones, monkeypatch):
+    server, gate = chroma
+    a, _ = clones
+    cli("publish", "--repo", a, "--chroma", gate.url)
+    monkeypatch.setenv("REPOMEM_CHROMA_URL", gate.url)  # no hooks installed: no racing worker
+    git(a, "checkout", "-q", "-b", "feature")
+    commit(a, "2024-01-07 10:00:00 +0000", "feature", {"requirements.txt": "requests==2.33\n"})
+    from repomem import worker
+    from repomem.index import Repo
+    stats = worker.catch_up(Repo.open(a))  # what the hook's worker does, in this process
+    assert stats["new"] == 0
+    import chromadb
+    c = chromadb.HttpClient(host="127.0.0.1", port=server.port)
+    (recs,) = [x.name for x in c.list_collections() if x.name.endswith("_records")]
+    assert c.get_collection(recs).count() == 4
+    git(a, "checkout", "-q", "main")
+    commit(a, "2024-01-08 10:00:00 +0000", "on main", {"requirements.txt": "requests==2.34\n"})
+    assert worker.catch_up(Repo.open(a))["new"] == 1  # the default branch is published
