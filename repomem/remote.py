@@ -79,7 +79,7 @@ def explain_remote(exc: BaseException, url: str | None = None) -> RepomemError |
                                "timed out", "timeout", "nodename nor servname",
                                "temporary failure in name resolution", "remoteprotocolerror",
                                "bad gateway", "service unavailable", "502", "503")):
-        return RepomemError(f"{where} is unreachable ({type(exc).__name__})",
+        return RepomemError(f"{where} is unreachable (no connection, or it broke off)",
                             hint="check the URL (--chroma / REPOMEM_CHROMA_URL) and that the "
                                  "server runs: curl URL/api/v2/heartbeat")
     return None
