@@ -161,7 +161,11 @@ def answers(repo: Path, *server: str) -> dict:
     hist = cli_json("history", "--repo", repo, key, *server)
     changes = cli_json("changes", "--repo", repo, "--since", "2024-01-02", *server)
     changes.pop("until", None)
-    return {"facts": facts, "history": hist, "changes": changes}
+    context = cli("context", "--repo", repo, "which port", *server)[1]
+    ask = cli_json("ask", "--repo", repo, "which port", *server)
+    ask.pop("as_of", None)
+    assert facts["facts"] and hist and "PORT" in context  # not vacuously equal
+    return {"facts": facts, "history": hist, "changes": changes, "context": context, "ask": ask}
 
 
 def test_publish_in_one_clone_answer_in_another(chroma, clones):
