@@ -69,6 +69,11 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "_run", None):
         parser.print_help()
         return 1
+    # The server (repomem/remote.py) is passed on through the environment: every store this
+    # process opens (the MCP server's, the watcher's) and the workers it starts use it too.
+    for opt, var in (("chroma", "REPOMEM_CHROMA_URL"), ("name", "REPOMEM_NAME")):
+        if getattr(args, opt, None):
+            os.environ[var] = getattr(args, opt)
     try:
         return int(args._run(args) or 0)
     except RepomemError as e:

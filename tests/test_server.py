@@ -342,3 +342,34 @@ def test_the_hook_worker_on_a_feature_branch_publishes_nothing(chroma, clones, m
     git(a, "checkout", "-q", "main")
     commit(a, "2024-01-08 10:00:00 +0000", "on main", {"requirements.txt": "requests==2.34\n"})
     assert worker.catch_up(Repo.open(a))["new"] == 1  # the default branch is published
+
+
+def test_the_mcp_server_answers_from_the_server(chroma, clones):
+    pytest.importorskip("mcp.server.mcpserver")
+    _, gate = chroma
+    a, b = clones
+    cli("publish", "--repo", a, "--chroma", gate.url)
+
+    async def script(s):
+        return await s.call_tool("ask", {"question": "which port"})
+    # `repomem mcp` opens its store itself: --chroma reaches it through the environment.
+    res = _mcp_with(b, ["--chroma", gate.url], script)
+    assert json.loads(res.content[0].text)["answer"] == "9090"
+    assert not (b / ".git" / "repomem").exists()
+
+
+def _mcp_with(repo, extra, script):
+    import anyio
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    params = StdioServerParameters(command=sys.executable, cwd=str(Path(__file__).parent.parent),
+                                   args=["-m", "repomem", "mcp", "--repo", str(repo), *extra],
+                                   env=dict(os.environ))
+
+    async def main():
+        with anyio.fail_after(60):
+            async with stdio_client(params) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    return await script(session)
+    return anyio.run(main)
