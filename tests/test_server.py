@@ -373,3 +373,16 @@ def _mcp_with(repo, extra, script):
                     await session.initialize()
                     return await script(session)
     return anyio.run(main)
+
+
+def test_ask_from_a_current_snapshot_does_not_import_the_chroma_client(chroma, clones):
+    _, gate = chroma
+    a, b = clones
+    cli("publish", "--repo", a, "--chroma", gate.url)
+    cli("ask", "--repo", b, "which port", "--chroma", gate.url)  # writes the snapshot
+    code = ("import sys; from repomem.cli import main; "
+            f"rc = main(['ask', '--repo', {str(b)!r}, 'which port', '--chroma', {gate.url!r}]); "
+            "print('chromadb' in sys.modules, rc)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.strip().splitlines()[-1] == "False 0", out.stderr
+    assert "9090" in out.stdout
