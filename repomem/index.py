@@ -317,7 +317,9 @@ def ensure_view(r: Repo) -> int:
     """Before a query: rebuild a stale view (after a checkout, say).  Returns the number of
     commits on HEAD's history that are not ingested yet (the caller warns about them)."""
     if r.store.remote is not None:  # readers answer from the published view, never rewrite it
-        return remote.published(r)
+        from repomem.serverview import published
+
+        return published(r)
     require_store(r)
     with r.store.reader():
         current, missing = view_is_current(r)

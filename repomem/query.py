@@ -97,7 +97,7 @@ def _search_snapshot(r: Repo, question: str, n: int):
     same a Chroma query would give now, and says how many commits it lacks).  None when it
     cannot be used (another branch, a reset, no snapshot)."""
     if r.store.remote is not None:  # the snapshot caches the server's view: bring it up to date
-        from repomem.remote import snapshot_ready
+        from repomem.serverview import snapshot_ready
 
         snapshot_ready(r)
     elif not r.store.exists():

@@ -113,7 +113,7 @@ class Store:
         self.records: RecordStore = SqliteRecords(self.path)
         self.prefix = "repomem"  # of collection names
         if remote is not None:
-            from repomem.remote import ChromaRecords
+            from repomem.chromarecords import ChromaRecords
 
             self.prefix = remote.prefix
             self.records = ChromaRecords(remote, self._chroma)

@@ -74,7 +74,7 @@ def catch_up(r) -> dict:
     from repomem.index import ingest
 
     if r.store.remote is not None:  # a Chroma server (repomem/remote.py)
-        from repomem.remote import hook_catch_up
+        from repomem.serverview import hook_catch_up
 
         return hook_catch_up(r)
     with r.store.writer():
