@@ -386,3 +386,12 @@ def test_ask_from_a_current_snapshot_does_not_import_the_chroma_client(chroma, c
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.strip().splitlines()[-1] == "False 0", out.stderr
     assert "9090" in out.stdout
+
+
+def test_rebuild_on_the_server_keeps_the_ledger(chroma, clones):
+    _, gate = chroma
+    a, b = clones
+    cli("publish", "--repo", a, "--chroma", gate.url)
+    before = answers(b, "--chroma", gate.url)
+    cli("rebuild", "--repo", a, "--chroma", gate.url, "-q")
+    assert answers(b, "--chroma", gate.url) == before
