@@ -164,8 +164,12 @@ def answers(repo: Path, *server: str) -> dict:
     context = cli("context", "--repo", repo, "which port", *server)[1]
     ask = cli_json("ask", "--repo", repo, "which port", *server)
     ask.pop("as_of", None)
+    then = cli_json("ask", "--repo", repo, "which port", "--as-of", "2024-01-01T12:00:00Z",
+                    *server)
+    assert then["answer"] == "8080"  # as of a date: the value valid then
     assert facts["facts"] and hist and "PORT" in context  # not vacuously equal
-    return {"facts": facts, "history": hist, "changes": changes, "context": context, "ask": ask}
+    return {"facts": facts, "history": hist, "changes": changes, "context": context, "ask": ask,
+            "then": then}
 
 
 def test_publish_in_one_clone_answer_in_another(chroma, clones):
