@@ -34,6 +34,11 @@ def common(p: argparse.ArgumentParser, json_flag: bool = False) -> None:
     p.add_argument("--repo", default=".", metavar="DIR", help="the git work tree (default: .)")
     p.add_argument("--store", default=None, metavar="DIR",
                    help="store location (default: $REPOMEM_STORE, else <git dir>/repomem)")
+    p.add_argument("--chroma", default=None, metavar="URL",
+                   help="use the Chroma server at URL (default: $REPOMEM_CHROMA_URL; token: "
+                        "$REPOMEM_CHROMA_TOKEN); without it, the embedded store")
+    p.add_argument("--name", default=None, metavar="NAME",
+                   help="the repository's name on the server (default: its origin URL)")
     if json_flag:
         p.add_argument("--json", action="store_true", help="machine-readable output")
 
@@ -64,6 +69,11 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "_run", None):
         parser.print_help()
         return 1
+    # The server (repomem/remote.py) is passed on through the environment: every store this
+    # process opens (the MCP server's, the watcher's) and the workers it starts use it too.
+    for opt, var in (("chroma", "REPOMEM_CHROMA_URL"), ("name", "REPOMEM_NAME")):
+        if getattr(args, opt, None):
+            os.environ[var] = getattr(args, opt)
     try:
         return int(args._run(args) or 0)
     except RepomemError as e:
@@ -75,6 +85,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except Exception as e:  # a bug: one line, the traceback only on request
         known = explain(e, *_store_of(args))
+        url = getattr(args, "chroma", None) or os.environ.get("REPOMEM_CHROMA_URL")
+        if known is None and url:
+            from repomem.remote import explain_remote
+
+            known = explain_remote(e, url)
         if known is not None:
             return _report(known)
         if os.environ.get("REPOMEM_DEBUG"):

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from repomem import foldstate, git, shallow, storepath, summaries, viewcache
+from repomem import foldstate, git, remote, shallow, storepath, summaries, viewcache
 from repomem.embed import get_embedder
 from repomem.crashpoint import crashpoint
 from repomem.errors import RepomemError
@@ -40,8 +40,12 @@ class Repo:
 
     @classmethod
     def open(cls, repo: str | Path = ".", store: str | Path | None = None,
-             embedder: str | None = None) -> "Repo":
+             embedder: str | None = None, args=None) -> "Repo":
         where = git.discover(repo)
+        server = remote.from_args(args, where.root)  # --chroma / $REPOMEM_CHROMA_URL
+        if server is not None:  # the store is on the server; a local folder caches the snapshot
+            path = Path(store) if store else where.common / "repomem-server" / server.prefix
+            return cls(where.root, Store(path.absolute(), embedder, where.worktree, server))
         path = storepath.resolve_store_path(where, store)
         if not storepath.is_default(where, path):  # the repository's own store needs no check
             storepath.check_identity(path, where.root)
@@ -312,6 +316,10 @@ def _write_snapshot(r: Repo, state: dict, emb, missing: int) -> None:
 def ensure_view(r: Repo) -> int:
     """Before a query: rebuild a stale view (after a checkout, say).  Returns the number of
     commits on HEAD's history that are not ingested yet (the caller warns about them)."""
+    if r.store.remote is not None:  # readers answer from the published view, never rewrite it
+        from repomem.serverview import published
+
+        return published(r)
     require_store(r)
     with r.store.reader():
         current, missing = view_is_current(r)

@@ -96,7 +96,11 @@ def _search_snapshot(r: Repo, question: str, n: int):
     (new commits whose indexing has not finished: the answer is the last indexed state, the
     same a Chroma query would give now, and says how many commits it lacks).  None when it
     cannot be used (another branch, a reset, no snapshot)."""
-    if not r.store.exists():
+    if r.store.remote is not None:  # the snapshot caches the server's view: bring it up to date
+        from repomem.serverview import snapshot_ready
+
+        snapshot_ready(r)
+    elif not r.store.exists():
         return None
     # No store lock: the snapshot is one file that writers replace atomically.
     snap = viewcache.load_search(r.store)

@@ -95,8 +95,10 @@ def _client_for(path: str, generation: str | None):
 
 
 class Store:
-    def __init__(self, path: Path, embedder_spec: str | None = None, worktree: str = ""):
-        self.path = Path(path)
+    def __init__(self, path: Path, embedder_spec: str | None = None, worktree: str = "",
+                 remote=None):
+        self.path = Path(path)  # with a remote (repomem/remote.py): the local cache folder
+        self.remote = remote
         # Commit records are shared by all worktrees of a repository; each worktree has its own
         # view (its HEAD's fold): meta key, versions collection, snapshot and fold state.
         self.worktree = worktree
@@ -109,6 +111,18 @@ class Store:
         self._lock_mode = 0
         self._thread_lock = threading.RLock()
         self.records: RecordStore = SqliteRecords(self.path)
+        self.prefix = "repomem"  # of collection names
+        if remote is not None:
+            from repomem.chromarecords import ChromaRecords
+
+            self.prefix = remote.prefix
+            self.records = ChromaRecords(remote, self._chroma)
+
+    def _chroma(self):
+        if self._client is None:
+            self._client = (self.remote.client() if self.remote is not None
+                            else _client_for(str(self.path), self._generation))
+        return self._client
 
     # -- locking -------------------------------------------------------------------------------
     @contextlib.contextmanager
@@ -200,7 +214,7 @@ class Store:
         by every Store of this path in the process (chroma caches one system per path), so a new
         Store must not inherit a system opened before another process's write either."""
         gen = self._read_generation()
-        if self._client is not None and (gen != self._generation
+        if self._client is not None and self.remote is None and (gen != self._generation
                                          or _CLIENTS.get(str(self.path)) != (gen, self._client)):
             self._cols.clear()
             self._client = None
@@ -223,11 +237,10 @@ class Store:
     def _col(self, name: str):
         col = self._cols.get(name)
         if col is None:
-            if self._client is None:
-                self._client = _client_for(str(self.path), self._generation)
             meta = {"hnsw:space": "cosine"} if name == "versions" else None
             cname = self.view_name(name) if name == "versions" else name
-            col = self._client.get_or_create_collection(f"repomem_{cname}", embedding_function=None,
+            col = self._chroma().get_or_create_collection(f"{self.prefix}_{cname}",
+                                                        embedding_function=None,
                                                         metadata=meta)
             self._cols[name] = col
         return col
@@ -237,7 +250,8 @@ class Store:
         if self._client is not None:
             self._cols.clear()
             self._client = None
-            _drop_client(str(self.path))
+            if self.remote is None:
+                _drop_client(str(self.path))
 
     # -- metadata, commit records (the record store) --------------------------------------------
     def get_meta(self, name: str):
@@ -301,11 +315,9 @@ class Store:
         """Delete every work tree's view (collection, view state, snapshot, fold state) so each
         is rebuilt from the records: after ``repomem rebuild`` no old row may linger in Chroma's
         log, and no work tree may take an emptied collection for a current view."""
-        if self._client is None:
-            self._client = _client_for(str(self.path), self._generation)
-        for col in self._client.list_collections():
+        for col in self._chroma().list_collections():
             name = getattr(col, "name", col)
-            if name == "repomem_versions" or name.startswith("repomem_versions_"):
+            if name == f"{self.prefix}_versions" or name.startswith(f"{self.prefix}_versions_"):
                 self._client.delete_collection(name)
         self._cols.pop("versions", None)
         stale = [m for m in self.records.meta_names() if m == "view" or m.startswith("view_")]
@@ -320,6 +332,8 @@ class Store:
         import sqlite3
 
         self.records.vacuum()
+        if self.remote is not None:
+            return
         self.close()
         con = sqlite3.connect(self.path / "chroma.sqlite3", timeout=30)
         try:

@@ -73,6 +73,10 @@ def catch_up(r) -> dict:
     from repomem import git
     from repomem.index import ingest
 
+    if r.store.remote is not None:  # a Chroma server (repomem/remote.py)
+        from repomem.serverview import hook_catch_up
+
+        return hook_catch_up(r)
     with r.store.writer():
         stats = ingest(r, all_history=True, create=False, progress=False)
         head = git.head(r.root)

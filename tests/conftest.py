@@ -29,7 +29,8 @@ def _isolate_env(mp: pytest.MonkeyPatch, home: Path) -> None:
     mp.setenv("GIT_CONFIG_GLOBAL", os.devnull)
     mp.setenv("GIT_TEMPLATE_DIR", "")
     mp.setenv("ANONYMIZED_TELEMETRY", "False")
-    for var in ("REPOMEM_STORE", "REPOMEM_DEBUG", "OLLAMA_HOST"):
+    for var in ("REPOMEM_STORE", "REPOMEM_DEBUG", "OLLAMA_HOST", "REPOMEM_CHROMA_URL",
+                "REPOMEM_CHROMA_TOKEN", "REPOMEM_NAME"):
         mp.delenv(var, raising=False)
 
 

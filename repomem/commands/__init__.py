@@ -9,7 +9,7 @@ import sys
 def open_repo(args, embedder: str | None = None):
     from repomem.index import Repo
 
-    return Repo.open(args.repo, args.store, embedder)
+    return Repo.open(args.repo, args.store, embedder, args)
 
 
 def print_json(obj) -> None:
