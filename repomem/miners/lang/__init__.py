@@ -24,6 +24,7 @@ Adding a language = a grammar package, a :class:`Lang` entry below, a query file
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass, field
 from importlib import resources
 
@@ -129,7 +130,7 @@ def load(lang: Lang):
         try:
             grammar = importlib.import_module(lang.module)
             language = tree_sitter.Language(getattr(grammar, lang.func)())
-            source = resources.files(__package__).joinpath("queries", lang.query).read_text("utf-8")
+            source = _query_source(lang.query)
             got = (tree_sitter.Parser(language), tree_sitter.Query(language, source))
         except ImportError:
             got = f"{package} is not installed (pip install {package})"
@@ -139,3 +140,16 @@ def load(lang: Lang):
     if isinstance(got, str):
         raise MineError(got)
     return got
+
+
+_INHERITS = re.compile(r"^; inherits: ([\w,]+)$", re.M)
+
+
+def _query_source(name: str) -> str:
+    """A query file with the files its ``; inherits: a,b`` line names put before it (the
+    nvim-treesitter convention): JavaScript and TypeScript share ``ecma.scm``."""
+    source = resources.files(__package__).joinpath("queries", name).read_text("utf-8")
+    m = _INHERITS.search(source)
+    if not m:
+        return source
+    return "".join(_query_source(f"{base}.scm") for base in m.group(1).split(",")) + source

@@ -1,0 +1,58 @@
+; JavaScript, JSX, TypeScript and TSX share these patterns (the grammars share their node names);
+; javascript.scm and typescript.scm add their own with `; inherits: ecma`.
+
+(function_declaration name: (identifier) @name) @definition.function
+(generator_function_declaration name: (identifier) @name) @definition.function
+
+; const f = () => ..., const f = function () {...}
+(variable_declarator
+  name: (identifier) @name
+  value: [(arrow_function) (function_expression)] @function) @definition.function
+
+; exports.f = function () {...}, res.send = function send() {...}
+(expression_statement
+  (assignment_expression
+    left: (member_expression) @name
+    right: [(arrow_function) (function_expression)] @function)) @definition.function
+
+(method_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.method
+
+; module constants: const NAME = <literal>
+(program (lexical_declaration
+  (variable_declarator name: (identifier) @name value: (_) @value) @definition.constant))
+(program (export_statement (lexical_declaration
+  (variable_declarator name: (identifier) @name value: (_) @value) @definition.constant)))
+
+; app.get('/x', handler), router.post(...), app.route('/x').get(...)
+(call_expression
+  function: (member_expression object: (_) @route.object property: (property_identifier) @route.verb)
+  arguments: (arguments) @route.args
+  (#any-of? @route.verb "get" "post" "put" "delete" "del" "patch" "head" "options" "all")) @route
+
+; routers: const r = express.Router() / Router() / new Router({prefix}) / express()
+(variable_declarator name: (identifier) @router.name value: [(call_expression) (new_expression)] @router.value)
+(export_statement value: [(call_expression) (new_expression)] @router.value)
+
+; x.use('/prefix', router), x.use(router.routes())
+(call_expression
+  function: (member_expression object: (_) @mount.object property: (property_identifier) @_use)
+  arguments: (arguments) @mount.args
+  (#eq? @_use "use")) @mount
+
+; imports and exports
+(import_statement (import_clause (identifier) @import.default) source: (string) @import.source)
+(import_statement (import_clause (named_imports (import_specifier name: (identifier) @import.name
+                                                                   alias: (identifier)? @import.alias)))
+                  source: (string) @import.source)
+(variable_declarator
+  name: (identifier) @import.default
+  value: (call_expression function: (identifier) @_req arguments: (arguments . (string) @import.source))
+  (#eq? @_req "require"))
+(export_statement value: (identifier) @export.default)
+(assignment_expression
+  left: (member_expression) @_me
+  right: (identifier) @export.default
+  (#eq? @_me "module.exports"))
+
+; comments: left out of function fingerprints
+(comment) @comment
