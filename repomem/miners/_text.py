@@ -100,3 +100,14 @@ def comment_for(lines: list[str], line: int, prefixes: str) -> str:
 def strip_comment(line: str, prefixes: str = "#") -> str:
     i = _comment_start(line, prefixes)
     return line if i < 0 else line[:i]
+
+
+def locate(text: str, *patterns: str) -> int:
+    """Line of the last pattern found, each searched after the previous one (1 if none): the
+    line of ``[tool.poetry.dependencies]`` then ``requests`` below it."""
+    pos, found = 0, -1
+    for pat in patterns:
+        off = find_after(text, pat, pos)
+        if off >= 0:
+            pos, found = off + 1, off
+    return line_of(text, found) if found >= 0 else 1

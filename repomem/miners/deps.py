@@ -41,7 +41,7 @@ from packaging.utils import canonicalize_name
 from repomem.miners import MineError
 from repomem.miners import _setup_py as setup_ast
 from repomem.miners._scope import group_name, is_requirements, project_of, requirements_group
-from repomem.miners._text import find_after, line_of, source_line, strip_comment
+from repomem.miners._text import locate, source_line, strip_comment
 from repomem.model import DEPENDENCY, PYTHON, Fact, set_value
 
 _CLASSIFIER = re.compile(r"^Programming Language :: Python :: (\d+\.\d+)$")
@@ -63,13 +63,7 @@ class _Out:
         self.project = project_of(path)
 
     def locate(self, *patterns: str) -> int:
-        """Line of the last pattern found, each searched after the previous one (1 if none)."""
-        pos, found = 0, -1
-        for pat in patterns:
-            off = find_after(self.text, pat, pos)
-            if off >= 0:
-                pos, found = off + 1, off
-        return line_of(self.text, found) if found >= 0 else 1
+        return locate(self.text, *patterns)
 
     def add(self, fact: Fact) -> None:
         old = self.facts.get(fact.key)

@@ -23,7 +23,7 @@ import tomllib
 
 from repomem.miners import MineError
 from repomem.miners._scope import project_of
-from repomem.miners._text import find_after, line_of, source_line
+from repomem.miners._text import locate, source_line
 from repomem.model import DEPENDENCY, Fact
 
 _CARGO_GROUPS = {"dependencies": "main", "dev-dependencies": "dev", "build-dependencies": "build"}
@@ -39,12 +39,7 @@ class _Out:
         self.facts: dict[str, Fact] = {}
 
     def locate(self, *patterns: str) -> int:
-        pos, found = 0, -1
-        for pat in patterns:
-            off = find_after(self.text, pat, pos)
-            if off >= 0:
-                pos, found = off + 1, off
-        return line_of(self.text, found) if found >= 0 else 1
+        return locate(self.text, *patterns)
 
     def dep(self, group: str, name: str, value: str, line: int, attrs=(), what: str = "package") -> None:
         where = "" if self.project == "." else f" of {self.project}"
