@@ -41,8 +41,13 @@ def _parser():
 # ----------------------------------------------------------------------------- functions
 
 
-def _defs(node, scope: list[str]):
-    """Yield (decorators, function_definition, class qualname or "") for module and class bodies.
+_COMPOUND = ("if_statement", "try_statement", "with_statement", "else_clause", "elif_clause",
+             "except_clause", "finally_clause", "block")
+
+
+def _walk(node, scope: list[str]):
+    """Yield (decorators, definition, enclosing class names) for every function and class
+    definition of module and class bodies, in source order.
 
     Compound statements (``if TYPE_CHECKING:``, ``try/except ImportError``) are looked into because
     their defs are still module/class level; function bodies are not (nested helpers are private).
@@ -55,35 +60,29 @@ def _defs(node, scope: list[str]):
         if inner is None:
             continue
         if inner.type == "function_definition":
-            yield decorators, inner, ".".join(scope)
+            yield decorators, inner, scope
         elif inner.type == "class_definition":
-            name = inner.child_by_field_name("name")
-            body = inner.child_by_field_name("body")
+            name, body = inner.child_by_field_name("name"), inner.child_by_field_name("body")
             if name is not None and body is not None:
-                yield from _defs(body, scope + [name.text.decode("utf-8", "replace")])
-        elif inner.type in ("if_statement", "try_statement", "with_statement", "else_clause",
-                            "elif_clause", "except_clause", "finally_clause", "block"):
-            yield from _defs(inner, scope)
+                yield decorators, inner, scope
+                yield from _walk(body, scope + [name.text.decode("utf-8", "replace")])
+        elif inner.type in _COMPOUND:
+            yield from _walk(inner, scope)
+
+
+def _defs(node, scope: list[str]):
+    """Yield (decorators, function_definition, class qualname or "")."""
+    for decorators, inner, outer in _walk(node, scope):
+        if inner.type == "function_definition":
+            yield decorators, inner, ".".join(outer)
 
 
 def _class_defs(node, scope: list[str]):
     """Yield (decorators, class_definition, qualname) for the classes _defs looks into."""
-    for child in node.named_children:
-        decorators, inner = [], child
-        if child.type == "decorated_definition":
-            decorators = [c for c in child.named_children if c.type == "decorator"]
-            inner = child.child_by_field_name("definition")
-        if inner is None:
-            continue
+    for decorators, inner, outer in _walk(node, scope):
         if inner.type == "class_definition":
-            name, body = inner.child_by_field_name("name"), inner.child_by_field_name("body")
-            if name is not None and body is not None:
-                qual = scope + [name.text.decode("utf-8", "replace")]
-                yield decorators, inner, ".".join(qual)
-                yield from _class_defs(body, qual)
-        elif inner.type in ("if_statement", "try_statement", "with_statement", "else_clause",
-                            "elif_clause", "except_clause", "finally_clause", "block"):
-            yield from _class_defs(inner, scope)
+            name = inner.child_by_field_name("name").text.decode("utf-8", "replace")
+            yield decorators, inner, ".".join(outer + [name])
 
 
 def _class_facts(src: _Source, path: str, by_anchor: dict[str, list[Fact]], root) -> list[Fact]:
