@@ -40,8 +40,8 @@ def _wanted(prompt: str) -> bool:
 
 
 def _in_process(repo: str, prompt: str, budget: int) -> str:
-    from repomem.agents import prompt_context
-    from repomem.index import Repo
+    from repomem.service.agents import prompt_context
+    from repomem.service.repo import Repo
 
     r = Repo.open(repo)
     if not r.store.exists():

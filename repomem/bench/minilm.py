@@ -157,12 +157,12 @@ _INSTANCE = None
 @contextlib.contextmanager
 def registered():
     """Let repomem's own code resolve this embedder's name (bench only; no core change)."""
-    import repomem.embed
-    import repomem.index
-    import repomem.query
+    import repomem.adapters.embed
+    import repomem.service.ingest
+    import repomem.service.query
 
     global _INSTANCE
-    orig = repomem.embed.get_embedder
+    orig = repomem.adapters.embed.get_embedder
 
     def get(spec):
         global _INSTANCE
@@ -172,7 +172,7 @@ def registered():
             return _INSTANCE
         return orig(spec)
 
-    mods = [repomem.embed, repomem.index, repomem.query]
+    mods = [repomem.adapters.embed, repomem.service.ingest, repomem.service.query]
     import repomem.bench.stale as st
 
     mods.append(st)

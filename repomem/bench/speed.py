@@ -21,22 +21,22 @@ import time
 from pathlib import Path
 
 from repomem.bench.perf import _du, _timed_child
-from repomem.samples import git_env
+from repomem.service.samples import git_env
 
 DEFAULT = ("click", "httpx", "express")
 # Where the time goes: (label, function names whose cumulative time it is).  Nested entries
 # (parse inside mining) are shown under their parent, as a share of the whole ingest.
 _PROFILE = [
-    ("mining (git blobs + miners)", ["mine"], "repomem/mining.py"),
+    ("mining (git blobs + miners)", ["mine"], "repomem/miners/mining.py"),
     ("  tree-sitter parse", ["parse"], "tree_sitter.Parser"),
-    ("  secret redaction", ["redact_blob"], "repomem/secrets.py"),
+    ("  secret redaction", ["redact_blob"], "repomem/core/secrets.py"),
     ("  function fingerprints", ["_fingerprint"], "repomem/miners/"),
-    ("  move matching", ["match_moves"], "repomem/identity.py"),
-    ("commit records -> store", ["put_records"], "repomem/store.py"),
-    ("fold (ledger)", ["fold", "apply"], "repomem/ledger.py"),
-    ("view -> Chroma (embed + write)", ["sync_versions"], "repomem/store.py"),
-    ("  hash embedder", ["embed"], "repomem/embed.py"),
-    ("snapshot", ["_write_snapshot"], "repomem/index.py"),
+    ("  move matching", ["match_moves"], "repomem/core/identity.py"),
+    ("commit records -> store", ["put_records"], "repomem/storage/store.py"),
+    ("fold (ledger)", ["fold", "apply"], "repomem/core/ledger.py"),
+    ("view -> Chroma (embed + write)", ["sync_versions"], "repomem/storage/store.py"),
+    ("  hash embedder", ["embed"], "repomem/adapters/embed.py"),
+    ("snapshot", ["_write_snapshot"], "repomem/service/view.py"),
 ]
 
 
@@ -138,7 +138,7 @@ def _p95(xs: list[float]) -> float:
 
 def measure(src: Path, work: Path, workers=(1, 2), profile: bool = True, hook: int = 10,
             log=lambda s: None) -> dict:
-    from repomem.index import Repo
+    from repomem.service.repo import Repo
 
     repo = _clone(src, work)
     env = dict(os.environ, ANONYMIZED_TELEMETRY="False")

@@ -1,7 +1,7 @@
 """The stale-fact benchmark: every scenario x condition x system, scored deterministically.
 
 Systems (same Chroma engine, same embedder, same candidate pool and the same lexical re-ranker as
-``repomem.query.ask``, so only the handling of time differs):
+``repomem.service.query.ask``, so only the handling of time differs):
 
 - ``rag``: plain RAG over every fact of every file version a commit touched (the mined snippet's
   source text with its subject, purpose and path).  The reader answers with the top snippet's value.
@@ -10,7 +10,7 @@ Systems (same Chroma engine, same embedder, same candidate pool and the same lex
   As-of questions first drop snippets dated after the asked time.
 - ``rag+arrival``: as ``rag+dates`` but "latest" is the order of ingestion, as systems that
   timestamp on arrival do.  It has no valid time, so it answers no as-of question.
-- ``repomem``: ``repomem.index.ingest`` in the condition's order, ``repomem.query.ask``.
+- ``repomem``: ``repomem.service.ingest.ingest`` in the condition's order, ``repomem.service.query.ask``.
 
 Conditions: ``in-order``; ``late-import`` (HEAD first, then the history oldest first);
 ``newest-first``; ``re-read`` (in order, then every earlier commit ingested again);
@@ -24,10 +24,11 @@ import shutil
 import time
 from pathlib import Path
 
-from repomem import git, samples
-from repomem.embed import get_embedder
-from repomem.mining import CommitMiner
-from repomem.model import WIRING
+from repomem.adapters import git
+from repomem.adapters.embed import get_embedder
+from repomem.core.model import WIRING
+from repomem.miners.mining import CommitMiner
+from repomem.service import samples
 
 CONDITIONS = ["in-order", "late-import", "newest-first", "re-read", "many-versions", "noise"]
 SYSTEMS = ["rag", "rag+dates", "rag+arrival", "repomem"]
@@ -105,8 +106,9 @@ def score(q: dict, facts: list[dict], answer_of=None) -> dict:
 
 def run_repomem(repo: Path, store: Path, order: list[str], cond: str, qs: list[dict],
                 embedder: str | None) -> list[dict]:
-    from repomem.index import Repo, ingest
-    from repomem.query import ask
+    from repomem.service.ingest import ingest
+    from repomem.service.query import ask
+    from repomem.service.repo import Repo
 
     r = Repo.open(repo, store, embedder)
     try:
@@ -167,7 +169,7 @@ class Baselines:
         self.n = len(ids)
 
     def retrieve(self, question: str, before: int | None = None) -> list[dict]:
-        from repomem.query import _rerank
+        from repomem.service.query import _rerank
 
         n = min(max(40, 4 * K), self.n)
         where = {"date": {"$lte": before}} if before is not None else None

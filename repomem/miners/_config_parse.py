@@ -17,7 +17,7 @@ import tomllib
 import yaml
 from dotenv.parser import parse_stream
 
-from repomem.miners import MineError
+from repomem.miners._base import MineError
 
 Leaf = tuple[tuple, "str | list[str]", int]
 

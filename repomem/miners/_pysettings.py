@@ -6,10 +6,9 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from repomem.miners._pysource import (MAX_TEXT_LINES, _comment_text, _render_literal, _Source,
-                                      _string_value, _words)
+from repomem.core.model import CONFIG, CONSTANT, Fact
+from repomem.miners._pysource import MAX_TEXT_LINES, _comment_text, _render_literal, _Source, _string_value, _words
 from repomem.miners._pyvalues import UPPER, setting_value, settings_kind
-from repomem.model import CONFIG, CONSTANT, Fact
 
 CONSTANT_NAME = re.compile(r"^_?[A-Z][A-Z0-9_]*$|^__[a-z][a-z0-9_]*__$")
 NOT_CONSTANTS = {"__all__", "__slots__", "__path__", "__doc__", "__name__", "__package__"}

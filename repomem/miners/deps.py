@@ -23,7 +23,7 @@ A dependency's key is ``dependency:{ecosystem}:{project}:{group}:{name}`` (docs/
 
 The key names no file, so moving a pin from requirements.txt to pyproject.toml in one project is a
 move, not a new dependency; when two manifests of one project state the same key, the ledger takes
-it from the one ranked first by :func:`repomem.model.precedence` (pyproject.toml, setup.cfg,
+it from the one ranked first by :func:`repomem.core.model.precedence` (pyproject.toml, setup.cfg,
 setup.py, requirements files, then anything else).
 """
 
@@ -38,11 +38,11 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
 
-from repomem.miners import MineError
+from repomem.core.model import DEPENDENCY, PYTHON, Fact, set_value
 from repomem.miners import _setup_py as setup_ast
+from repomem.miners._base import MineError
 from repomem.miners._scope import group_name, is_requirements, project_of, requirements_group
 from repomem.miners._text import locate, source_line, strip_comment
-from repomem.model import DEPENDENCY, PYTHON, Fact, set_value
 
 _CLASSIFIER = re.compile(r"^Programming Language :: Python :: (\d+\.\d+)$")
 _NPM_GROUPS = {"dependencies": "main", "devDependencies": "dev",

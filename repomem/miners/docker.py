@@ -17,9 +17,9 @@ from __future__ import annotations
 import io
 import re
 
-from repomem.miners import MineError
+from repomem.core.model import DOCKER, Fact, set_value
+from repomem.miners._base import MineError
 from repomem.miners._text import words
-from repomem.model import DOCKER, Fact, set_value
 
 MAX_TEXT_LINES = 4
 _VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))")

@@ -21,10 +21,10 @@ import json
 import re
 import tomllib
 
-from repomem.miners import MineError
+from repomem.core.model import DEPENDENCY, Fact
+from repomem.miners._base import MineError
 from repomem.miners._scope import project_of
 from repomem.miners._text import locate, source_line
-from repomem.model import DEPENDENCY, Fact
 
 _CARGO_GROUPS = {"dependencies": "main", "dev-dependencies": "dev", "build-dependencies": "build"}
 _GO_REQUIRE = re.compile(r"^\s*([^\s()]+)\s+(v[^\s]+)\s*(//.*)?$")

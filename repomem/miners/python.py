@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import re
 
-from repomem.identity import Fingerprint, body_key
-from repomem.miners import MineError
+from repomem.core.identity import Fingerprint, body_key
+from repomem.core.model import CLASS, FUNCTION, ROUTE, Fact
+from repomem.miners._base import MineError
 from repomem.miners._pyroutes import Wiring
 from repomem.miners._pysettings import constants_and_settings
-from repomem.miners._pysource import (MAX_TEXT_LINES, _collapse, _first_error_line, _Source,
-                                      _string_value, _words)
-from repomem.model import CLASS, FUNCTION, ROUTE, Fact
+from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _first_error_line, _Source, _string_value, _words
 
 ROUTE_VERBS = {"get", "post", "put", "delete", "patch", "head", "options", "websocket", "route", "api_route"}
 ROUTE_PURPOSE_SUFFIX = " (HTTP endpoint / API route / URL path)"

@@ -120,7 +120,7 @@ def load(lang: Lang):
     A grammar that is missing or does not fit the query (another major version) is a MineError
     for each file of the language -- logged and skipped, earlier facts kept -- never a traceback.
     """
-    from repomem.miners import MineError
+    from repomem.miners._base import MineError
 
     got = _LOADED.get(lang.name)
     if got is None:

@@ -7,8 +7,8 @@ from __future__ import annotations
 import posixpath
 import re
 
-from repomem.miners._pyroutes import join
-from repomem.model import MOUNT, ROUTER, Fact
+from repomem.core.model import MOUNT, ROUTER, Fact
+from repomem.core.routes import join
 
 _JS_ROUTERS = {"Router", "express.Router", "KoaRouter"}
 _JS_APPS = {"express", "fastify", "Fastify", "Koa", "polka", "Hono"}

@@ -16,13 +16,13 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from repomem.identity import Fingerprint, body_key
-from repomem.miners import MineError
+from repomem.core.identity import Fingerprint, body_key
+from repomem.core.model import CONSTANT, FUNCTION, Fact
+from repomem.miners._base import MineError
 from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _first_error_line, _Source, _words
 from repomem.miners.lang import Lang, load
 from repomem.miners.lang.purpose import describe, doc_text, param_names
 from repomem.miners.lang.routes import Routes
-from repomem.model import CONSTANT, FUNCTION, Fact
 
 # A file is unparseable (MineError: it keeps its earlier facts) when the parser had to invent a
 # token (a MISSING node: an unclosed brace swallows everything after it) or when ERROR nodes
