@@ -87,6 +87,6 @@ def main() -> int:
 if __name__ == "__main__":
     try:
         code = main()
-    except BaseException:  # noqa: BLE001 -- never fail the user's prompt, whatever happened
+    except BaseException:  # never fail the user's prompt, whatever happened
         code = 0
     os._exit(code)  # skip interpreter teardown (Chroma's threads); output is already flushed

@@ -30,7 +30,7 @@ def stale_tables(stale: dict) -> str:
             ("Stale exposure@k (a superseded value of the subject in the context handed over)",
              "exposure", _pct),
             ("As-of accuracy (questions about past dates)", "asof_accuracy", _num),
-            ("Retrieval hit@1 / hit@5 of the right fact", None, None)]:
+            ("Retrieval hit@1 / hit@5 of the right fact", None, _num)]:  # (fmt unused: two figures)
         lines.append(f"**{title}**")
         lines.append("")
         lines.append("| system | " + " | ".join(conds) + " |")

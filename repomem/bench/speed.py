@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from repomem.bench.perf import _du, _timed_child
 from repomem.service.samples import git_env
@@ -71,11 +72,11 @@ def _profile(repo: Path, store: Path, env: dict, out: Path) -> tuple[float, list
                   "--all", "-q", "--repo", str(repo), "--store", str(store)],
                  dict(env, REPOMEM_WORKERS="1"))
     st = pstats.Stats(str(prof))
-    total = st.total_tt
+    total = st.total_tt  # type: ignore[attr-defined]  # set by Stats(); typeshed omits it
     rows = []
     for label, names, where in _PROFILE:
         cum = 0.0
-        for (fname, _, func), (_, _, _, ct, _) in st.stats.items():
+        for (fname, _, func), (_, _, _, ct, _) in st.stats.items():  # type: ignore[attr-defined]  # as above
             if func in names and where.split("/")[-1].split(".")[0] in fname + func:
                 cum += ct
             elif func.startswith("<method") and names == ["parse"] and where in func:
@@ -146,7 +147,7 @@ def measure(src: Path, work: Path, workers=(1, 2), profile: bool = True, hook: i
                            capture_output=True, text=True, check=True).stdout)
     git_log = min(_timed_child(["git", "-C", str(repo), "log", "-p", "--first-parent", "--no-color",
                                 "HEAD"], env)[0] for _ in range(3))
-    res = {"repo": repo.name, "commits": n, "git_log_s": round(git_log, 3), "runs": []}
+    res: dict[str, Any] = {"repo": repo.name, "commits": n, "git_log_s": round(git_log, 3), "runs": []}
     log(f"{repo.name}: {n} commits, git log -p --first-parent {git_log:.2f}s")
     store = work / f"store-{repo.name}"
     for w in workers:

@@ -23,6 +23,7 @@ import os
 import shutil
 import time
 from pathlib import Path
+from typing import Any
 
 from repomem.adapters import git
 from repomem.adapters.embed import get_embedder
@@ -92,8 +93,8 @@ def score(q: dict, facts: list[dict], answer_of=None) -> dict:
         correct = not top_about
         is_stale = top_about
     else:
-        correct = top_about and top[field] == q["answer"]
-        is_stale = top_about and top[field] in stale
+        correct = top is not None and top_about and top[field] == q["answer"]
+        is_stale = top is not None and top_about and top[field] in stale
     exposed = any(a and f[field] in stale for a, f in zip(ab, facts)) if q["answer"] else any(ab)
     right = [a and f[field] == q["answer"] for a, f in zip(ab, facts)]
     return {"correct": bool(correct), "stale": bool(is_stale), "exposed": bool(exposed),
@@ -140,9 +141,9 @@ class Baselines:
         from chromadb.config import Settings
 
         self.emb = emb
-        self.client = chromadb.PersistentClient(path=str(path), settings=Settings(
+        self.client: Any = chromadb.PersistentClient(path=str(path), settings=Settings(
             anonymized_telemetry=False))
-        self.col = self.client.get_or_create_collection("snippets", embedding_function=None,
+        self.col: Any = self.client.get_or_create_collection("snippets", embedding_function=None,
                                                         metadata={"hnsw:space": "cosine"})
         chain = git.first_parent_chain(repo)
         eff = git.effective_times(chain)
@@ -152,13 +153,15 @@ class Baselines:
             changes = git.changes(repo, chain)
             for c in chain:
                 recs[c.sha] = miner.mine(c, changes.get(c.sha, []))
-        ids, docs, metas = [], [], []
+        ids: list[str] = []
+        docs: list[str] = []
+        metas: list[Any] = []  # chromadb metadata mappings
         for seq, sha in enumerate(order):
-            for path, facts in sorted(recs[sha].files.items()):
+            for fpath, facts in sorted(recs[sha].files.items()):
                 for n, f in enumerate(facts):
                     if f.kind in WIRING:  # internal to the ledger's route composition
                         continue
-                    ids.append(f"{seq:05d}-{path}-{n}")
+                    ids.append(f"{seq:05d}-{fpath}-{n}")
                     docs.append(f"{f.subject}. {f.purpose}. {f.path}\n{f.text}")
                     metas.append({"kind": f.kind, "key": f.key, "path": f.path,
                                   "subject": f.subject, "purpose": f.purpose, "value": f.value,
@@ -172,7 +175,7 @@ class Baselines:
         from repomem.service.query import _rerank
 
         n = min(max(40, 4 * K), self.n)
-        where = {"date": {"$lte": before}} if before is not None else None
+        where: Any = {"date": {"$lte": before}} if before is not None else None
         got = self.col.query(query_embeddings=self.emb.embed([question]), n_results=n,
                              where=where, include=["metadatas", "distances"])
         rows = [dict(m, distance=d) for m, d in zip(got["metadatas"][0], got["distances"][0])]

@@ -32,7 +32,7 @@ def explain(exc: BaseException, store: str | None = None, rebuild: str | None = 
     where = f"the store at {store}" if store else "the store"
     err = getattr(exc, "errno", None)
     if err in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT):
-        return RepomemError(f"no space left writing {where} ({exc.strerror or exc})",
+        return RepomemError(f"no space left writing {where} ({getattr(exc, 'strerror', None) or exc})",
                             hint="free some space and run the command again: "
                                  "facts already stored are kept")
     name = getattr(exc, "filename", None)
@@ -41,7 +41,7 @@ def explain(exc: BaseException, store: str | None = None, rebuild: str | None = 
         return RepomemError(f"permission denied: {name}",
                             hint="check the file's permissions (or run as its owner)")
     if err in (errno.EROFS, errno.EACCES, errno.EPERM):
-        return RepomemError(f"{where} is not writable ({exc.strerror or exc})",
+        return RepomemError(f"{where} is not writable ({getattr(exc, 'strerror', None) or exc})",
                             hint="make it writable (chmod -R u+w STORE), or pass --store DIR "
                                  "with a writable copy")
     text = str(exc).lower()

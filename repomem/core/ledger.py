@@ -68,6 +68,8 @@ def final_key(fact: Fact, identity: str | None) -> str:
 class Ledger:
     """Apply records one at a time, oldest first along one first-parent chain."""
 
+    _wiring: WiringTable | None  # built on first use (no class attribute: see _wiring_table)
+
     def __init__(self) -> None:
         self.files: dict[str, dict[str, Fact]] = {}  # path -> final key -> fact
         self.key_paths: dict[str, set[str]] = {}  # final key -> paths that state it

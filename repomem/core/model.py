@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from typing import Any
 
 # Kinds of fact.  A kind is part of every key, so two kinds never supersede each other.
 FUNCTION = "function"
@@ -54,7 +55,8 @@ class Fact:
     purpose: str
     attrs: tuple[tuple[str, str], ...] = ()
     anchor: str | None = None
-    fingerprint: str = field(default="", compare=False)
+    # a str once stored; while mining, an identity.Fingerprint (made on demand)
+    fingerprint: Any = field(default="", compare=False)
     is_set: bool = False
 
     def value_id(self) -> tuple:

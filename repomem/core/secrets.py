@@ -86,7 +86,8 @@ def _assignment_spans(text: str, low: str, code: bool) -> list[tuple[int, int]]:
         start = m.start()
         while start > 0 and text[start - 1] in _NAME_CHARS:
             start -= 1
-        name = text[start:m.start()] + _NAME_END.match(text, m.start()).group(0)
+        end = _NAME_END.match(text, m.start())  # always matches (possibly empty)
+        name = text[start:m.start()] + (end.group(0) if end else "")
         if not secret_name(name.rsplit(".", 1)[-1]):
             continue
         g = "qval" if quoted else "val"
@@ -199,7 +200,7 @@ def redact_fact(fact: Fact) -> Fact:
     value = _TOKEN_BREAKS.sub(r"\1", _sub_patterns(value))
     text, purpose = redact_text(text), redact_text(purpose)
     subject = _sub_patterns(subject)
-    attrs = tuple((k, redact_text(v)) for k, v in attrs)
-    if (value, text, purpose, subject, attrs) == (fact.value, fact.text, fact.purpose, fact.subject, fact.attrs):
+    redacted = tuple((k, redact_text(v)) for k, v in attrs)
+    if (value, text, purpose, subject, redacted) == (fact.value, fact.text, fact.purpose, fact.subject, fact.attrs):
         return fact
-    return dataclasses.replace(fact, value=value, text=text, purpose=purpose, subject=subject, attrs=attrs)
+    return dataclasses.replace(fact, value=value, text=text, purpose=purpose, subject=subject, attrs=redacted)

@@ -175,6 +175,7 @@ class Watcher:
                     self.cond.wait(None if d is None else max(0.0, d - self.debounce.clock()))
                 if self.stopping:
                     return
+            assert batch is not None  # the wait above ends with a batch or returns
             try:
                 self.handle(batch)
             except Exception as e:  # keep watching; the next event retries

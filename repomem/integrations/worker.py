@@ -83,7 +83,7 @@ def catch_up(r) -> dict:
         prev = heads.get(branch)
         stats["rewritten"] = bool(prev and head and prev != head
                                   and not is_ancestor(r.root, prev, head))
-        if stats["rewritten"]:
+        if stats["rewritten"] and prev:
             log.warning("history of %s was rewritten: %s is no longer on it; view rebuilt",
                         branch, prev[:10])
         if head and prev != head:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import Callable
 
 from repomem.core.model import CONFIG, CONSTANT, Fact
 from repomem.miners._pysource import MAX_TEXT_LINES, _comment_text, _render_literal, _Source, _string_value, _words
@@ -98,7 +99,8 @@ def _is_constant(name: str) -> bool:
 
 def _settings(src: _Source, root, path: str) -> list[Fact]:
     """Class-level attributes of the module's settings-like classes."""
-    facts, config_classes = [], set()
+    facts: list[Fact] = []
+    config_classes: set[str] = set()
     for child in root.named_children:
         decorators, cls = [], child
         if child.type == "decorated_definition":
@@ -112,6 +114,7 @@ def _settings(src: _Source, root, path: str) -> list[Fact]:
             continue
         name = src.text(cls.child_by_field_name("name"))
         config_classes.add(name)
+        accept: Callable[[str], object]
         if kind == "upper":
             accept = UPPER.match
         else:

@@ -59,7 +59,7 @@ class DockerMiner:
         try:
             parser = DockerfileParser(fileobj=io.BytesIO(text.encode("utf-8")), env_replace=False)
             instructions = parser.structure
-        except Exception as e:  # noqa: BLE001 -- the parser's errors are not one documented type
+        except Exception as e:  # the parser's errors are not one documented type
             raise MineError(f"Dockerfile: {(str(e).splitlines() or [type(e).__name__])[0]}") from None
         lines = text.splitlines()
         facts: dict[str, Fact] = {}

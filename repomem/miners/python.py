@@ -13,6 +13,7 @@ settings-like classes (``config:<path>:<Class>.<NAME>``).
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from repomem.core.identity import Fingerprint, body_key
 from repomem.core.model import CLASS, FUNCTION, ROUTE, Fact
@@ -287,10 +288,11 @@ class PythonMiner:
         wiring = Wiring(src, root, path, _string_value)
         for decorators, fn, cls in _defs(root, []):
             facts = _function_facts(src, path, decorators, fn, cls, wiring)
-            if facts[0].anchor in by_anchor and _extends_property(src, decorators):
+            anchor = cast(str, facts[0].anchor)  # a function fact always has one
+            if anchor in by_anchor and _extends_property(src, decorators):
                 continue
-            by_anchor.pop(facts[0].anchor, None)
-            by_anchor[facts[0].anchor] = facts
+            by_anchor.pop(anchor, None)
+            by_anchor[anchor] = facts
         out = [f for facts in by_anchor.values() for f in facts]
         out += _class_facts(src, path, by_anchor, root)
         return out + constants_and_settings(src, root, path) + wiring.facts

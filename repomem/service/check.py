@@ -70,7 +70,7 @@ class Stale:
     key: str
     kind: str
     subject: str
-    family: str  # setting name normalised, function name, or "route"
+    family: str | None  # setting name normalised, function name, or "route"
     old: str  # the stale text looked for (a value, a version, a name or a route)
     old_value: str  # the superseded version's whole value
     current: str | None  # the key's current value (None: removed since)
@@ -262,6 +262,7 @@ def scannable(path: str, text: str) -> list[tuple[int, str, str]]:
                 heading = ln.strip()
             out.append((i, ln, heading))
         return out
+    picked: dict[int, str] | None
     if kind == "python":
         picked = _python_text(text)
     else:
@@ -301,11 +302,11 @@ def _dynamic(seg: str) -> bool:
 class Checker:
     def __init__(self, stale: list[Stale], families: dict):
         self.families = families
-        self.settings: dict[str, list[Stale]] = {}
+        self.settings: dict[str | None, list[Stale]] = {}
         self.functions: dict[str, list[Stale]] = {}
         self.routes: list[tuple[re.Pattern, Stale]] = []
         self.current_routes = []
-        names: dict[str, str] = {}
+        names: dict[str | None, str] = {}
         for s in stale:
             if s.kind == "function":
                 self.functions.setdefault(s.old, []).append(s)
@@ -315,7 +316,8 @@ class Checker:
                     self.routes.append((rx, s))
             else:
                 self.settings.setdefault(s.family, []).append(s)
-                names.setdefault(s.family, setting_name(s.key, s.kind) or s.family)
+                # a None family (a dependency key without a setting name) stays a key of its own, as before
+                names.setdefault(s.family, setting_name(s.key, s.kind) or s.family)  # type: ignore[arg-type]
         for _, cur in families.get("route", {}).values():
             rx = _route_regex(cur) if cur else None
             if rx:

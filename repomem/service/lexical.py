@@ -110,8 +110,8 @@ class Lexical:
         docs, seen = [], {}
         for r in rows:
             digest = short_hash(*fields(r).values())
-            toks = known.get(digest)
-            toks = toks.split(" ") if toks is not None else (doc_tokens(r) or ["name:"])
+            cached = known.get(digest)
+            toks = cached.split(" ") if cached is not None else (doc_tokens(r) or ["name:"])
             seen[digest] = " ".join(toks)
             docs.append(toks)
         bm = bm25s.BM25(**BM25)
@@ -138,7 +138,7 @@ class Lexical:
         return cls(json.loads(z["lex_vocab"].tobytes()), z["lex_data"], z["lex_indices"],
                    z["lex_indptr"], n_docs)
 
-    def scores(self, question: str, drop: set[str] = frozenset(), profile: str = "default"):
+    def scores(self, question: str, drop: frozenset[str] | set[str] = frozenset(), profile: str = "default"):
         """DROP: tokens that are no evidence here (the project's own name is in every path).
         PROFILE: the row of FIELD_WEIGHTS for this kind of question."""
         import numpy as np

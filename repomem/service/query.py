@@ -182,7 +182,7 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
 def facts(r: Repo, as_of: str | None = None, kind: str | None = None, tx: bool = False) -> dict:
     ensure_view(r)
     t = parse_when(r, as_of)
-    where = {"$and": [{"valid_from": {"$lte": t}}, {"valid_to": {"$gt": t}}]}
+    where: dict[str, list[dict]] = {"$and": [{"valid_from": {"$lte": t}}, {"valid_to": {"$gt": t}}]}
     if kind:
         where["$and"].append({"kind": kind})
     with r.store.reader():

@@ -89,7 +89,7 @@ def intent(question: str) -> set[str]:
     return kinds
 
 
-def identifiers(question: str, project: set[str] = frozenset()) -> list[tuple[str, bool, str]]:
+def identifiers(question: str, project: frozenset[str] | set[str] = frozenset()) -> list[tuple[str, bool, str]]:
     """(normalised name, spelled as an identifier, as written) for each word that may name a
     fact.  PROJECT: the repository's own names, which name the repository ("click's docs", "the
     dev environment of click") unless the question asks for its version ("what click version

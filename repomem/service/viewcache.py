@@ -19,7 +19,8 @@ import os
 import zipfile
 from pathlib import Path
 
-SNAPSHOT = "current-view.npz"
+from repomem.storage.store import SNAPSHOT, Store
+
 # What a damaged file raises from np.load / json: it is then treated as absent.
 _DAMAGED = (ValueError, KeyError, EOFError, zipfile.BadZipFile, UnicodeDecodeError, AttributeError)
 
@@ -39,14 +40,14 @@ def _discard_damaged(store, err: Exception) -> None:
         pass
 
 
-def invalidate(store_path: Path) -> None:
+def invalidate(store_path: Store | Path) -> None:
     try:
         _path(store_path).unlink()
     except FileNotFoundError:
         pass
 
 
-def write(store_path: Path, state: dict, rows: list[dict], embeddings) -> None:
+def write(store_path: Store | Path, state: dict, rows: list[dict], embeddings) -> None:
     """state: view id, head, embedder, missing commits.  One file replaced atomically, so a
     reader needs no lock: it sees the whole old snapshot or the whole new one."""
     import numpy as np
@@ -77,7 +78,7 @@ def _known_docs(path: Path) -> dict:
         return {}
 
 
-def _read(store_path: Path, head: str | None, any_head: bool = False):
+def _read(store_path: Store | Path, head: str | None, any_head: bool = False):
     try:
         import numpy as np
 
@@ -93,7 +94,7 @@ def _read(store_path: Path, head: str | None, any_head: bool = False):
         return None
 
 
-def exists(store_path: Path, head: str | None) -> bool:
+def exists(store_path: Store | Path, head: str | None) -> bool:
     try:
         import numpy as np
 
@@ -109,7 +110,7 @@ def exists(store_path: Path, head: str | None) -> bool:
         return False
 
 
-def load_any(store_path: Path):
+def load_any(store_path: Store | Path):
     """The snapshot whatever HEAD it was written for (the writer patches it forward)."""
     return _read(store_path, None, any_head=True)
 

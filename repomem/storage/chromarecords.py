@@ -51,7 +51,9 @@ class ChromaRecords:
 
     def _all(self, kind: str, include: list[str], where: dict | None = None):
         """Every row, in pages (a server caps what one response may carry)."""
-        ids, metas, off = [], [], 0
+        ids: list[str] = []
+        metas: list[dict] = []
+        off = 0
         while True:
             got = self._col(kind).get(include=include, where=where, limit=_PAGE, offset=off)
             ids += got["ids"]

@@ -14,6 +14,7 @@ import dataclasses
 import logging
 import sqlite3
 import zlib
+from typing import cast
 
 from repomem.core.ledger import Ledger, Version
 from repomem.core.model import Fact
@@ -57,7 +58,7 @@ def from_json(d: dict) -> Ledger:
     ledger = Ledger()
     for row in d["versions"]:
         v = Version(**dict(zip(_FIELDS, row, strict=True)))
-        v.attrs = tuple(tuple(a) for a in v.attrs)
+        v.attrs = cast("tuple[tuple[str, str], ...]", tuple(tuple(a) for a in v.attrs))
         ledger.versions.append(v)
     ledger.open = {k: ledger.versions[i] for k, i in d["open"].items()}
     ledger.files = {p: {k: Fact.from_dict(f) for k, f in fs.items()} for p, fs in d["files"].items()}

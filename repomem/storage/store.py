@@ -17,6 +17,7 @@ import os
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from repomem.core.errors import RepomemError
 from repomem.core.ledger import Version
@@ -24,10 +25,7 @@ from repomem.core.model import short_hash
 from repomem.core.records import CommitRecord
 from repomem.storage.recordstore import RecordStore, SqliteRecords
 
-# Where a store lives and which repository it belongs to: repomem/storepath.py (re-exported for
-# callers that import them from here).
-from repomem.storage.storepath import default_store_path, resolve_store_path  # noqa: F401
-
+SNAPSHOT = "current-view.npz"  # the current-view snapshot (repomem/service/viewcache.py)
 SCHEMA = 4  # 2: version payload in one JSON field; 3: records in packs; 4: records in SQLite
 FOREVER = 253402300799  # 9999-12-31T23:59:59Z: valid_to of a current version (Chroma has no null)
 _BATCH = 500  # rows a Chroma call
@@ -103,9 +101,9 @@ class Store:
         # Commit records are shared by all worktrees of a repository; each worktree has its own
         # view (its HEAD's fold): meta key, versions collection, snapshot and fold state.
         self.worktree = worktree
-        self._client = None
+        self._client: Any = None  # a chromadb client, opened on first use
         self._cols: dict = {}
-        self._generation = None
+        self._generation: str | None = None
         self.embedder_spec = embedder_spec  # asked for on the command line; None = as stored
         self._lock_depth = 0
         self._lock_fd: int | None = None
@@ -186,8 +184,6 @@ class Store:
 
     @property
     def snapshot_file(self) -> Path:
-        from repomem.service.viewcache import SNAPSHOT
-
         stem, _, ext = SNAPSHOT.rpartition(".")
         return self.path / (f"{stem}.{self.worktree}.{ext}" if self.worktree else SNAPSHOT)
 
@@ -374,8 +370,8 @@ class Store:
             col.upsert(ids=[c[0] for c in chunk], metadatas=[c[1] for c in chunk],
                        embeddings=embedder.embed([c[2] for c in chunk]))
         for i in range(0, len(update_meta), _BATCH):
-            chunk = update_meta[i:i + _BATCH]
-            col.update(ids=[c[0] for c in chunk], metadatas=[c[1] for c in chunk])
+            upd = update_meta[i:i + _BATCH]
+            col.update(ids=[c[0] for c in upd], metadatas=[c[1] for c in upd])
         gone = [i for i in have if i not in want_ids] if complete else []
         for i in range(0, len(gone), _BATCH):
             col.delete(ids=gone[i:i + _BATCH])

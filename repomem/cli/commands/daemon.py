@@ -24,7 +24,7 @@ def run(args) -> int:
     r = open_repo(args)
     store = r.store.path
     if args.action == "start":
-        pid = daemon.start(r.root, store)
+        pid: int | None = daemon.start(r.root, store)
         echo(f"daemon {pid} watching {r.root} (log: {daemon.log_file(store)})")
     elif args.action == "stop":
         pid = daemon.stop(store)

@@ -11,6 +11,8 @@ A hook that was already there is kept as <hook>.legacy and still runs.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from repomem.cli import common
 from repomem.core.termsafe import echo
 
@@ -31,7 +33,8 @@ def run(args) -> int:
 
         argv = [args.hook, "--repo", args.repo] + (["--store", args.store] if args.store else [])
         return worker.main(argv)
-    fn = {"install": hooks.install, "uninstall": hooks.uninstall, "status": hooks.status}
+    fn: dict[str, Callable[[str], list[str]]] = {"install": hooks.install, "uninstall": hooks.uninstall,
+                                                 "status": hooks.status}
     if args.action == "install" and args.store:  # recorded as repomem.store for the shims
         from repomem.adapters import git
         from repomem.storage.storepath import resolve_store_path

@@ -93,7 +93,8 @@ class Routes(JsRoutes):
         if handler is None or handler.type not in ("arrow_function", "function_expression",
                                                    "function", "func_literal"):
             return []
-        names, stack = [], [handler]
+        names: list[str] = []
+        stack = [handler]
         while stack and len(names) < 6:
             n = stack.pop()
             if n.type == "call_expression":

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import cast
 
 from repomem.core.identity import Fingerprint, body_key
 from repomem.core.model import CONSTANT, FUNCTION, Fact
@@ -59,7 +60,8 @@ class FileFacts:
         parser, query = load(lang)
         self.root = parser.parse(self.src.data).root_node
         check_parse(self.root, len(self.src.data))
-        self.matches, spans = [], []
+        self.matches: list[dict] = []
+        spans: list[tuple[int, int]] = []
         for _, caps in QueryCursor(query).matches(self.root):
             if "comment" in caps:
                 spans.extend((n.start_byte, n.end_byte) for n in caps["comment"])
@@ -250,7 +252,7 @@ class FileFacts:
         if t in ("array", "array_expression") and node.named_child_count <= 50:
             items = [c for c in node.named_children if c.type not in self.lang.comments]
             parts = [self.literal(c) for c in items]
-            return None if any(p is None for p in parts) else "[" + ", ".join(parts) + "]"
+            return None if any(p is None for p in parts) else "[" + ", ".join(cast("list[str]", parts)) + "]"
         if t in ("parenthesized_expression", "as_expression", "satisfies_expression") \
                 and node.named_child_count:
             return self.literal(node.named_children[0])
