@@ -158,8 +158,9 @@ _INSTANCE = None
 def registered():
     """Let repomem's own code resolve this embedder's name (bench only; no core change)."""
     import repomem.adapters.embed
-    import repomem.service.ingest
     import repomem.service.query
+    import repomem.service.repo
+    import repomem.service.view
 
     global _INSTANCE
     orig = repomem.adapters.embed.get_embedder
@@ -172,7 +173,7 @@ def registered():
             return _INSTANCE
         return orig(spec)
 
-    mods = [repomem.adapters.embed, repomem.service.ingest, repomem.service.query]
+    mods = [repomem.adapters.embed, repomem.service.repo, repomem.service.view, repomem.service.query]
     import repomem.bench.stale as st
 
     mods.append(st)
