@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from typing import Protocol
+from typing import Callable, Protocol
 
 from repomem.core.tokens import tokens
 
@@ -61,14 +61,71 @@ class HashEmbedder:
         return [self.embed_one(t) for t in texts]
 
 
-def get_embedder(spec: str | None):
-    """``hash`` (default) or ``ollama:MODEL``."""
-    if not spec or spec in ("hash", HashEmbedder.name):
-        return HashEmbedder()
-    if spec.startswith("ollama:"):
-        from repomem.adapters.ollama_client import OllamaEmbedder
+# -- the registry: embedders by name ---------------------------------------------------------------
+# A spec is NAME or NAME:ARG (on the command line, or the name a store records).  A factory gets ARG,
+# or None when the spec has no colon.  Third-party embedders are entry points of the group below
+# (``[project.entry-points."repomem.embedders"] mine = "pkg.module:factory"``), loaded only when a
+# spec names one, the way simonw/llm finds its model plugins.
+ENTRY_POINT_GROUP = "repomem.embedders"
+Factory = Callable[[str | None], Embedder]
+EMBEDDERS: dict[str, Factory] = {}
 
-        return OllamaEmbedder(spec.split(":", 1)[1])
+
+def register_embedder(name: str, factory: Factory) -> None:
+    """Make ``name`` (and ``name:ARG``) a spec that get_embedder resolves."""
+    EMBEDDERS[name] = factory
+
+
+def _unknown(spec: str) -> Exception:
     from repomem.core.errors import RepomemError
 
-    raise RepomemError(f"unknown embedder: {spec}", hint="use 'hash' or 'ollama:MODEL'")
+    return RepomemError(f"unknown embedder: {spec}", hint="use 'hash' or 'ollama:MODEL'")
+
+
+def _factory(name: str) -> Factory | None:
+    if name not in EMBEDDERS:
+        from importlib.metadata import entry_points
+
+        for ep in entry_points(group=ENTRY_POINT_GROUP, name=name):
+            try:
+                EMBEDDERS[name] = ep.load()
+            except Exception as e:  # a broken plugin: one line naming it, not a traceback
+                from repomem.core.errors import RepomemError
+
+                raise RepomemError(f"embedder {name!r} ({ep.value}) failed to load: {e}",
+                                   hint="reinstall or remove the package that provides it") from None
+            break
+    return EMBEDDERS.get(name)
+
+
+def get_embedder(spec: str | None) -> Embedder:
+    """``hash`` (default), ``ollama:MODEL``, or any registered name."""
+    if not spec:
+        return HashEmbedder()
+    factory = _factory(spec)
+    if factory is not None:
+        return factory(None)
+    name, sep, arg = spec.partition(":")
+    factory = _factory(name) if sep else None
+    if factory is None:
+        raise _unknown(spec)
+    return factory(arg)
+
+
+def _hash(arg: str | None) -> Embedder:
+    if arg is not None:
+        raise _unknown(f"hash:{arg}")
+    return HashEmbedder()
+
+
+def _ollama(arg: str | None) -> Embedder:
+    if arg is None:
+        raise _unknown("ollama")
+    from repomem.adapters.ollama_client import OllamaEmbedder
+
+    return OllamaEmbedder(arg)
+
+
+register_embedder("hash", _hash)
+register_embedder(HashEmbedder.name, _hash)  # the name a store records
+register_embedder("ollama", _ollama)

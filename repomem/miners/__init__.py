@@ -42,14 +42,42 @@ from repomem.miners._base import (
 MINERS_VERSION = 5
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",
-           "MineError", "Miner", "all_miners", "excerpt", "mine_file", "redact_stored", "too_many", "wants"]
+           "MineError", "Miner", "all_miners", "excerpt", "mine_file", "redact_stored", "register_miner",
+           "too_many", "wants"]
+
+
+# Miners by name: the built-ins, then third-party ones (entry points of the group below, e.g.
+# ``[project.entry-points."repomem.miners"] toml-extra = "pkg.module:MINER"``), then those given to
+# register_miner.  A later one of the same name replaces an earlier one.
+ENTRY_POINT_GROUP = "repomem.miners"
+REGISTERED: dict[str, Miner] = {}
+
+
+def register_miner(miner: Miner) -> None:
+    """Add a miner (or replace the one of the same ``name``) for every file mined from now on."""
+    global _MINERS
+    REGISTERED[miner.name] = miner
+    _MINERS = None
 
 
 def _registry() -> list[Miner]:
+    from importlib.metadata import entry_points
+
     from repomem.miners import config, deps, docker, manifests, python
     from repomem.miners.lang import walker
 
-    return [python.MINER, config.MINER, deps.MINER, docker.MINER, walker.MINER, manifests.MINER]
+    miners: dict[str, Miner] = {m.name: m for m in (python.MINER, config.MINER, deps.MINER, docker.MINER, walker.MINER,
+                                  manifests.MINER)}
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            miners[ep.name] = ep.load()
+        except Exception as e:  # a broken plugin: one line naming it, not a traceback
+            from repomem.core.errors import RepomemError
+
+            raise RepomemError(f"miner {ep.name!r} ({ep.value}) failed to load: {e}",
+                               hint="reinstall or remove the package that provides it") from None
+    miners.update(REGISTERED)
+    return list(miners.values())
 
 
 _MINERS: list[Miner] | None = None

@@ -157,10 +157,10 @@ def run(args) -> int:
             if minilm.available():
                 log("semantic embedder found: running the in-order and many-versions "
                     "conditions with it")
-                with minilm.registered():
-                    sem = stale.run(out / "stale-minilm", quick=args.quick,
-                                    conditions=["in-order", "many-versions"],
-                                    embedder=minilm.NAME, log=log)
+                # resolved by name through the repomem.embedders entry point (pyproject.toml)
+                sem = stale.run(out / "stale-minilm", quick=args.quick,
+                                conditions=["in-order", "many-versions"],
+                                embedder=minilm.NAME, log=log)
                 result["stale_semantic"] = sem
                 runs.append(sem)
                 md += [f"### The same with `{sem['embedder']}`", "", report.stale_tables(sem), ""]
