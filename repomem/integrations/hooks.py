@@ -18,6 +18,7 @@ from pathlib import Path
 from repomem.adapters import git
 from repomem.core.errors import RepomemError
 from repomem.core.model import short_hash
+from repomem.storage import atomic
 
 HOOKS = ("post-commit", "post-merge", "post-rewrite", "post-checkout")
 MARKER = "# ID: repomem-"
@@ -95,10 +96,7 @@ def install(root: str | Path, python: str | None = None, store: Path | None = No
                                    hint="merge or remove one of them by hand, then install again")
             os.replace(path, legacy)
             note = f" (the existing hook was moved to {legacy.name} and still runs first)"
-        tmp = d / f".{hook}.repomem-tmp"
-        tmp.write_text(render(hook, python))
-        tmp.chmod(0o755)
-        os.replace(tmp, path)
+        atomic.write_text(path, render(hook, python), mode=0o755)
         lines.append(f"installed {path}{note}")
     return lines
 

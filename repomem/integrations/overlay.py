@@ -13,7 +13,6 @@ the file has not changed since (same mtime and size).
 from __future__ import annotations
 
 import json
-import os
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from repomem.core.identity import match_moves
 from repomem.core.ledger import final_key
 from repomem.core.model import FUNCTION, WIRING, Fact
 from repomem.miners import MineError, mine_file, wants
+from repomem.storage import atomic
 
 NAME = "overlay.json"
 
@@ -129,9 +129,7 @@ def compute(r, rows: list[dict] | None = None) -> dict:
 def save(r, overlay: dict) -> None:
     path = overlay_path(r)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".tmp{os.getpid()}")
-    tmp.write_text(json.dumps(overlay, indent=1))
-    os.replace(tmp, path)
+    atomic.write_text(path, json.dumps(overlay, indent=1))
 
 
 def refresh(r) -> dict:

@@ -13,8 +13,9 @@ import ast
 import dataclasses
 import hashlib
 import json
-import os
 from pathlib import Path
+
+from repomem.storage import atomic
 
 CACHE = "summaries.v1.json"
 
@@ -49,9 +50,7 @@ def digest(store_dir: Path) -> str | None:
 
 def save(store_dir: Path, data: dict) -> None:
     p = _path(store_dir)
-    tmp = p.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, indent=1, sort_keys=True))
-    os.replace(tmp, p)
+    atomic.write_text(p, json.dumps(data, indent=1, sort_keys=True))
 
 
 def body_hash(code: str) -> str:

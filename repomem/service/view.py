@@ -11,7 +11,6 @@ published view (``published``).
 
 from __future__ import annotations
 
-import os
 import time
 
 from repomem.adapters import git
@@ -23,7 +22,7 @@ from repomem.core.model import short_hash
 from repomem.miners.mining import CommitMiner
 from repomem.service import summaries, viewcache
 from repomem.service.repo import Repo, _embedder, require_store
-from repomem.storage import foldstate
+from repomem.storage import atomic, foldstate
 from repomem.storage.store import version_document, version_meta, version_row
 
 
@@ -220,6 +219,4 @@ def _refresh_snapshot(r, state: dict) -> None:
         _write_snapshot(r, state, emb, 0)
         if head != state.get("head"):
             provisional_snapshot(r)  # records it mines stay local: readers never publish
-        tmp = base.with_suffix(f".tmp{os.getpid()}")
-        tmp.write_text(state["id"])
-        os.replace(tmp, base)
+        atomic.write_text(base, state["id"])

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import zipfile
 from pathlib import Path
 
+from repomem.storage import atomic
 from repomem.storage.store import SNAPSHOT, Store
 
 # What a damaged file raises from np.load / json: it is then treated as absent.
@@ -57,14 +57,13 @@ def write(store_path: Store | Path, state: dict, rows: list[dict], embeddings) -
     # Provenance spans serve as-of answers, which Chroma serves; the current view needs none.
     rows = [{k: v for k, v in row.items() if k != "spans"} for row in rows]
     final = _path(store_path)
-    tmp = final.with_name(f"{SNAPSHOT}.tmp{os.getpid()}.npz")
     matrix = np.asarray(embeddings, dtype=np.float32)
     matrix = matrix.reshape(len(rows), -1) if rows else np.zeros((0, 1), dtype=np.float32)
     lex = Lexical.build(rows, _known_docs(final))
-    np.savez(tmp, embeddings=matrix,
-             rows=np.frombuffer(json.dumps(rows, ensure_ascii=False).encode(), dtype=np.uint8),
-             state=np.frombuffer(json.dumps(state).encode(), dtype=np.uint8), **lex.arrays())
-    os.replace(tmp, final)
+    with atomic.replacing(final) as fh:
+        np.savez(fh, embeddings=matrix,
+                 rows=np.frombuffer(json.dumps(rows, ensure_ascii=False).encode(), dtype=np.uint8),
+                 state=np.frombuffer(json.dumps(state).encode(), dtype=np.uint8), **lex.arrays())
 
 
 def _known_docs(path: Path) -> dict:

@@ -23,6 +23,7 @@ from repomem.core.errors import RepomemError
 from repomem.core.ledger import Version
 from repomem.core.model import short_hash
 from repomem.core.records import CommitRecord
+from repomem.storage import atomic
 from repomem.storage.recordstore import RecordStore, SqliteRecords
 
 SNAPSHOT = "current-view.npz"  # the current-view snapshot (repomem/service/viewcache.py)
@@ -197,9 +198,7 @@ class Store:
             return ""
 
     def _bump_generation(self) -> None:
-        tmp = self.path / "generation.tmp"
-        tmp.write_text(f"{time.time_ns()}-{os.getpid()}")
-        os.replace(tmp, self._gen_file())
+        atomic.write_text(self._gen_file(), f"{time.time_ns()}-{os.getpid()}")
         gen = self._read_generation()
         if self._client is not None and _CLIENTS.get(str(self.path)) == (self._generation,
                                                                           self._client):

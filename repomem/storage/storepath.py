@@ -14,6 +14,7 @@ from pathlib import Path
 
 from repomem.adapters import git
 from repomem.core.errors import RepomemError
+from repomem.storage import atomic
 
 IDENTITY = "repository.json"  # the first commit the store recorded (see check_identity)
 DEFAULT_NAME = "repomem"
@@ -72,6 +73,4 @@ def check_identity(store: Path, root: Path) -> None:
 def record_identity(store: Path, first_commit: str) -> None:
     path = store / IDENTITY
     if not path.exists():
-        tmp = store / f"{IDENTITY}.tmp{os.getpid()}"
-        tmp.write_text(json.dumps({"first_commit": first_commit}) + "\n")
-        os.replace(tmp, path)
+        atomic.write_text(path, json.dumps({"first_commit": first_commit}) + "\n")
