@@ -18,13 +18,15 @@ def cpu_seconds(pid: int) -> float:
 
 
 def main(window: float = 10.0) -> dict:
-    from repomem.samples import git_env
+    from repomem.service.samples import git_env
 
     env = git_env()
     with tempfile.TemporaryDirectory(prefix="repomem-idle-") as tmp:
         repo = Path(tmp) / "repo"
         repo.mkdir()
-        run = lambda *a: subprocess.run(a, cwd=repo, env=env, check=True, capture_output=True)
+        def run(*a):
+            return subprocess.run(a, cwd=repo, env=env, check=True, capture_output=True)
+
         run("git", "init", "-q", "-b", "main")
         (repo / "app.py").write_text("PORT = 8080\n")
         run("git", "add", "app.py")

@@ -13,17 +13,18 @@ from pathlib import Path
 
 
 def main(n: int = 5) -> dict:
-    from repomem.index import Repo
-    from repomem.query import ask
-
-    from repomem.samples import git_env
+    from repomem.service.query import ask
+    from repomem.service.repo import Repo
+    from repomem.service.samples import git_env
 
     env = git_env()
     out = {}
     for mode in ("hooks", "daemon"):
         with tempfile.TemporaryDirectory(prefix="repomem-fresh-") as tmp:
             repo = Path(tmp)
-            run = lambda *a: subprocess.run(a, cwd=repo, env=env, check=True, capture_output=True)
+            def run(*a, repo=repo):
+                return subprocess.run(a, cwd=repo, env=env, check=True, capture_output=True)
+
             run("git", "init", "-q", "-b", "main")
             (repo / "app.py").write_text("PORT = 1\n")
             run("git", "add", "app.py")

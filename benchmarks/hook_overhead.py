@@ -5,7 +5,7 @@ Usage: python benchmarks/hook_overhead.py [N]"""
 import json
 import sys
 
-from repomem.bench_hooks import measure
+from repomem.bench.hooks import measure
 
 if __name__ == "__main__":
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 20

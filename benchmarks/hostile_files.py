@@ -84,7 +84,7 @@ print(f"{dt:.2f}\\t{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024}\
 
 _BASE = """
 import resource, sys
-import repomem.miners, repomem.secret_scan, yaml, tree_sitter
+import repomem.miners, repomem.core.secret_scan, yaml, tree_sitter
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
 """
 

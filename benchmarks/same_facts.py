@@ -38,8 +38,9 @@ def dump(repo: Path, store: Path, code: str | None, dates: list[str]) -> dict:
     so the two sides never share a module)."""
     prog = f"""
 import json, sys
-from repomem.index import Repo, ensure_view
-from repomem.query import facts, history
+from repomem.service.repo import Repo
+from repomem.service.view import ensure_view
+from repomem.service.query import facts, history
 r = Repo.open({str(repo)!r}, {str(store)!r})
 ensure_view(r)
 out = {{"facts": {{}}, "history": {{}}}}

@@ -40,8 +40,8 @@ def _wanted(prompt: str) -> bool:
 
 
 def _in_process(repo: str, prompt: str, budget: int) -> str:
-    from repomem.agents import prompt_context
-    from repomem.index import Repo
+    from repomem.service.agents import prompt_context
+    from repomem.service.repo import Repo
 
     r = Repo.open(repo)
     if not r.store.exists():
@@ -87,6 +87,6 @@ def main() -> int:
 if __name__ == "__main__":
     try:
         code = main()
-    except BaseException:  # noqa: BLE001 -- never fail the user's prompt, whatever happened
+    except BaseException:  # never fail the user's prompt, whatever happened
         code = 0
     os._exit(code)  # skip interpreter teardown (Chroma's threads); output is already flushed

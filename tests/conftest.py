@@ -6,8 +6,8 @@ global or system config."""
 from __future__ import annotations
 
 import contextlib
-import io
 import gc
+import io
 import json
 import locale
 import logging
@@ -63,7 +63,7 @@ def git(repo, *args, date=None, check=True):
 
 def commit(repo, date, message, files):
     """Write files (None deletes) and commit them with a fixed author and committer date."""
-    from repomem.samples import write_files
+    from repomem.service.samples import write_files
 
     write_files(Path(repo), files)
     git(repo, "commit", "-q", "--allow-empty", "-m", message, date=date)
@@ -125,8 +125,8 @@ def _in_process(argv: list[str]) -> tuple[int, str, str]:
     import traceback
     import warnings
 
-    from repomem import viewcache
     from repomem.cli import main
+    from repomem.service import viewcache
 
     enc = locale.getpreferredencoding(False)
     cwd, env = os.getcwd(), dict(os.environ)
@@ -190,7 +190,7 @@ def _in_process(argv: list[str]) -> tuple[int, str, str]:
 
 def _chroma_state() -> tuple[dict, dict]:
     """(store path -> repomem's cached client, path -> chroma's cached System)."""
-    store = sys.modules.get("repomem.store")
+    store = sys.modules.get("repomem.storage.store")
     clients = {p: hit[1] for p, hit in store._CLIENTS.items()} if store else {}
     shared = sys.modules.get("chromadb.api.shared_system_client")
     systems = dict(shared.SharedSystemClient._identifier_to_system) if shared else {}
@@ -207,7 +207,7 @@ def _drop_new_clients(before: tuple[dict, dict]) -> None:
         return
     from chromadb.api.shared_system_client import SharedSystemClient
 
-    from repomem import store
+    from repomem.storage import store
     for path in new:
         store._CLIENTS.pop(path, None)
         SharedSystemClient._identifier_to_refcount.pop(path, None)
@@ -226,8 +226,9 @@ def cli_json(*args):
 @pytest.fixture(scope="session")
 def payments(_isolate_session, tmp_path_factory):
     """The payments sample, built and fully ingested once per session (read-only for tests)."""
-    from repomem import samples
-    from repomem.index import Repo, ingest
+    from repomem.service import samples
+    from repomem.service.ingest import ingest
+    from repomem.service.repo import Repo
 
     dest = tmp_path_factory.mktemp("samples") / "payments"
     defn = samples.load("payments")

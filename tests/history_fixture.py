@@ -26,8 +26,8 @@ def build_history(repo, n: int = 24) -> list[str]:
 
 def ledger_snapshot(repo, store) -> dict:
     """facts --json and history --json of every key, as an uninterrupted run would print them."""
-    from repomem.index import Repo
-    from repomem.query import facts, history
+    from repomem.service.query import facts, history
+    from repomem.service.repo import Repo
 
     r = Repo.open(repo, store)
     cur = facts(r)["facts"]

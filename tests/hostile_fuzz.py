@@ -118,8 +118,10 @@ def main() -> int:
     # the drawn files through a real ingest, over good versions of the same files
     sys.path.insert(0, str(Path(__file__).parent))
     from conftest import commit, git
-    from repomem.index import Repo, ingest
-    from repomem.query import facts
+
+    from repomem.service.ingest import ingest
+    from repomem.service.query import facts
+    from repomem.service.repo import Repo
 
     repo = work / "repo"
     repo.mkdir()

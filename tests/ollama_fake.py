@@ -15,7 +15,7 @@ import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from repomem.embed import HashEmbedder
+from repomem.adapters.embed import HashEmbedder
 
 _FACT = re.compile(r"^- (?P<subject>[^\n]*?): `(?P<value>[^`]*)` \((?P<where>[^,]+), commit "
                    r"(?P<commit>\w+)", re.M)

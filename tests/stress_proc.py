@@ -11,8 +11,9 @@ import json
 import sys
 from collections import Counter
 
-from repomem.index import Repo, ingest
-from repomem.query import ask, facts
+from repomem.service.ingest import ingest
+from repomem.service.query import ask, facts
+from repomem.service.repo import Repo
 
 
 def main(mode: str, repo: str, store: str, *rest: str) -> None:

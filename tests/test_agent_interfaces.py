@@ -11,7 +11,8 @@ import sys
 import anyio
 import pytest
 
-from repomem.index import Repo, ingest
+from repomem.service.ingest import ingest
+from repomem.service.repo import Repo
 from tests.conftest import ROOT, commit
 
 HOOK = ROOT / "hooks" / "claude_code_prompt_context.py"

@@ -5,9 +5,10 @@ commits stated stop being current."""
 from __future__ import annotations
 
 from conftest import cli_json, cli_proc, commit, git
-from repomem import worker
-from repomem.index import Repo
-from repomem.query import ask, history
+
+from repomem.integrations import worker
+from repomem.service.query import ask, history
+from repomem.service.repo import Repo
 
 
 def _port(repo, store) -> str:
@@ -79,7 +80,7 @@ def _scenario(repo, store):
     assert ask(Repo.open(repo), "DEBUG in other.py", k=1)["answer"] == "True"
 
     # The per-branch record of the last indexed HEAD follows.
-    from repomem.store import Store
+    from repomem.storage.store import Store
 
     s = Store(store)
     with s.reader():

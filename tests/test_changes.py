@@ -3,8 +3,8 @@ a revision excludes its own commit."""
 
 from __future__ import annotations
 
-from repomem.index import Repo
-from repomem.query import changes
+from repomem.service.query import changes
+from repomem.service.repo import Repo
 from tests.conftest import cli, cli_json
 
 

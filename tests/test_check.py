@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from repomem import samples
-from repomem.check import check_tree
-from repomem.index import Repo, ingest
+from repomem.service import samples
+from repomem.service.check import check_tree
+from repomem.service.ingest import ingest
+from repomem.service.repo import Repo
 from tests.conftest import cli, commit, git
 
 README = """\

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import textwrap
 
-from repomem.index import Repo, ingest
+from repomem.core.model import CLASS
 from repomem.miners.python import MINER
-from repomem.model import CLASS
-from repomem.query import facts, history
+from repomem.service.ingest import ingest
+from repomem.service.query import facts, history
+from repomem.service.repo import Repo
 from tests.conftest import commit
 
 

@@ -20,7 +20,8 @@ def test_in_process_matches_the_entry_point(new_repo, tmp_path):
 
 
 def test_in_process_leaves_no_state_behind(new_repo, tmp_path):
-    from repomem import store, viewcache
+    from repomem.service import viewcache
+    from repomem.storage import store
 
     repo = new_repo()
     commit(repo, "2026-01-01T00:00:00Z", "a", {"c.toml": "port = 1\n"})

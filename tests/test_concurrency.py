@@ -13,8 +13,10 @@ from pathlib import Path
 
 from conftest import git
 from history_fixture import build_history, ledger_snapshot
-from repomem.index import Repo, ingest
-from repomem.store import FOREVER, Store
+
+from repomem.service.ingest import ingest
+from repomem.service.repo import Repo
+from repomem.storage.store import FOREVER, Store
 
 HERE = Path(__file__).parent
 

@@ -10,9 +10,10 @@ import sys
 import time
 
 import pytest
-
 from history_fixture import build_history, ledger_snapshot
-from repomem.index import Repo, ingest
+
+from repomem.service.ingest import ingest
+from repomem.service.repo import Repo
 
 
 def _ingest_proc(repo, store, crash_at=None):

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pickle
 
-from repomem import identity
-from repomem.identity import Fingerprint, match_moves
+from repomem.core import identity
+from repomem.core.identity import Fingerprint, match_moves
+from repomem.core.model import CLASS, FUNCTION
 from repomem.miners.lang.walker import MINER as LANG
 from repomem.miners.python import MINER as PY
-from repomem.model import CLASS, FUNCTION
 
 JS = "function load(path) {\n  // read it\n  const raw = read(path, 'utf8');\n  return parse(raw);\n}\n"
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 
 from conftest import cli, commit, git
-from repomem import viewcache, worker
-from repomem.index import Repo, ingest
+
+from repomem.integrations import worker
+from repomem.service import viewcache
+from repomem.service.ingest import ingest
+from repomem.service.repo import Repo
 
 PORT_KEY = "config:c.toml:port"
 

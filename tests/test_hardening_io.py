@@ -12,14 +12,13 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import cli, cli_json, cli_proc, commit, git
-from repomem import daemon, overlay, worker
-from repomem.errors import RepomemError
-from repomem.index import Repo
-from repomem.query import ask
-from repomem.termsafe import safe
-from repomem.watch import TREE, Watcher, not_ignored
+
+from repomem.core.errors import RepomemError
+from repomem.core.termsafe import safe
+from repomem.integrations import daemon, overlay, worker
+from repomem.integrations.watch import TREE, Watcher, not_ignored
+from repomem.service.repo import Repo
 
 
 def _indexed(repo, sha) -> bool:

@@ -10,9 +10,11 @@ import subprocess
 import sys
 
 from conftest import ROOT, cli, commit, git
-from repomem import worker
-from repomem.index import Repo, ingest
-from repomem.query import facts
+
+from repomem.integrations import worker
+from repomem.service.ingest import ingest
+from repomem.service.query import facts
+from repomem.service.repo import Repo
 
 
 def _one_error(rc, err, text):

@@ -14,7 +14,6 @@ import sys
 import zlib
 
 import pytest
-
 from conftest import ROOT, cli, commit, git
 
 

@@ -10,9 +10,10 @@ import sys
 import time
 
 from conftest import cli, commit, git
-from repomem import hooks, worker
-from repomem.index import Repo
-from repomem.query import ask
+
+from repomem.integrations import hooks, worker
+from repomem.service.query import ask
+from repomem.service.repo import Repo
 
 
 def _init(repo):

@@ -9,11 +9,12 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import commit
-from repomem.index import Repo, ingest
+
 from repomem.miners import MAX_FACTS_PER_FILE, MAX_TEXT, MineError, mine_file
-from repomem.query import facts
+from repomem.service.ingest import ingest
+from repomem.service.query import facts
+from repomem.service.repo import Repo
 
 HERE = Path(__file__).parent
 

@@ -2,9 +2,9 @@ import random
 
 import pytest
 
-from repomem.identity import match_moves
+from repomem.core.identity import match_moves
+from repomem.core.model import FUNCTION
 from repomem.miners.python import MINER
-from repomem.model import FUNCTION
 
 
 def fn(path: str, src: str):
@@ -47,7 +47,8 @@ def test_moved_to_another_file_or_class(new_path, new_src):
 
 def test_unrelated_functions_not_matched():
     old = fn("a.py", "def sum_prices(items, limit, rate):" + BODY)
-    new = fn("a.py", "def parse(text):\n    parts = text.split(',')\n    return {p.strip(): len(p) for p in parts if p}\n")
+    new = fn("a.py", "def parse(text):\n    parts = text.split(',')\n"
+                     "    return {p.strip(): len(p) for p in parts if p}\n")
     assert match_moves([old], [new]) == []
 
 
@@ -111,7 +112,7 @@ def test_hundred_by_hundred_all_matched():
     def body():
         return " ".join(rng.choice(words) for _ in range(rng.randint(30, 300)))
 
-    from repomem.model import Fact
+    from repomem.core.model import Fact
 
     def fact(anchor, fp):
         return Fact(key="function", kind=FUNCTION, subject="", value="", path="", line=1, text="",

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from repomem.index import Repo, ingest
 from repomem.miners import MineError
 from repomem.miners.lang.walker import MINER
-from repomem.query import facts, history
+from repomem.service.ingest import ingest
+from repomem.service.query import facts, history
+from repomem.service.repo import Repo
 from tests.conftest import commit
 
 DOC = "Read the settings file and merge the defaults."

@@ -6,12 +6,12 @@ import subprocess
 import sys
 import textwrap
 
-from repomem.check import scannable
-from repomem.identity import match_moves
+from repomem.core.identity import match_moves
+from repomem.core.model import FUNCTION, Fact
 from repomem.miners import mine_file
 from repomem.miners.lang.walker import MINER
 from repomem.miners.manifests import MINER as MANIFESTS
-from repomem.model import FUNCTION, Fact
+from repomem.service.check import scannable
 
 
 def mine(path, src):
@@ -324,8 +324,7 @@ def test_jsdoc_one_blank_line_away_but_not_a_line_comment():
 def test_a_missing_grammar_is_a_one_line_mine_error(monkeypatch):
     import pytest
 
-    from repomem.miners import MineError
-    from repomem.miners import lang
+    from repomem.miners import MineError, lang
 
     fake = lang.Lang("go", family="go", module="tree_sitter_nonexistent_grammar", func="language",
                      query="go.scm")

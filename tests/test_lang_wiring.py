@@ -3,8 +3,9 @@ prefix changing in one file gives the routes of another file a new version."""
 
 from __future__ import annotations
 
-from repomem.index import Repo, ingest
-from repomem.query import facts, history
+from repomem.service.ingest import ingest
+from repomem.service.query import facts, history
+from repomem.service.repo import Repo
 from tests.conftest import commit
 
 APP = """\
@@ -68,7 +69,7 @@ def test_mount_prefix_composes_and_supersedes(new_repo):
 
 
 def test_check_reports_stale_mentions_in_comments_only(new_repo):
-    from repomem.check import check_tree
+    from repomem.service.check import check_tree
 
     repo = new_repo()
     commit(repo, "2026-03-01T10:00:00+00:00", "app", {

@@ -10,9 +10,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from repomem.ledger import REMOVED, SUPERSEDED, fold
-from repomem.mining import CommitRecord
-from repomem.model import CONFIG, Fact
+from repomem.core.ledger import REMOVED, SUPERSEDED, fold
+from repomem.core.model import CONFIG, Fact
+from repomem.core.records import CommitRecord
 
 PATHS = ["a.toml", "b.toml"]
 KEYS = ["port", "host", "timeout"]

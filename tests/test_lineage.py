@@ -7,8 +7,9 @@ import json
 
 import pytest
 
-from repomem.index import Repo, ingest
-from repomem.query import ask, facts, history
+from repomem.service.ingest import ingest
+from repomem.service.query import ask, facts, history
+from repomem.service.repo import Repo
 from tests.conftest import cli, commit, git
 
 VIEWS = '''def get_user_by_id(user_id):
@@ -190,8 +191,8 @@ def test_a_quoted_retired_value_gets_a_note_but_is_never_the_answer(new_repo, tm
 def test_lineage_and_spans_survive_a_fold_state_read_back_from_json(history_repo):
     # A saved fold state holds lists where the fold made tuples; folding on from it must give
     # the versions a fold from scratch gives, and never grow a closed version's lineage.
-    from repomem import git as gitmod
-    from repomem.ledger import fold
+    from repomem.adapters import git as gitmod
+    from repomem.core.ledger import fold
 
     repo, r, shas = history_repo
     chain = gitmod.first_parent_chain(repo)

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from repomem import samples
+from repomem.service import samples
 from tests.conftest import ROOT
 
 SUITE = samples.load(samples.SAMPLES_DIR / "scenarios" / "suite.py")

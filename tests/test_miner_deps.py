@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from repomem.core.model import DEPENDENCY, PYTHON, set_value
 from repomem.miners import MineError, mine_file
 from repomem.miners.deps import MINER
-from repomem.model import DEPENDENCY, PYTHON, set_value
 
 
 def by_key(path: str, text: str) -> dict:

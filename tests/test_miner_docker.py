@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from repomem.index import Repo, ingest
+from repomem.core.model import DOCKER
 from repomem.miners import MineError, mine_file, wants
 from repomem.miners.docker import MINER
-from repomem.model import DOCKER
-from repomem.query import facts, history
+from repomem.service.ingest import ingest
+from repomem.service.query import facts, history
+from repomem.service.repo import Repo
 from tests.conftest import commit
 
 DOCKERFILE = """\

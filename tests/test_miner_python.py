@@ -2,9 +2,9 @@ import textwrap
 
 import pytest
 
+from repomem.core.model import CONSTANT, FUNCTION, ROUTE
 from repomem.miners import MineError
 from repomem.miners.python import MINER
-from repomem.model import CONSTANT, FUNCTION, ROUTE
 
 
 def mine(src: str, path: str = "pkg/mod.py"):

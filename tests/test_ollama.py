@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from repomem.errors import RepomemError
-from repomem.index import Repo, ingest
-from repomem.ollama_client import OllamaEmbedder, chat, parse_llm
-from repomem.query import ask
+from repomem.adapters.ollama_client import OllamaEmbedder, chat, parse_llm
+from repomem.core.errors import RepomemError
+from repomem.service.ingest import ingest
+from repomem.service.query import ask
+from repomem.service.repo import Repo
 from tests.conftest import cli, cli_json, commit
 from tests.ollama_fake import FakeOllama, closed_port_host
 

@@ -8,9 +8,10 @@ import time
 
 import pytest
 
-from repomem import rank
-from repomem.index import Repo, ingest
-from repomem.query import ask, iso
+from repomem.service import rank
+from repomem.service.ingest import ingest
+from repomem.service.query import ask, iso
+from repomem.service.repo import Repo
 from tests.conftest import commit
 
 PYPROJECT = """[project]
@@ -149,7 +150,7 @@ def test_fresh_process_scores_the_stored_index_without_bm25s_or_chroma(store):
 
     from tests.conftest import ROOT
 
-    code = ("import sys, json; from repomem.index import Repo; from repomem.query import ask; "
+    code = ("import sys, json; from repomem.service.repo import Repo; from repomem.service.query import ask; "
             f"res = ask(Repo.open({str(store.root)!r}), 'Which version of react does the "
             "frontend use?'); print(json.dumps([res['answer'], 'bm25s' in sys.modules, "
             "'chromadb' in sys.modules]))")

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from repomem.index import Repo, ingest
-from repomem.query import ask, facts
+from repomem.service.ingest import ingest
+from repomem.service.query import ask, facts
+from repomem.service.repo import Repo
 from tests.conftest import commit, git
 
 PYPROJECT = """[project]

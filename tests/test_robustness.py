@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from repomem.index import Repo, ingest
-from repomem.query import facts, history
+from repomem.service.ingest import ingest
+from repomem.service.query import facts, history
+from repomem.service.repo import Repo
 from tests.conftest import cli, cli_proc, commit, git
 
 
@@ -75,7 +76,7 @@ def test_empty_repository_and_empty_commits(new_repo, tmp_path):
 
 
 def test_damaged_repository_with_parallel_mining(new_repo, tmp_path, monkeypatch):
-    from repomem.errors import RepomemError
+    from repomem.core.errors import RepomemError
 
     repo = new_repo()
     for i in range(4):
@@ -83,7 +84,7 @@ def test_damaged_repository_with_parallel_mining(new_repo, tmp_path, monkeypatch
     blob = git(repo, "rev-parse", "HEAD~1:c.toml")
     (repo / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
     monkeypatch.setenv("REPOMEM_WORKERS", "2")
-    monkeypatch.setattr("repomem.index.RECORD_BATCH", 1)
+    monkeypatch.setattr("repomem.service.ingest.RECORD_BATCH", 1)
     r = Repo.open(repo, store=tmp_path / "s")
     with pytest.raises(RepomemError) as err:
         ingest(r, all_history=True)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from repomem import samples
-from repomem.index import Repo
-from repomem.query import ask, facts, history
+from repomem.service import samples
+from repomem.service.query import ask, facts, history
+from repomem.service.repo import Repo
 from tests.conftest import cli, cli_json
 
 EXPECTED = samples.load("payments").EXPECTED

@@ -4,8 +4,9 @@ decides which of two manifests of one project states the current value."""
 
 from __future__ import annotations
 
-from repomem.index import Repo, ingest
-from repomem.query import facts, history
+from repomem.service.ingest import ingest
+from repomem.service.query import facts, history
+from repomem.service.repo import Repo
 from tests.conftest import commit
 
 

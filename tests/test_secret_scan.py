@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from repomem import secret_scan
-from repomem.secrets import redact_blob, redact_text
+from repomem.core import secret_scan
+from repomem.core.secrets import redact_blob, redact_text
 
 TOKEN = re.compile(r"<redacted:[0-9a-f]{6}>")
 
@@ -17,7 +17,7 @@ TOKEN = re.compile(r"<redacted:[0-9a-f]{6}>")
 def test_detect_secrets_snapshot_matches_installed_plugins():
     snap = json.loads(secret_scan._SNAPSHOT.read_text())
     assert snap["detect_secrets"] == secret_scan._installed_version(), \
-        "refresh the snapshot: python -m repomem.secret_scan"
+        "refresh the snapshot: python -m repomem.core.secret_scan"
     assert snap["patterns"] == secret_scan.live_plugin_patterns()
     plugins = {p["plugin"] for p in snap["patterns"]}
     assert {"SlackDetector", "GitLabTokenDetector", "StripeDetector", "AWSKeyDetector",

@@ -7,9 +7,9 @@ import re
 
 import pytest
 
+from repomem.core.model import CONFIG, CONSTANT, DEPENDENCY, Fact
+from repomem.core.secrets import redact_fact, redact_text, secret_name
 from repomem.miners import mine_file
-from repomem.model import CONFIG, CONSTANT, DEPENDENCY, Fact
-from repomem.secrets import redact_fact, redact_text, secret_name
 
 TOKEN = re.compile(r"<redacted:[0-9a-f]{6}>")
 

@@ -9,7 +9,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import cli, cli_proc, commit
 
 PEM_BODY = "MIIEowIBAAKCAQEAx9QmT4vLp8KwR2sYb7NcH5dJf3GaE6uVq1Zz"
@@ -65,7 +64,7 @@ def _samples(fam: dict[str, str]) -> dict[str, str]:
     ini += f"password = {NAMED[1]}\n[server]\nport = 8080\n"
     py = "".join(f'{n} = "{s}"\nNEUTRAL_{k.upper()} = "{s}"\n' for k, n, s in items)
     py += f'{NAMED[0]} = "{NAMED[1]}"\nSIGNING_KEY = """{PEM}"""\nPORT = 8080\n\n\n'
-    for k, n, s in items:
+    for k, _n, s in items:
         py += (f"def notify_{k}(message):\n    \"\"\"Posts with {s} as credential.\"\"\"\n"
                f"    client = Client(\"{s}\", timeout=3)\n    return client.send(message)\n\n\n")
     py += ("def connect_db():\n    \"\"\"Connect with password: Tr0ub4dor&3x.\"\"\"\n"
@@ -166,9 +165,8 @@ def test_no_secret_in_mcp_tool_output(corpus):
     import sys
 
     import anyio
-    from mcp import ClientSession, StdioServerParameters, stdio_client
-
     from conftest import ROOT
+    from mcp import ClientSession, StdioServerParameters, stdio_client
 
     repo, store = corpus
     params = StdioServerParameters(command=sys.executable, cwd=str(ROOT), args=[

@@ -21,7 +21,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-
 from conftest import cli, cli_json, cli_proc, commit, git
 
 CHROMA = Path(sys.executable).parent / "chroma"
@@ -51,7 +50,7 @@ class Server:
                 return
             except OSError:
                 if self.proc.poll() is not None:
-                    raise RuntimeError("chroma run exited")
+                    raise RuntimeError("chroma run exited") from None
                 time.sleep(0.1)
         raise RuntimeError("chroma run did not answer its heartbeat")
 
@@ -302,7 +301,7 @@ def test_commit_with_hooks_succeeds_while_the_server_is_down(chroma, clones, mon
 
 
 def test_normalised_identity():
-    from repomem.remote import normalise_url
+    from repomem.storage.remote import normalise_url
 
     for url in ("git@github.com:Org/Repo.git", "https://github.com/org/repo",
                 "ssh://git@GitHub.com/org/repo.git/", "https://user@github.com/Org/Repo.git"):
@@ -335,8 +334,8 @@ def test_the_hook_worker_on_a_feature_branch_publishes_nothing(chroma, clones, m
     monkeypatch.setenv("REPOMEM_CHROMA_URL", gate.url)  # no hooks installed: no racing worker
     git(a, "checkout", "-q", "-b", "feature")
     commit(a, "2024-01-07 10:00:00 +0000", "feature", {"requirements.txt": "requests==2.33\n"})
-    from repomem import worker
-    from repomem.index import Repo
+    from repomem.integrations import worker
+    from repomem.service.repo import Repo
     stats = worker.catch_up(Repo.open(a))  # what the hook's worker does, in this process
     assert stats["new"] == 0
     import chromadb

@@ -15,8 +15,9 @@ import sys
 
 import pytest
 
-from repomem.index import Repo, ingest
-from repomem.recordstore import MIGRATIONS
+from repomem.service.ingest import ingest
+from repomem.service.repo import Repo
+from repomem.storage.recordstore import MIGRATIONS
 from tests.conftest import ROOT, cli, commit
 
 OLD = "d9511ea"  # the last commit of schema 3

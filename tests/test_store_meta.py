@@ -3,8 +3,9 @@ vectors or misread rows.  The default embedder is offline and deterministic."""
 
 from __future__ import annotations
 
-from repomem.embed import HashEmbedder
-from repomem.index import Repo, ingest
+from repomem.adapters.embed import HashEmbedder
+from repomem.service.ingest import ingest
+from repomem.service.repo import Repo
 from tests.conftest import cli, commit
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from repomem.index import Repo, ingest
-from repomem.ledger import Version
-from repomem.summaries import apply, load, summarize, undocumented
+from repomem.core.ledger import Version
+from repomem.service.ingest import ingest
+from repomem.service.repo import Repo
+from repomem.service.summaries import apply, load, undocumented
+from repomem.service.summarizer import summarize
 from tests.conftest import commit
 from tests.ollama_fake import FakeOllama
 

@@ -9,9 +9,11 @@ import time
 
 import pytest
 
-from repomem import git, samples, viewcache
-from repomem.index import Repo, ingest
-from repomem.query import ask, iso
+from repomem.adapters import git
+from repomem.service import samples, viewcache
+from repomem.service.ingest import ingest
+from repomem.service.query import ask, iso
+from repomem.service.repo import Repo
 from tests.conftest import ROOT, commit
 
 QUESTIONS = [e["question"] for e in samples.load("payments").EXPECTED if not e.get("as_of")]
@@ -19,7 +21,7 @@ QUESTIONS = [e["question"] for e in samples.load("payments").EXPECTED if not e.g
 
 def test_fresh_process_answers_without_chroma(payments):
     repo, _, _ = payments
-    code = ("import sys, json; from repomem.index import Repo; from repomem.query import ask; "
+    code = ("import sys, json; from repomem.service.repo import Repo; from repomem.service.query import ask; "
             f"res = ask(Repo.open({str(repo)!r}), 'what port does production listen on?'); "
             "print(json.dumps([res['answer'], 'chromadb' in sys.modules]))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
@@ -50,7 +52,7 @@ def test_snapshot_follows_head_and_is_dropped_before_a_view_change(new_repo, tmp
     res = ask(r, "port?")
     assert res["answer"] == "1" and res["unindexed_commits"] == 1
 
-    from repomem.store import Store
+    from repomem.storage.store import Store
 
     def boom(*a, **k):
         raise RuntimeError("crash in the middle of a view sync")
@@ -68,7 +70,7 @@ def test_provisional_snapshot_answers_before_chroma_and_matches_the_final(new_re
 
     import numpy as np
 
-    from repomem.index import provisional_snapshot
+    from repomem.service.view import provisional_snapshot
 
     repo = new_repo()
     commit(repo, "2026-01-01T00:00:00Z", "a", {"app.py": "PORT = 1\n\n\ndef f(x):\n    return x\n"})
@@ -78,7 +80,7 @@ def test_provisional_snapshot_answers_before_chroma_and_matches_the_final(new_re
     with r.store.writer():
         early = provisional_snapshot(r)
     assert list(early) == [git.head(repo)]
-    code = ("import sys, json; from repomem.index import Repo; from repomem.query import ask; "
+    code = ("import sys, json; from repomem.service.repo import Repo; from repomem.service.query import ask; "
             f"res = ask(Repo.open({str(repo)!r}, store={str(tmp_path / 's')!r}), 'PORT', k=3); "
             "print(json.dumps([res['answer'], sorted(f['value'] for f in res['facts']), "
             "'chromadb' in sys.modules]))")
@@ -91,11 +93,15 @@ def test_provisional_snapshot_answers_before_chroma_and_matches_the_final(new_re
     final = viewcache.load_any(r.store.path)
     assert prov[0]["provisional"] and not final[0].get("provisional")
     assert prov[0]["id"] == final[0]["id"]
-    by_id = lambda snap: {row["id"]: (row, vec) for row, vec in zip(snap[1], snap[2])}
+    def by_id(snap):
+        return {row["id"]: (row, vec) for row, vec in zip(snap[1], snap[2])}
+
     p, f = by_id(prov), by_id(final)
     assert p.keys() == f.keys()
     # Transaction time may differ: this test drops the provisional records, so the ingest mines
     # them again (a writer reuses them, as after a crash the next writer would not).
-    same = lambda row: {k: v for k, v in row.items() if k != "recorded_at"}
+    def same(row):
+        return {k: v for k, v in row.items() if k != "recorded_at"}
+
     for k in p:
         assert same(p[k][0]) == same(f[k][0]) and np.allclose(p[k][1], f[k][1], atol=1e-6)

@@ -7,10 +7,11 @@ from __future__ import annotations
 import time
 
 from conftest import cli, cli_proc, commit, git
-from repomem import daemon, overlay, worker
-from repomem.index import Repo
-from repomem.query import ask
-from repomem.watch import GIT, TREE, Classifier, Debouncer
+
+from repomem.integrations import daemon, overlay, worker
+from repomem.integrations.watch import GIT, TREE, Classifier, Debouncer
+from repomem.service.query import ask
+from repomem.service.repo import Repo
 
 
 class Clock:
@@ -134,7 +135,7 @@ def test_daemon_sees_an_edit_then_its_commit(new_repo):
 
 
 def _indexed(repo, sha) -> bool:
-    from repomem.store import Store
+    from repomem.storage.store import Store
 
     s = Store(repo / ".git" / "repomem")
     with s.reader():

@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from gitread import GitRepo, day_edges, day_of
-
 from extract import NONLITERAL
+from gitread import GitRepo, day_edges, day_of
 
 AMBIGUOUS = "<ambiguous>"
 UNASKED = {AMBIGUOUS, NONLITERAL}  # values that are present but never asked or compared

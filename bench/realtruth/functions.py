@@ -1,5 +1,6 @@
 """Questions about code: functions asked by purpose (a paraphrase of the docstring's first line),
-functions and classes asked by a name they no longer have (renames.py), Flask routes with their blueprint prefixes, and the
+functions and classes asked by a name they no longer have (renames.py), Flask routes with their
+blueprint prefixes, and the
 JavaScript/TypeScript facts (JSDoc'd functions, Express routes) that repomem has no miner for yet."""
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def python_functions(g, repo, proj, dirs):
         except SyntaxError:
             continue
     docs = {}
-    for name, where in defs.items():
+    for where in defs.values():
         for _, _, doc in where:
             docs[doc] = docs.get(doc, 0) + 1
     out = []

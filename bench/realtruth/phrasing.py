@@ -131,7 +131,8 @@ def third_person(doc: str) -> str | None:
         return None
     verb = words[0]
     low = verb.lower()
-    base = low[:-2] if low.endswith(("ses", "shes", "ches", "xes")) else low[:-1] if low.endswith("s") and not low.endswith("ss") else low
+    base = low[:-2] if low.endswith(("ses", "shes", "ches", "xes")) \
+        else low[:-1] if low.endswith("s") and not low.endswith("ss") else low
     if base not in VERBS and low not in VERBS:
         return None  # 'Helpful context manager ...', 'Value the function receives ...'
     if low.endswith("s") and not low.endswith("ss"):

@@ -10,7 +10,6 @@ and L2 normalisation, as sentence-transformers configures the model.  Never a ru
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import struct
@@ -154,33 +153,14 @@ def _erf(x):
 _INSTANCE = None
 
 
-@contextlib.contextmanager
-def registered():
-    """Let repomem's own code resolve this embedder's name (bench only; no core change)."""
-    import repomem.embed
-    import repomem.index
-    import repomem.query
-
+def embedder(arg: str | None = None) -> MiniLMEmbedder:
+    """The factory behind the ``repomem.embedders`` entry point named NAME (pyproject.toml): one
+    instance per process, since loading the weights takes a while."""
     global _INSTANCE
-    orig = repomem.embed.get_embedder
+    if arg is not None:
+        from repomem.core.errors import RepomemError
 
-    def get(spec):
-        global _INSTANCE
-        if spec == NAME:
-            if _INSTANCE is None:
-                _INSTANCE = MiniLMEmbedder()
-            return _INSTANCE
-        return orig(spec)
-
-    mods = [repomem.embed, repomem.index, repomem.query]
-    import repomem.bench.stale as st
-
-    mods.append(st)
-    saved = [(m, m.get_embedder) for m in mods if hasattr(m, "get_embedder")]
-    for m, _ in saved:
-        m.get_embedder = get
-    try:
-        yield
-    finally:
-        for m, f in saved:
-            m.get_embedder = f
+        raise RepomemError(f"unknown embedder: {NAME}:{arg}", hint=f"use {NAME}")
+    if _INSTANCE is None:
+        _INSTANCE = MiniLMEmbedder()
+    return _INSTANCE

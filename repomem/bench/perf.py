@@ -19,8 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from repomem.samples import git_env
-
+from repomem.service.samples import git_env
 
 QUESTIONS = [
     "Which port does the inventory service listen on?",
@@ -206,8 +205,9 @@ def _du(path: Path) -> int:
 def measure(repo: Path, work: Path, label: str, asks: int = 30, cold: int = 5,
             incremental: int = 5, log=None) -> dict:
     """Ingest ``repo``'s whole first-parent history into a fresh store under ``work``."""
-    from repomem.index import Repo, ingest
-    from repomem.query import ask
+    from repomem.service.ingest import ingest
+    from repomem.service.query import ask
+    from repomem.service.repo import Repo
 
     log = log or (lambda s: None)
     repo = Path(repo).resolve()
@@ -276,11 +276,11 @@ def measure(repo: Path, work: Path, label: str, asks: int = 30, cold: int = 5,
 
 
 def hook_overhead(repo: Path):
-    """Added wall time of `git commit` with repomem's hooks (repomem.bench_hooks builds its own
+    """Added wall time of `git commit` with repomem's hooks (repomem.bench.hooks builds its own
     repository; ``repo`` is unused).  A failure is reported in the table, not raised: the other
     figures of the run stay valid."""
-    from repomem import bench_hooks
-    from repomem.errors import RepomemError
+    from repomem.bench import hooks as bench_hooks
+    from repomem.core.errors import RepomemError
 
     try:
         return bench_hooks.measure()

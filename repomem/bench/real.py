@@ -3,7 +3,7 @@
 Questions live in ``bench/realrepos/<repo>.json`` (generated from git itself by
 ``bench/realtruth/generate.py``; never from repomem's output).  Each history is cloned from its
 bundle into the cache, ingested once per version of the mining code (see realstore), and every
-question is asked in-process with ``repomem.query.ask`` (k = 5, ``as_of`` when given), then judged
+question is asked in-process with ``repomem.service.query.ask`` (k = 5, ``as_of`` when given), then judged
 by :mod:`repomem.bench.realjudge`.  Scores are kept per repository, per family and per half
 (dev / held-out: only the dev half may be looked at while tuning).
 """
@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from repomem.bench import realjudge, realstore
-from repomem.errors import RepomemError
+from repomem.core.errors import RepomemError
 
 K = 5
 ROOT = realstore.PKG.parent
@@ -69,7 +69,7 @@ def _short(f: dict) -> dict:
 
 
 def ask_all(r, qs: list[dict]) -> list[dict]:
-    from repomem.query import ask
+    from repomem.service.query import ask
 
     rows = []
     for q in qs:
@@ -106,7 +106,7 @@ def cold_cli(work: Path, store: Path, question: str, n: int) -> list[float]:
 def latency(r, work: Path, store: Path, qs: list[dict], cold_n: int) -> dict:
     """Warm in-process ask p50/p95 over the current questions (after one warm-up), and the
     median of cold CLI asks."""
-    from repomem.query import ask
+    from repomem.service.query import ask
 
     cur = [q["question"] for q in qs if not q["as_of"]] or [q["question"] for q in qs]
     ask(r, cur[0], k=K)
@@ -152,7 +152,7 @@ def _rate(xs, key):
 def run(sources: list[Path], qdir: Path = QUESTIONS, split: str = "all",
         repos: list[str] | None = None, quick: bool = False, fresh: bool = False,
         log=print) -> dict:
-    from repomem.index import Repo
+    from repomem.service.repo import Repo
 
     questions = load_questions(qdir, split, repos, quick)
     hist = {h.name: h for h in realstore.discover(sources)}
@@ -172,7 +172,8 @@ def run(sources: list[Path], qdir: Path = QUESTIONS, split: str = "all",
             info.update(status="ingest failed", error=msg)
             log(f"{name}: ingest failed: {info['error']}")
             # nothing can be answered: even "absent" questions count as missed
-            res["rows"] += [dict(top1=False, top3=False, top1_any_path=False, stale_top1=False, stale_at5=False, id=q["id"], repo=name, family=q["family"],
+            res["rows"] += [dict(top1=False, top3=False, top1_any_path=False, stale_top1=False,
+                                 stale_at5=False, id=q["id"], repo=name, family=q["family"],
                                  split=q["split"], as_of=q["as_of"], absent=q["absent"],
                                  question=q["question"], expected=q["expect"]["value"],
                                  expected_path=q["expect"].get("path"), got=[], ms=None,

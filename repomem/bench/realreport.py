@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from repomem.bench.report import bar_chart
+
 FAMILIES = ["dependency", "python", "settings", "constant", "route", "function", "renamed",
             "docker"]
 
@@ -77,32 +79,12 @@ def markdown(res: dict, misses: bool = False) -> str:
 def chart(res: dict, path: Path) -> str | None:
     """Right fact in the top 3 per family, dev and held-out side by side; None without
     matplotlib."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return None
     fams = [f for f in FAMILIES if f in res["by_family"]] + ["ALL"]
-    fig, ax = plt.subplots(figsize=(10, 4.2), dpi=110)
     colors = {"dev": "#5b8fd6", "held-out": "#2e9e5b"}
-    for i, split in enumerate(("dev", "held-out")):
-        vals = [100 * ((res["by_family"].get(f, {}).get(split) or {}).get("top3") or 0) for f in fams]
-        xs = [j + (i - 0.5) * 0.4 for j in range(len(fams))]
-        bars = ax.bar(xs, vals, 0.4, label=f"{split}: right fact in top 3", color=colors[split])
-        for b, v in zip(bars, vals):
-            ax.text(b.get_x() + b.get_width() / 2, v + 1, f"{v:.0f}", ha="center", fontsize=7)
-    ax.set_xticks(range(len(fams)))
-    ax.set_xticklabels(fams, fontsize=8)
-    ax.set_ylim(0, 110)
-    ax.set_ylabel("%")
-    ax.set_title(f"Real-history benchmark: right fact in top 3 (k={res['k']}), "
-                 f"{len(res['rows'])} questions")
-    ax.legend(fontsize=8, loc="upper right")
-    fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path)
-    plt.close(fig)
-    return str(path)
+    series = [(f"{split}: right fact in top 3",
+               [100 * ((res["by_family"].get(f, {}).get(split) or {}).get("top3") or 0) for f in fams],
+               colors[split]) for split in ("dev", "held-out")]
+    return bar_chart(path, fams, series, ylabel="%", ylim=110, tick_size=8,
+                     title=f"Real-history benchmark: right fact in top 3 (k={res['k']}), "
+                           f"{len(res['rows'])} questions",
+                     legend=dict(fontsize=8, loc="upper right"))

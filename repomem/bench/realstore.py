@@ -20,14 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import repomem
-from repomem.errors import RepomemError
+from repomem.core.errors import RepomemError
 
 PKG = Path(repomem.__file__).resolve().parent
 # What a stored fact (or the snapshot's lexical index) depends on; ranking and query code is
 # deliberately left out.
-STORE_SOURCES = ["mining.py", "miners", "ledger.py", "index.py", "store.py", "model.py", "embed.py",
-                 "identity.py", "secrets.py", "secret_scan.py", "data", "recordstore.py",
-                 "foldstate.py", "viewcache.py", "lexical.py"]
+STORE_SOURCES = ["miners", "core", "service/ingest.py", "service/view.py", "service/repo.py",
+                 "storage/store.py", "adapters/embed.py", "data", "storage/recordstore.py",
+                 "storage/foldstate.py", "service/viewcache.py", "service/lexical.py"]
 
 
 def cache_root() -> Path:
@@ -109,7 +109,8 @@ def checkout(h: History) -> Path:
 def store_for(h: History, work: Path, fresh: bool = False, log=print) -> tuple[Path, dict]:
     """The ingested store of this history, from the cache or ingested now; returns its path
     and how it was obtained (ingest seconds, or cached)."""
-    from repomem.index import Repo, ingest
+    from repomem.service.ingest import ingest
+    from repomem.service.repo import Repo
 
     head = _git("-C", str(work), "rev-parse", "HEAD")
     key = f"{h.name}-{head[:12]}-{source_digest()}"

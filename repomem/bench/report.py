@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from repomem.bench.stale import CONDITIONS, SYSTEMS
@@ -30,7 +31,7 @@ def stale_tables(stale: dict) -> str:
             ("Stale exposure@k (a superseded value of the subject in the context handed over)",
              "exposure", _pct),
             ("As-of accuracy (questions about past dates)", "asof_accuracy", _num),
-            ("Retrieval hit@1 / hit@5 of the right fact", None, None)]:
+            ("Retrieval hit@1 / hit@5 of the right fact", None, _num)]:  # (fmt unused: two figures)
         lines.append(f"**{title}**")
         lines.append("")
         lines.append("| system | " + " | ".join(conds) + " |")
@@ -105,8 +106,10 @@ def misses(perfs: list[dict]) -> list[str]:
     return out
 
 
-def chart(stale: dict, path: Path) -> str | None:
-    """A grouped bar chart of the stale-fact error rate; None when matplotlib is missing."""
+def bar_chart(path: Path, groups: list[str], series: Sequence[tuple[str, Sequence[float], str]], *, title: str,
+              ylabel: str, ylim: float, legend: dict, tick_size: int | None = None) -> str | None:
+    """Grouped bars (one bar per series in each group, its value written above it) saved as a
+    PNG; None when matplotlib is missing.  series: (label, values per group, colour)."""
     try:
         import matplotlib
 
@@ -114,26 +117,37 @@ def chart(stale: dict, path: Path) -> str | None:
         import matplotlib.pyplot as plt
     except ImportError:
         return None
-    summ = stale["summary"]
-    conds = [c for c in CONDITIONS if c in summ]
     fig, ax = plt.subplots(figsize=(10, 4.2), dpi=110)
-    width = 0.8 / len(SYSTEMS)
-    colors = ["#9e9e9e", "#5b8fd6", "#e39b3b", "#2e9e5b"]
-    for i, s in enumerate(SYSTEMS):
-        vals = [100 * (summ[c].get(s, {}).get("stale_rate") or 0) for c in conds]
-        xs = [j + (i - (len(SYSTEMS) - 1) / 2) * width for j in range(len(conds))]
-        bars = ax.bar(xs, vals, width, label=s, color=colors[i % len(colors)])
+    width = 0.8 / len(series)
+    for i, (label, vals, color) in enumerate(series):
+        xs = [j + (i - (len(series) - 1) / 2) * width for j in range(len(groups))]
+        bars = ax.bar(xs, vals, width, label=label, color=color)
         for b, v in zip(bars, vals):
             ax.text(b.get_x() + b.get_width() / 2, v + 1, f"{v:.0f}", ha="center", fontsize=7)
-    ax.set_xticks(range(len(conds)))
-    ax.set_xticklabels(conds)
-    ax.set_ylabel("stale-fact error rate (%)")
-    ax.set_ylim(0, 105)
-    ax.set_title(f"Answered with a superseded value (embedder {stale['embedder']}, k={stale['k']})")
-    ax.legend(ncol=4, fontsize=8, loc="upper left")
+    ax.set_xticks(range(len(groups)))
+    if tick_size is None:
+        ax.set_xticklabels(groups)
+    else:
+        ax.set_xticklabels(groups, fontsize=tick_size)
+    ax.set_ylabel(ylabel)
+    ax.set_ylim(0, ylim)
+    ax.set_title(title)
+    ax.legend(**legend)
     fig.tight_layout()
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path)
     plt.close(fig)
     return str(path)
+
+
+def chart(stale: dict, path: Path) -> str | None:
+    """A grouped bar chart of the stale-fact error rate; None when matplotlib is missing."""
+    summ = stale["summary"]
+    conds = [c for c in CONDITIONS if c in summ]
+    colors = ["#9e9e9e", "#5b8fd6", "#e39b3b", "#2e9e5b"]
+    series = [(s, [100 * (summ[c].get(s, {}).get("stale_rate") or 0) for c in conds], colors[i % len(colors)])
+              for i, s in enumerate(SYSTEMS)]
+    return bar_chart(path, conds, series, ylabel="stale-fact error rate (%)", ylim=105,
+                     title=f"Answered with a superseded value (embedder {stale['embedder']}, k={stale['k']})",
+                     legend=dict(ncol=4, fontsize=8, loc="upper left"))

@@ -19,24 +19,25 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from repomem.bench.perf import _du, _timed_child
-from repomem.samples import git_env
+from repomem.service.samples import git_env
 
 DEFAULT = ("click", "httpx", "express")
 # Where the time goes: (label, function names whose cumulative time it is).  Nested entries
 # (parse inside mining) are shown under their parent, as a share of the whole ingest.
 _PROFILE = [
-    ("mining (git blobs + miners)", ["mine"], "repomem/mining.py"),
+    ("mining (git blobs + miners)", ["mine"], "repomem/miners/mining.py"),
     ("  tree-sitter parse", ["parse"], "tree_sitter.Parser"),
-    ("  secret redaction", ["redact_blob"], "repomem/secrets.py"),
+    ("  secret redaction", ["redact_blob"], "repomem/core/secrets.py"),
     ("  function fingerprints", ["_fingerprint"], "repomem/miners/"),
-    ("  move matching", ["match_moves"], "repomem/identity.py"),
-    ("commit records -> store", ["put_records"], "repomem/store.py"),
-    ("fold (ledger)", ["fold", "apply"], "repomem/ledger.py"),
-    ("view -> Chroma (embed + write)", ["sync_versions"], "repomem/store.py"),
-    ("  hash embedder", ["embed"], "repomem/embed.py"),
-    ("snapshot", ["_write_snapshot"], "repomem/index.py"),
+    ("  move matching", ["match_moves"], "repomem/core/identity.py"),
+    ("commit records -> store", ["put_records"], "repomem/storage/store.py"),
+    ("fold (ledger)", ["fold", "apply"], "repomem/core/ledger.py"),
+    ("view -> Chroma (embed + write)", ["sync_versions"], "repomem/storage/store.py"),
+    ("  hash embedder", ["embed"], "repomem/adapters/embed.py"),
+    ("snapshot", ["_write_snapshot"], "repomem/service/view.py"),
 ]
 
 
@@ -71,11 +72,11 @@ def _profile(repo: Path, store: Path, env: dict, out: Path) -> tuple[float, list
                   "--all", "-q", "--repo", str(repo), "--store", str(store)],
                  dict(env, REPOMEM_WORKERS="1"))
     st = pstats.Stats(str(prof))
-    total = st.total_tt
+    total = st.total_tt  # type: ignore[attr-defined]  # set by Stats(); typeshed omits it
     rows = []
     for label, names, where in _PROFILE:
         cum = 0.0
-        for (fname, _, func), (_, _, _, ct, _) in st.stats.items():
+        for (fname, _, func), (_, _, _, ct, _) in st.stats.items():  # type: ignore[attr-defined]  # as above
             if func in names and where.split("/")[-1].split(".")[0] in fname + func:
                 cum += ct
             elif func.startswith("<method") and names == ["parse"] and where in func:
@@ -138,7 +139,7 @@ def _p95(xs: list[float]) -> float:
 
 def measure(src: Path, work: Path, workers=(1, 2), profile: bool = True, hook: int = 10,
             log=lambda s: None) -> dict:
-    from repomem.index import Repo
+    from repomem.service.repo import Repo
 
     repo = _clone(src, work)
     env = dict(os.environ, ANONYMIZED_TELEMETRY="False")
@@ -146,7 +147,7 @@ def measure(src: Path, work: Path, workers=(1, 2), profile: bool = True, hook: i
                            capture_output=True, text=True, check=True).stdout)
     git_log = min(_timed_child(["git", "-C", str(repo), "log", "-p", "--first-parent", "--no-color",
                                 "HEAD"], env)[0] for _ in range(3))
-    res = {"repo": repo.name, "commits": n, "git_log_s": round(git_log, 3), "runs": []}
+    res: dict[str, Any] = {"repo": repo.name, "commits": n, "git_log_s": round(git_log, 3), "runs": []}
     log(f"{repo.name}: {n} commits, git log -p --first-parent {git_log:.2f}s")
     store = work / f"store-{repo.name}"
     for w in workers:

@@ -1,7 +1,7 @@
 """The stale-fact benchmark: every scenario x condition x system, scored deterministically.
 
 Systems (same Chroma engine, same embedder, same candidate pool and the same lexical re-ranker as
-``repomem.query.ask``, so only the handling of time differs):
+``repomem.service.query.ask``, so only the handling of time differs):
 
 - ``rag``: plain RAG over every fact of every file version a commit touched (the mined snippet's
   source text with its subject, purpose and path).  The reader answers with the top snippet's value.
@@ -10,7 +10,7 @@ Systems (same Chroma engine, same embedder, same candidate pool and the same lex
   As-of questions first drop snippets dated after the asked time.
 - ``rag+arrival``: as ``rag+dates`` but "latest" is the order of ingestion, as systems that
   timestamp on arrival do.  It has no valid time, so it answers no as-of question.
-- ``repomem``: ``repomem.index.ingest`` in the condition's order, ``repomem.query.ask``.
+- ``repomem``: ``repomem.service.ingest.ingest`` in the condition's order, ``repomem.service.query.ask``.
 
 Conditions: ``in-order``; ``late-import`` (HEAD first, then the history oldest first);
 ``newest-first``; ``re-read`` (in order, then every earlier commit ingested again);
@@ -23,11 +23,13 @@ import os
 import shutil
 import time
 from pathlib import Path
+from typing import Any
 
-from repomem import git, samples
-from repomem.embed import get_embedder
-from repomem.mining import CommitMiner
-from repomem.model import WIRING
+from repomem.adapters import git
+from repomem.adapters.embed import get_embedder
+from repomem.core.model import WIRING
+from repomem.miners.mining import CommitMiner
+from repomem.service import samples
 
 CONDITIONS = ["in-order", "late-import", "newest-first", "re-read", "many-versions", "noise"]
 SYSTEMS = ["rag", "rag+dates", "rag+arrival", "repomem"]
@@ -91,8 +93,8 @@ def score(q: dict, facts: list[dict], answer_of=None) -> dict:
         correct = not top_about
         is_stale = top_about
     else:
-        correct = top_about and top[field] == q["answer"]
-        is_stale = top_about and top[field] in stale
+        correct = top is not None and top_about and top[field] == q["answer"]
+        is_stale = top is not None and top_about and top[field] in stale
     exposed = any(a and f[field] in stale for a, f in zip(ab, facts)) if q["answer"] else any(ab)
     right = [a and f[field] == q["answer"] for a, f in zip(ab, facts)]
     return {"correct": bool(correct), "stale": bool(is_stale), "exposed": bool(exposed),
@@ -105,8 +107,9 @@ def score(q: dict, facts: list[dict], answer_of=None) -> dict:
 
 def run_repomem(repo: Path, store: Path, order: list[str], cond: str, qs: list[dict],
                 embedder: str | None) -> list[dict]:
-    from repomem.index import Repo, ingest
-    from repomem.query import ask
+    from repomem.service.ingest import ingest
+    from repomem.service.query import ask
+    from repomem.service.repo import Repo
 
     r = Repo.open(repo, store, embedder)
     try:
@@ -138,9 +141,9 @@ class Baselines:
         from chromadb.config import Settings
 
         self.emb = emb
-        self.client = chromadb.PersistentClient(path=str(path), settings=Settings(
+        self.client: Any = chromadb.PersistentClient(path=str(path), settings=Settings(
             anonymized_telemetry=False))
-        self.col = self.client.get_or_create_collection("snippets", embedding_function=None,
+        self.col: Any = self.client.get_or_create_collection("snippets", embedding_function=None,
                                                         metadata={"hnsw:space": "cosine"})
         chain = git.first_parent_chain(repo)
         eff = git.effective_times(chain)
@@ -150,13 +153,15 @@ class Baselines:
             changes = git.changes(repo, chain)
             for c in chain:
                 recs[c.sha] = miner.mine(c, changes.get(c.sha, []))
-        ids, docs, metas = [], [], []
+        ids: list[str] = []
+        docs: list[str] = []
+        metas: list[Any] = []  # chromadb metadata mappings
         for seq, sha in enumerate(order):
-            for path, facts in sorted(recs[sha].files.items()):
+            for fpath, facts in sorted(recs[sha].files.items()):
                 for n, f in enumerate(facts):
                     if f.kind in WIRING:  # internal to the ledger's route composition
                         continue
-                    ids.append(f"{seq:05d}-{path}-{n}")
+                    ids.append(f"{seq:05d}-{fpath}-{n}")
                     docs.append(f"{f.subject}. {f.purpose}. {f.path}\n{f.text}")
                     metas.append({"kind": f.kind, "key": f.key, "path": f.path,
                                   "subject": f.subject, "purpose": f.purpose, "value": f.value,
@@ -167,10 +172,10 @@ class Baselines:
         self.n = len(ids)
 
     def retrieve(self, question: str, before: int | None = None) -> list[dict]:
-        from repomem.query import _rerank
+        from repomem.service.query import _rerank
 
         n = min(max(40, 4 * K), self.n)
-        where = {"date": {"$lte": before}} if before is not None else None
+        where: Any = {"date": {"$lte": before}} if before is not None else None
         got = self.col.query(query_embeddings=self.emb.embed([question]), n_results=n,
                              where=where, include=["metadatas", "distances"])
         rows = [dict(m, distance=d) for m, d in zip(got["metadatas"][0], got["distances"][0])]

@@ -16,15 +16,19 @@ purpose and value are bounded excerpts, never a whole minified line.
 from __future__ import annotations
 
 import dataclasses
-from typing import Protocol
 
-from repomem.model import Fact
-
-MAX_FILE_BYTES = 1_000_000
-MAX_FACTS_PER_FILE = 2000  # ~35 KB of peak memory each in a full ingest (Chroma, embeddings)
-MAX_TEXT = 200  # characters of a fact's source text: an excerpt around its value
-MAX_PURPOSE = 400
-MAX_VALUE = 1000  # longer values keep a digest of the rest, so a change still supersedes
+from repomem.core.model import Fact
+from repomem.miners._base import (
+    MAX_FACTS_PER_FILE,
+    MAX_FILE_BYTES,
+    MAX_PURPOSE,
+    MAX_TEXT,
+    MAX_VALUE,
+    MineError,
+    Miner,
+    excerpt,
+    too_many,
+)
 
 # Bump when what a miner (or the redactor) emits for the same blob changes: stores whose
 # records were mined by an older version say so and suggest `repomem rebuild`.
@@ -37,24 +41,43 @@ MAX_VALUE = 1000  # longer values keep a digest of the rest, so a change still s
 #     as config.
 MINERS_VERSION = 5
 
+__all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",
+           "MineError", "Miner", "all_miners", "excerpt", "mine_file", "redact_stored", "register_miner",
+           "too_many", "wants"]
 
-class MineError(Exception):
-    """The file could not be parsed; the message is one line saying why."""
+
+# Miners by name: the built-ins, then third-party ones (entry points of the group below, e.g.
+# ``[project.entry-points."repomem.miners"] toml-extra = "pkg.module:MINER"``), then those given to
+# register_miner.  A later one of the same name replaces an earlier one.
+ENTRY_POINT_GROUP = "repomem.miners"
+REGISTERED: dict[str, Miner] = {}
 
 
-class Miner(Protocol):
-    name: str
-
-    def accepts(self, path: str) -> bool: ...
-
-    def mine(self, path: str, text: str) -> list[Fact]: ...
+def register_miner(miner: Miner) -> None:
+    """Add a miner (or replace the one of the same ``name``) for every file mined from now on."""
+    global _MINERS
+    REGISTERED[miner.name] = miner
+    _MINERS = None
 
 
 def _registry() -> list[Miner]:
+    from importlib.metadata import entry_points
+
     from repomem.miners import config, deps, docker, manifests, python
     from repomem.miners.lang import walker
 
-    return [python.MINER, config.MINER, deps.MINER, docker.MINER, walker.MINER, manifests.MINER]
+    miners: dict[str, Miner] = {m.name: m for m in (python.MINER, config.MINER, deps.MINER, docker.MINER, walker.MINER,
+                                  manifests.MINER)}
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            miners[ep.name] = ep.load()
+        except Exception as e:  # a broken plugin: one line naming it, not a traceback
+            from repomem.core.errors import RepomemError
+
+            raise RepomemError(f"miner {ep.name!r} ({ep.value}) failed to load: {e}",
+                               hint="reinstall or remove the package that provides it") from None
+    miners.update(REGISTERED)
+    return list(miners.values())
 
 
 _MINERS: list[Miner] | None = None
@@ -72,20 +95,10 @@ def wants(path: str) -> bool:
     return any(m.accepts(path) for m in all_miners())
 
 
-def excerpt(text: str, value: str, limit: int = MAX_TEXT) -> str:
-    """At most ``limit`` characters of ``text``, centred on ``value`` where it occurs."""
-    if len(text) <= limit:
-        return text
-    i = text.find(value[:60]) if value else -1
-    start = 0 if i < 0 else max(0, min(i - limit // 4, len(text) - limit))
-    out = text[start:start + limit]
-    return ("…" if start else "") + out + ("…" if start + limit < len(text) else "")
-
-
 def _bounded(f: Fact) -> Fact:
     if len(f.text) <= MAX_TEXT and len(f.purpose) <= MAX_PURPOSE and len(f.value) <= MAX_VALUE:
         return f
-    from repomem.model import short_hash
+    from repomem.core.model import short_hash
 
     value = f.value
     if len(value) > MAX_VALUE:
@@ -113,15 +126,9 @@ def _encodable(f: Fact) -> Fact:
             attrs=tuple((_clean(k), _clean(v)) for k, v in f.attrs))
 
 
-def too_many(n: int, what: str = "facts") -> MineError:
-    kind = "config" if what == "settings" else "file"
-    return MineError(f"{kind} too large ({n} {what}, limit {MAX_FACTS_PER_FILE}): "
-                     "skipped, facts kept")
-
-
 def mine_file(path: str, data: bytes) -> list[Fact]:
     """All facts of one file version, secrets redacted.  Raises MineError when it can't be read."""
-    from repomem.secrets import redact_blob, redact_fact
+    from repomem.core.secrets import redact_blob, redact_fact
 
     if len(data) > MAX_FILE_BYTES:
         raise MineError(f"{len(data)} bytes is over the {MAX_FILE_BYTES}-byte limit")
@@ -146,7 +153,7 @@ def mine_file(path: str, data: bytes) -> list[Fact]:
 def redact_stored(rec):
     """A stored commit record passed through the current redactor and bounds (for a commit that
     can no longer be re-mined because git no longer has it)."""
-    from repomem.secrets import redact_fact
+    from repomem.core.secrets import redact_fact
 
     rec.files = {p: [redact_fact(_bounded(f)) for f in fs] for p, fs in rec.files.items()}
     return rec

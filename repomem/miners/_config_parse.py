@@ -17,7 +17,7 @@ import tomllib
 import yaml
 from dotenv.parser import parse_stream
 
-from repomem.miners import MineError
+from repomem.miners._base import MineError
 
 Leaf = tuple[tuple, "str | list[str]", int]
 
@@ -255,10 +255,11 @@ def parse_ini(text: str) -> list[Leaf]:
         interpolation=None, strict=False, allow_no_value=True,
         default_section=_NO_DEFAULT, inline_comment_prefixes=("#",),
     )
-    cp.optionxform = str  # keep option names as written
+    # keep names as written: configparser documents this override; typeshed types it as a method
+    cp.optionxform = str  # type: ignore[assignment,method-assign]
     try:
         cp.read_string(text)
-    except Exception as e:  # noqa: BLE001 -- configparser also raises AttributeError on some
+    except Exception as e:  # configparser also raises AttributeError on some
         # malformed continuation lines (a valueless key followed by an indented line)
         raise MineError(f"INI: {_one_line(e)}") from None
     where: dict[tuple, int] = {}
@@ -272,13 +273,13 @@ def parse_ini(text: str) -> list[Leaf]:
         m = re.match(r"([^\s#;=:][^=:]*?)\s*[=:]", line) or re.match(r"([^\s#;=:][^=:]*?)\s*$", line)
         if m:
             where.setdefault((section, m.group(1).strip()), n)
-    out = []
+    out: list[Leaf] = []
     for section in cp.sections():
         for option, raw in cp[section].items():
             items = [ln.strip() for ln in (raw or "").splitlines() if ln.strip()]
             value = items if len(items) > 1 else (items[0] if items else "")
-            line = where.get((section, option), where.get((section,), 1))
-            out.append(((section, option), value, line))
+            at = where.get((section, option), where.get((section,), 1))
+            out.append(((section, option), value, at))
     return out
 
 
@@ -287,7 +288,7 @@ def parse_env(text: str) -> list[Leaf]:
     """``NAME=value`` bindings as python-dotenv reads them (quotes, escapes such as ``\\"``,
     multi-line quoted values, ``export``); lines it cannot parse and names without a value are
     left out, as dotenv itself does."""
-    out = []
+    out: list[Leaf] = []
     for b in parse_stream(io.StringIO(text)):
         if b.key is not None and b.value is not None and not b.error:
             out.append(((b.key,), b.value, b.original.line))

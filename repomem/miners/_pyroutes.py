@@ -20,7 +20,8 @@ that ends with the imported one (a ``src/`` layout).
 
 from __future__ import annotations
 
-from repomem.model import MOUNT, ROUTER, Fact
+from repomem.core.model import MOUNT, ROUTER, Fact
+from repomem.core.routes import join
 
 ROUTER_CALLS = {"APIRouter", "Blueprint"}  # mountable: their routes take a prefix from a mount
 APP_CALLS = {"FastAPI", "Flask", "Quart", "APIFlask"}  # roots: nothing mounts them
@@ -32,15 +33,6 @@ def module_of(path: str) -> str:
     mod = path[:-3] if path.endswith(".py") else path
     mod = mod.replace("/", ".")
     return mod[: -len(".__init__")] if mod.endswith(".__init__") else mod
-
-
-def join(prefix: str, path: str) -> str:
-    """``/api`` + ``/items/`` -> ``/api/items/``; an empty path is the prefix itself."""
-    if not path:
-        return prefix or "/"
-    if not prefix:
-        return path
-    return prefix.rstrip("/") + (path if path.startswith("/") else "/" + path)
 
 
 class Wiring:

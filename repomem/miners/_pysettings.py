@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import Callable
 
-from repomem.miners._pysource import (MAX_TEXT_LINES, _comment_text, _render_literal, _Source,
-                                      _string_value, _words)
+from repomem.core.model import CONFIG, CONSTANT, Fact
+from repomem.miners._pysource import MAX_TEXT_LINES, _comment_text, _render_literal, _Source, _string_value, _words
 from repomem.miners._pyvalues import UPPER, setting_value, settings_kind
-from repomem.model import CONFIG, CONSTANT, Fact
 
 CONSTANT_NAME = re.compile(r"^_?[A-Z][A-Z0-9_]*$|^__[a-z][a-z0-9_]*__$")
 NOT_CONSTANTS = {"__all__", "__slots__", "__path__", "__doc__", "__name__", "__package__"}
@@ -99,7 +99,8 @@ def _is_constant(name: str) -> bool:
 
 def _settings(src: _Source, root, path: str) -> list[Fact]:
     """Class-level attributes of the module's settings-like classes."""
-    facts, config_classes = [], set()
+    facts: list[Fact] = []
+    config_classes: set[str] = set()
     for child in root.named_children:
         decorators, cls = [], child
         if child.type == "decorated_definition":
@@ -113,6 +114,7 @@ def _settings(src: _Source, root, path: str) -> list[Fact]:
             continue
         name = src.text(cls.child_by_field_name("name"))
         config_classes.add(name)
+        accept: Callable[[str], object]
         if kind == "upper":
             accept = UPPER.match
         else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
+from typing import cast
 
 MAX_TEXT_LINES = 4
 _WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
@@ -55,7 +56,7 @@ def _string_value(src: _Source, node) -> str | None:
     """A plain (non-f) string literal's content, or None."""
     if node.type == "concatenated_string":
         parts = [_string_value(src, c) for c in node.named_children if c.type != "comment"]
-        return None if any(p is None for p in parts) else "".join(parts)
+        return None if any(p is None for p in parts) else "".join(cast("list[str]", parts))
     if node.type != "string" or any(c.type == "interpolation" for c in node.children):
         return None
     raw = src.text(node)
@@ -101,7 +102,7 @@ def _render_literal(src: _Source, node) -> str | None:
         parts = [_render_literal(src, c) for c in items]
         if any(p is None for p in parts):
             return None
-        body = ", ".join(parts) + ("," if t == "tuple" and len(parts) == 1 else "")
+        body = ", ".join(cast("list[str]", parts)) + ("," if t == "tuple" and len(parts) == 1 else "")
         return {"list": "[{}]", "tuple": "({})", "set": "{{{}}}"}[t].format(body)
     return None
 

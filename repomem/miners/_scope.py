@@ -53,6 +53,7 @@ def requirements_group(path: str) -> str:
     group = re.sub(r"^requirements[-_.]?|[-_.]?requirements$", "", stem)
     group = _GROUP_ALIASES.get(group, group)
     helper = _helper_dir(path)
-    if group == "main" and helper is not None and _HELPER_DIRS[helper]:
-        return _HELPER_DIRS[helper]  # docs/requirements.txt: the docs group
+    scoped = _HELPER_DIRS[helper] if helper is not None else None
+    if group == "main" and scoped:
+        return scoped  # docs/requirements.txt: the docs group
     return group

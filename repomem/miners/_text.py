@@ -111,3 +111,9 @@ def locate(text: str, *patterns: str) -> int:
         if off >= 0:
             pos, found = off + 1, off
     return line_of(text, found) if found >= 0 else 1
+
+
+def sub_table(data: dict, name: str) -> dict:
+    """The sub-table ``name`` of a parsed TOML/JSON document; {} when absent or not a table."""
+    value = data.get(name)
+    return value if isinstance(value, dict) else {}

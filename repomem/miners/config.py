@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from fnmatch import fnmatchcase
 
-from repomem.miners import MAX_FACTS_PER_FILE, MAX_TEXT, excerpt, too_many
+from repomem.core.model import CONFIG, PYTHON, Fact, set_value
 from repomem.miners import _config_parse as P
+from repomem.miners._base import MAX_FACTS_PER_FILE, MAX_TEXT, excerpt, too_many
 from repomem.miners._text import comment_for, path_words, source_line, words
-from repomem.model import CONFIG, PYTHON, Fact, set_value
 
 _LOCKS = {"poetry.lock", "package-lock.json", "yarn.lock", "pipfile.lock", "pnpm-lock.yaml",
           "composer.lock", "cargo.lock", "npm-shrinkwrap.json"}

@@ -23,7 +23,7 @@ A dependency's key is ``dependency:{ecosystem}:{project}:{group}:{name}`` (docs/
 
 The key names no file, so moving a pin from requirements.txt to pyproject.toml in one project is a
 move, not a new dependency; when two manifests of one project state the same key, the ledger takes
-it from the one ranked first by :func:`repomem.model.precedence` (pyproject.toml, setup.cfg,
+it from the one ranked first by :func:`repomem.core.model.precedence` (pyproject.toml, setup.cfg,
 setup.py, requirements files, then anything else).
 """
 
@@ -38,11 +38,11 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
 
-from repomem.miners import MineError
+from repomem.core.model import DEPENDENCY, PYTHON, Fact, set_value
 from repomem.miners import _setup_py as setup_ast
+from repomem.miners._base import MineError
 from repomem.miners._scope import group_name, is_requirements, project_of, requirements_group
-from repomem.miners._text import locate, source_line, strip_comment
-from repomem.model import DEPENDENCY, PYTHON, Fact, set_value
+from repomem.miners._text import locate, source_line, strip_comment, sub_table
 
 _CLASSIFIER = re.compile(r"^Programming Language :: Python :: (\d+\.\d+)$")
 _NPM_GROUPS = {"dependencies": "main", "devDependencies": "dev",
@@ -140,7 +140,7 @@ def _pyproject(o: _Out) -> None:
         data = tomllib.loads(o.text)
     except (tomllib.TOMLDecodeError, ValueError) as e:
         raise MineError(f"TOML: {_one_line(e)}") from None
-    project = data.get("project") if isinstance(data.get("project"), dict) else {}
+    project = sub_table(data, "project")
     head = r"^\s*\[project\]"
     for spec in project.get("dependencies") or []:
         if isinstance(spec, str):
@@ -156,13 +156,13 @@ def _pyproject(o: _Out) -> None:
             if isinstance(spec, str):
                 o.requirement(group_name(group), spec,
                               o.locate(r"^\s*\[dependency-groups\]", _key(group), _q(spec)))
-    tool = data.get("tool") if isinstance(data.get("tool"), dict) else {}
-    uv = tool.get("uv") if isinstance(tool.get("uv"), dict) else {}
+    tool = sub_table(data, "tool")
+    uv = sub_table(tool, "uv")
     uv_dev = uv.get("dev-dependencies")
     for spec in uv_dev if isinstance(uv_dev, list) else []:
         if isinstance(spec, str):
             o.requirement("dev", spec, o.locate(r"^\s*\[tool\.uv\]", _key("dev-dependencies"), _q(spec)))
-    pdm = tool.get("pdm") if isinstance(tool.get("pdm"), dict) else {}
+    pdm = sub_table(tool, "pdm")
     pdm_dev = pdm.get("dev-dependencies")
     for group, specs in pdm_dev.items() if isinstance(pdm_dev, dict) else ():
         for spec in specs if isinstance(specs, list) else []:
@@ -179,7 +179,7 @@ def _pyproject(o: _Out) -> None:
         return
     tables = [("main", "tool.poetry.dependencies", poetry.get("dependencies")),
               ("dev", "tool.poetry.dev-dependencies", poetry.get("dev-dependencies"))]
-    poetry_groups = poetry.get("group") if isinstance(poetry.get("group"), dict) else {}
+    poetry_groups = sub_table(poetry, "group")
     for g, table in poetry_groups.items():
         if isinstance(table, dict):
             tables.append((group_name(g), f"tool.poetry.group.{g}.dependencies", table.get("dependencies")))
@@ -231,10 +231,11 @@ def _requirements(o: _Out) -> None:
 
 def _setup_cfg(o: _Out) -> None:
     cp = configparser.ConfigParser(interpolation=None, strict=False, allow_no_value=True)
-    cp.optionxform = str
+    # keep names as written: configparser documents this override; typeshed types it as a method
+    cp.optionxform = str  # type: ignore[assignment,method-assign]
     try:
         cp.read_string(o.text)
-    except Exception as e:  # noqa: BLE001 -- configparser raises more than configparser.Error
+    except Exception as e:  # configparser raises more than configparser.Error
         raise MineError(f"INI: {_one_line(e)}") from None
 
     def items(section, option):

@@ -17,9 +17,9 @@ from __future__ import annotations
 import io
 import re
 
-from repomem.miners import MineError
+from repomem.core.model import DOCKER, Fact, set_value
+from repomem.miners._base import MineError
 from repomem.miners._text import words
-from repomem.model import DOCKER, Fact, set_value
 
 MAX_TEXT_LINES = 4
 _VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))")
@@ -59,7 +59,7 @@ class DockerMiner:
         try:
             parser = DockerfileParser(fileobj=io.BytesIO(text.encode("utf-8")), env_replace=False)
             instructions = parser.structure
-        except Exception as e:  # noqa: BLE001 -- the parser's errors are not one documented type
+        except Exception as e:  # the parser's errors are not one documented type
             raise MineError(f"Dockerfile: {(str(e).splitlines() or [type(e).__name__])[0]}") from None
         lines = text.splitlines()
         facts: dict[str, Fact] = {}

@@ -21,10 +21,10 @@ import json
 import re
 import tomllib
 
-from repomem.miners import MineError
+from repomem.core.model import DEPENDENCY, Fact
+from repomem.miners._base import MineError
 from repomem.miners._scope import project_of
-from repomem.miners._text import locate, source_line
-from repomem.model import DEPENDENCY, Fact
+from repomem.miners._text import locate, source_line, sub_table
 
 _CARGO_GROUPS = {"dependencies": "main", "dev-dependencies": "dev", "build-dependencies": "build"}
 _GO_REQUIRE = re.compile(r"^\s*([^\s()]+)\s+(v[^\s]+)\s*(//.*)?$")
@@ -85,9 +85,9 @@ def _cargo(o: _Out) -> None:
         data = tomllib.loads(o.text)
     except tomllib.TOMLDecodeError as e:
         raise MineError(f"TOML: {e}") from None
-    pkg = data.get("package") if isinstance(data.get("package"), dict) else {}
-    ws = data.get("workspace") if isinstance(data.get("workspace"), dict) else {}
-    for table in (pkg, ws.get("package") if isinstance(ws.get("package"), dict) else {}):
+    pkg = sub_table(data, "package")
+    ws = sub_table(data, "workspace")
+    for table in (pkg, sub_table(ws, "package")):
         rv = table.get("rust-version")
         if isinstance(rv, str):
             o.dep("engines", "rust", rv, o.locate(r"^\s*rust-version\s*="), what="Rust toolchain")

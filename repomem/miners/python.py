@@ -13,14 +13,14 @@ settings-like classes (``config:<path>:<Class>.<NAME>``).
 from __future__ import annotations
 
 import re
+from typing import cast
 
-from repomem.identity import Fingerprint, body_key
-from repomem.miners import MineError
+from repomem.core.identity import Fingerprint, body_key
+from repomem.core.model import CLASS, FUNCTION, ROUTE, Fact
+from repomem.miners._base import MineError
 from repomem.miners._pyroutes import Wiring
 from repomem.miners._pysettings import constants_and_settings
-from repomem.miners._pysource import (MAX_TEXT_LINES, _collapse, _first_error_line, _Source,
-                                      _string_value, _words)
-from repomem.model import CLASS, FUNCTION, ROUTE, Fact
+from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _first_error_line, _Source, _string_value, _words
 
 ROUTE_VERBS = {"get", "post", "put", "delete", "patch", "head", "options", "websocket", "route", "api_route"}
 ROUTE_PURPOSE_SUFFIX = " (HTTP endpoint / API route / URL path)"
@@ -288,10 +288,11 @@ class PythonMiner:
         wiring = Wiring(src, root, path, _string_value)
         for decorators, fn, cls in _defs(root, []):
             facts = _function_facts(src, path, decorators, fn, cls, wiring)
-            if facts[0].anchor in by_anchor and _extends_property(src, decorators):
+            anchor = cast(str, facts[0].anchor)  # a function fact always has one
+            if anchor in by_anchor and _extends_property(src, decorators):
                 continue
-            by_anchor.pop(facts[0].anchor, None)
-            by_anchor[facts[0].anchor] = facts
+            by_anchor.pop(anchor, None)
+            by_anchor[anchor] = facts
         out = [f for facts in by_anchor.values() for f in facts]
         out += _class_facts(src, path, by_anchor, root)
         return out + constants_and_settings(src, root, path) + wiring.facts

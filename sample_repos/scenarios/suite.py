@@ -552,7 +552,7 @@ SETS = [
 
 
 def _set_text(pys) -> str:
-    from repomem.model import set_value
+    from repomem.core.model import set_value
 
     return set_value(pys)
 

@@ -27,6 +27,7 @@ import importlib
 import re
 from dataclasses import dataclass, field
 from importlib import resources
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,7 @@ _JS_WRAP = frozenset({"export_statement", "lexical_declaration", "variable_decla
 _JS_STR = frozenset({"string", "template_string"})
 _JS_LIT = frozenset({"number", "string", "template_string", "true", "false", "null"})
 
-_JS = dict(family="js", scopes=_JS_SCOPES, functions=_JS_FUNCS, wrappers=_JS_WRAP,
+_JS: dict[str, Any] = dict(family="js", scopes=_JS_SCOPES, functions=_JS_FUNCS, wrappers=_JS_WRAP,
            doc_prefixes=("/**", "//"), strings=_JS_STR, literals=_JS_LIT)
 
 LANGS = {
@@ -120,7 +121,7 @@ def load(lang: Lang):
     A grammar that is missing or does not fit the query (another major version) is a MineError
     for each file of the language -- logged and skipped, earlier facts kept -- never a traceback.
     """
-    from repomem.miners import MineError
+    from repomem.miners._base import MineError
 
     got = _LOADED.get(lang.name)
     if got is None:

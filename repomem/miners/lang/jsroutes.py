@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import posixpath
 import re
+from typing import Any, Callable
 
-from repomem.miners._pyroutes import join
-from repomem.model import MOUNT, ROUTER, Fact
+from repomem.core.model import MOUNT, ROUTER, Fact
+from repomem.core.routes import join
 
 _JS_ROUTERS = {"Router", "express.Router", "KoaRouter"}
 _JS_APPS = {"express", "fastify", "Fastify", "Koa", "polka", "Hono"}
@@ -26,6 +27,15 @@ def js_module(path: str) -> str:
 class JsRoutes:
     """Mixed into Routes: needs ``ff``, ``module``, ``imports``, ``routers``, ``defaults``,
     ``out``, ``emit`` and ``_handler_anchor``."""
+
+    ff: Any
+    module: str
+    imports: dict[str, str]
+    routers: dict[str, Any]
+    defaults: set[str]
+    out: list[Fact]
+    emit: Callable[..., None]
+    _handler_anchor: Callable[[Any], str | None]
 
     def _js(self) -> None:
         ff = self.ff
@@ -182,7 +192,8 @@ class JsRoutes:
             return
         verb = ff.text(caps["route.verb"][0])
         method = {"del": "DELETE", "all": "ALL"}.get(verb, verb.upper())
-        value, attrs = f"{method} {url}", ()
+        value = f"{method} {url}"
+        attrs: tuple[tuple[str, str], ...] = ()
         if rid is not None:
             attrs = (("path", url), ("router", rid))
             local = self.routers.get(ff.text(obj)) if obj.type == "identifier" else None

@@ -37,7 +37,7 @@ def describe(name: str, params: list[str], returns: str) -> str:
 
 def doc_text(comments: list[str]) -> str | None:
     """The first paragraph of doc comments, comment markers and ``@tags`` dropped."""
-    lines = []
+    lines: list[str] = []
     for c in comments:
         for ln in c.splitlines():
             s = re.sub(r"^\s*(/\*\*+|/\*|\*/|\*|///|//)", "", ln)

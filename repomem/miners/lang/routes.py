@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import re
 
-from repomem.miners._pyroutes import join
+from repomem.core.model import ROUTE, Fact
+from repomem.core.routes import join
 from repomem.miners._pysource import MAX_TEXT_LINES, _words
 from repomem.miners.lang.jsroutes import JsRoutes, js_module
-from repomem.model import ROUTE, Fact
 
 ROUTE_PURPOSE_SUFFIX = " (HTTP endpoint / API route / URL path)"  # as in miners/python.py
 _NEST = {"Get", "Post", "Put", "Delete", "Patch", "Options", "Head", "All"}
@@ -37,7 +37,7 @@ _SPRING = {"GetMapping": "GET", "PostMapping": "POST", "PutMapping": "PUT",
 # Calls every handler makes: they say nothing about what this one does.
 _GENERIC_CALLS = {"json", "send", "status", "next", "render", "redirect", "end", "set", "get",
                   "sendStatus", "sendFile", "write", "Write", "Fprintf", "Printf", "JSON", "String",
-                  "parseInt", "Number", "String", "require", "then", "catch", "error", "log",
+                  "parseInt", "Number", "require", "then", "catch", "error", "log",
                   "Error", "HttpException", "Promise", "resolve", "reject", "push", "map"}
 _GO_PATH = re.compile(r"^(?:([A-Z]+)\s+)?(/\S*)$")
 
@@ -93,7 +93,8 @@ class Routes(JsRoutes):
         if handler is None or handler.type not in ("arrow_function", "function_expression",
                                                    "function", "func_literal"):
             return []
-        names, stack = [], [handler]
+        names: list[str] = []
+        stack = [handler]
         while stack and len(names) < 6:
             n = stack.pop()
             if n.type == "call_expression":

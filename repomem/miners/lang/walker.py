@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import cast
 
-from repomem.identity import Fingerprint, body_key
-from repomem.miners import MineError
+from repomem.core.identity import Fingerprint, body_key
+from repomem.core.model import CONSTANT, FUNCTION, Fact
+from repomem.miners._base import MineError
 from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _first_error_line, _Source, _words
 from repomem.miners.lang import Lang, load
 from repomem.miners.lang.purpose import describe, doc_text, param_names
 from repomem.miners.lang.routes import Routes
-from repomem.model import CONSTANT, FUNCTION, Fact
 
 # A file is unparseable (MineError: it keeps its earlier facts) when the parser had to invent a
 # token (a MISSING node: an unclosed brace swallows everything after it) or when ERROR nodes
@@ -59,7 +60,8 @@ class FileFacts:
         parser, query = load(lang)
         self.root = parser.parse(self.src.data).root_node
         check_parse(self.root, len(self.src.data))
-        self.matches, spans = [], []
+        self.matches: list[dict] = []
+        spans: list[tuple[int, int]] = []
         for _, caps in QueryCursor(query).matches(self.root):
             if "comment" in caps:
                 spans.extend((n.start_byte, n.end_byte) for n in caps["comment"])
@@ -250,7 +252,7 @@ class FileFacts:
         if t in ("array", "array_expression") and node.named_child_count <= 50:
             items = [c for c in node.named_children if c.type not in self.lang.comments]
             parts = [self.literal(c) for c in items]
-            return None if any(p is None for p in parts) else "[" + ", ".join(parts) + "]"
+            return None if any(p is None for p in parts) else "[" + ", ".join(cast("list[str]", parts)) + "]"
         if t in ("parenthesized_expression", "as_expression", "satisfies_expression") \
                 and node.named_child_count:
             return self.literal(node.named_children[0])

@@ -1,0 +1,76 @@
+"""How much wall time repomem's hooks add to ``git commit``.
+
+``measure(n)`` makes a throwaway repository, times ``n`` commits with no hooks, installs the hooks
+(with a store, so the detached worker really runs), times ``n`` more, and reports the median and
+95th percentile of each in milliseconds.  Between timed commits it waits for the worker to go
+idle (untimed), so each figure is the hook's own cost, not CPU contention with indexing.
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True,
+                   env=_env())
+
+
+def _env() -> dict:
+    from repomem.service.samples import git_env
+
+    return git_env()
+
+
+def _time_commits(repo: Path, n: int, start: int, wait=None) -> list[float]:
+    out = []
+    for i in range(start, start + n):
+        (repo / "app.py").write_text(f"PORT = {8000 + i}\n")
+        _git(repo, "add", "app.py")
+        t0 = time.perf_counter()
+        subprocess.run(["git", "-C", str(repo), "commit", "-q", "-m", f"c{i}"], check=True,
+                       env=_env(), capture_output=True)
+        out.append((time.perf_counter() - t0) * 1000)
+        if wait:
+            wait()
+    return out
+
+
+def _summary(ms: list[float]) -> dict:
+    s = sorted(ms)
+    return {"median_ms": round(statistics.median(s), 1),
+            "p95_ms": round(s[min(len(s) - 1, int(round(0.95 * (len(s) - 1))))], 1)}
+
+
+def measure(n: int = 20, wait_worker: bool = True) -> dict:
+    from repomem.integrations import hooks, worker
+    from repomem.service.ingest import ingest
+    from repomem.service.repo import Repo
+
+    with tempfile.TemporaryDirectory(prefix="repomem-hookbench-") as tmp:
+        repo = Path(tmp) / "repo"
+        repo.mkdir()
+        _git(repo, "init", "-q", "-b", "main")
+        _git(repo, "commit", "-q", "--allow-empty", "-m", "root")
+        without = _time_commits(repo, n, 0)
+        r = Repo.open(repo)
+        ingest(r, all_history=True, progress=False)
+        hooks.install(repo)
+        store = r.store.path
+        wait = (lambda: worker.wait_idle(store, timeout=30)) if wait_worker else None
+        with_hooks = _time_commits(repo, n, n, wait)
+        worker.wait_idle(store, timeout=30)
+        a, b = _summary(without), _summary(with_hooks)
+        return {"commits": n, "without_hooks": a, "with_hooks": b,
+                "overhead_median_ms": round(b["median_ms"] - a["median_ms"], 1),
+                "overhead_p95_ms": round(b["p95_ms"] - a["p95_ms"], 1)}
+
+
+if __name__ == "__main__":
+    import json
+
+    print(json.dumps(measure(), indent=2))

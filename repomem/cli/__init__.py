@@ -1,0 +1,129 @@
+"""The only command-line entry point: argparse, one module per command in repomem.cli.commands.
+
+Heavy libraries (chromadb, tree-sitter, watchdog, mcp) are imported only inside the commands
+that need them, so ``--help`` and the git hook shims start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import os
+import sys
+
+from repomem.core.errors import RepomemError, explain
+from repomem.core.termsafe import SafeFormatter, echo
+
+# The core commands first in --help; any other module in repomem.cli.commands follows,
+# alphabetically.  Each module has HELP, add_arguments(p), run(args); NAME overrides the
+# command name (default: the module name with _ as -).
+CORE = ["init", "ingest", "ask", "facts", "history", "changes", "context", "demo"]
+
+
+def command_modules() -> list[str]:
+    import pkgutil
+
+    import repomem.cli.commands as pkg
+
+    found = sorted(m.name for m in pkgutil.iter_modules(pkg.__path__) if not m.name.startswith("_"))
+    return [m for m in CORE if m in found] + [m for m in found if m not in CORE]
+
+
+def common(p: argparse.ArgumentParser, json_flag: bool = False) -> None:
+    p.add_argument("--repo", default=".", metavar="DIR", help="the git work tree (default: .)")
+    p.add_argument("--store", default=None, metavar="DIR",
+                   help="store location (default: $REPOMEM_STORE, else <git dir>/repomem)")
+    p.add_argument("--chroma", default=None, metavar="URL",
+                   help="use the Chroma server at URL (default: $REPOMEM_CHROMA_URL; token: "
+                        "$REPOMEM_CHROMA_TOKEN); without it, the embedded store")
+    p.add_argument("--name", default=None, metavar="NAME",
+                   help="the repository's name on the server (default: its origin URL)")
+    if json_flag:
+        p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="repomem",
+        description="The current truth about a git repository, and its dated history.")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log skipped files")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for modname in command_modules():
+        mod = importlib.import_module(f"repomem.cli.commands.{modname}")
+        name = getattr(mod, "NAME", modname.replace("_", "-"))
+        p = sub.add_parser(name, help=mod.HELP, description=mod.__doc__,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        mod.add_arguments(p)
+        p.set_defaults(_run=mod.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    log_handler = logging.StreamHandler()  # log lines name files: escape them like output
+    log_handler.setFormatter(SafeFormatter("repomem: %(message)s"))
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        handlers=[log_handler])
+    if not getattr(args, "_run", None):
+        parser.print_help()
+        return 1
+    # The server (repomem/remote.py) is passed on through the environment: every store this
+    # process opens (the MCP server's, the watcher's) and the workers it starts use it too.
+    for opt, var in (("chroma", "REPOMEM_CHROMA_URL"), ("name", "REPOMEM_NAME")):
+        if getattr(args, opt, None):
+            os.environ[var] = getattr(args, opt)
+    try:
+        return int(args._run(args) or 0)
+    except RepomemError as e:
+        return _report(e)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except Exception as e:  # a bug: one line, the traceback only on request
+        known = explain(e, *_store_of(args))
+        url = getattr(args, "chroma", None) or os.environ.get("REPOMEM_CHROMA_URL")
+        if known is None and url:
+            from repomem.storage.remote import explain_remote
+
+            known = explain_remote(e, url)
+        if known is not None:
+            return _report(known)
+        if os.environ.get("REPOMEM_DEBUG"):
+            raise
+        echo(f"repomem: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+        print("hint: rerun with REPOMEM_DEBUG=1 for the traceback, and report it", file=sys.stderr)
+        return 3
+
+
+def _report(e: RepomemError) -> int:
+    echo(f"repomem: error: {e}", file=sys.stderr)  # may quote a path or value
+    if e.hint:
+        echo(f"hint: {e.hint}", file=sys.stderr)
+    return 1
+
+
+def _store_of(args) -> tuple[str | None, str | None]:
+    """(the store path, the command that rebuilds it) for an error's hint; (None, None) when
+    they cannot be told."""
+    import shlex
+
+    try:
+        from repomem.adapters import git
+        from repomem.storage.storepath import resolve_store_path
+
+        where = git.discover(getattr(args, "repo", "."))
+        store = resolve_store_path(where, getattr(args, "store", None))
+    except Exception:
+        return None, None
+    opt = f" --store {shlex.quote(str(store))}" if getattr(args, "store", None) else ""
+    moved = shlex.quote(f"{store}.damaged")
+    return str(store), (f"mv {shlex.quote(str(store))} {moved} && repomem init --repo "
+                        f"{shlex.quote(str(where.root))}{opt}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

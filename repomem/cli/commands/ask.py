@@ -1,0 +1,56 @@
+"""Answer a question with the facts valid now (or at --as-of), best first, with provenance.
+
+Example: repomem ask "what port does the payment service listen on?" --json
+         repomem ask "session timeout" --as-of 2026-01-15"""
+
+from __future__ import annotations
+
+import sys
+
+from repomem.cli import common
+from repomem.cli.commands import open_repo, print_json
+from repomem.core.termsafe import echo
+
+HELP = "answer a question from the current facts"
+
+
+def add_arguments(p) -> None:
+    common(p, json_flag=True)
+    p.add_argument("question")
+    p.add_argument("--as-of", default=None, metavar="WHEN",
+                   help="ISO 8601 date or datetime, or a git revision")
+    p.add_argument("-k", type=int, default=5, metavar="N", help="how many facts (default 5)")
+    p.add_argument("--llm", default=None, metavar="ollama:MODEL",
+                   help="have a local Ollama model write the answer from these facts only")
+
+
+def run(args) -> int:
+    from repomem.service.query import ask, lineage_line
+
+    r = open_repo(args)
+    if args.llm:
+        from repomem.adapters.ollama_client import parse_llm
+        from repomem.service.agents import llm_answer
+
+        result = llm_answer(r, args.question, parse_llm(args.llm), args.as_of, max(1, args.k))
+    else:
+        result = ask(r, args.question, args.as_of, max(1, args.k))
+    if result.pop("unindexed_commits", 0):
+        echo("repomem: note: HEAD has commits that are not indexed yet; run 'repomem ingest'",
+             file=sys.stderr)
+    if args.json:
+        print_json(result)
+        return 0
+    if not result["facts"]:
+        echo("no fact matches this question")
+        return 0
+    for note in result.get("lineage", ()):
+        print(lineage_line(note))
+    if result.get("llm_answer"):
+        echo(result["llm_answer"], keep="\n")  # the model's own paragraphs
+        echo("\nfrom these facts:", keep="\n")
+    for i, f in enumerate(result["facts"]):
+        mark = "=>" if i == 0 else "  "
+        echo(f"{mark} {f['subject']}: {f['value']}")
+        echo(f"   {f['path']}:{f['line']}  commit {f['commit'][:10]}  since {f['valid_from']}")
+    return 0

@@ -1,0 +1,162 @@
+"""Recognise a function that was renamed and/or moved within one commit.
+
+A commit that removes ``a.py::load`` and adds ``b.py::load_config`` with (nearly) the same body
+has moved one function, not retired one and created another: the ledger keeps its identity, so
+its history survives.  Only fingerprints (normalised bodies, own name replaced by ``_SELF_``) are
+compared; names and paths are deliberately ignored, since those are what a rename/move changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import re
+from collections import Counter
+from difflib import SequenceMatcher
+
+from repomem.core.model import Fact
+
+THRESHOLD = 0.8
+# Below this many tokens a body ("pass", "return None", "raise NotImplementedError") is too
+# generic for similarity to mean anything; only an exact, unambiguous match counts.
+MIN_TOKENS = 8
+
+
+# Language families: a function may move between files of one family (a .js file renamed .ts),
+# never across families.  Python fingerprints are compared as they are.
+_FAMILY = {".py": "python", ".js": "js", ".jsx": "js", ".mjs": "js", ".cjs": "js", ".ts": "js",
+           ".mts": "js", ".cts": "js", ".tsx": "js", ".go": "go", ".rs": "rust", ".java": "java"}
+# Tokens a formatter adds or drops without changing the code (prettier's semicolons and trailing
+# commas, rustfmt's trailing commas): left out so a reformat does not lower the similarity.
+_NOISE = {"js": {";", ","}, "rust": {","}, "java": set(), "go": set()}
+_SINGLE_QUOTED = re.compile(r"'((?:[^'\\\n]|\\.)*)'")
+
+
+# -- fingerprints on demand ------------------------------------------------------------------
+# Only the functions that appear or disappear in a commit are ever compared, a small share of
+# all the functions of all the file versions a history mines; and a body that did not change
+# since the file's previous version has the fingerprint it had then.  So a fingerprint is a
+# Fingerprint: computed on first use, and looked up by a hash of its body text first.
+CACHE_MAX = 10_000  # bodies (a fingerprint is about as long as its body): a few MB
+_CACHE: dict[bytes, str] = {}
+
+
+class Fingerprint:
+    """A function's fingerprint, computed when first read (``str(fp)``) and then kept.
+
+    It compares and tests like the string it stands for.  Pickled (a record sent from a mining
+    worker) it becomes "": fingerprints only matter inside the commit that mined them, and the
+    worker has already matched the moves."""
+
+    __slots__ = ("_make", "_key", "_text")
+
+    def __init__(self, make, key: bytes | None = None):
+        self._make, self._key = make, key
+        self._text = None if key is None else _CACHE.get(key)
+
+    def __str__(self) -> str:
+        if self._text is None:
+            self._text = self._make()
+            if self._key is not None:
+                if len(_CACHE) >= CACHE_MAX:  # drop the older half (dicts keep insertion order)
+                    for k in list(itertools.islice(_CACHE, CACHE_MAX // 2)):
+                        del _CACHE[k]
+                _CACHE[self._key] = self._text
+        self._make = None  # frees what the computation needed (source bytes, closures)
+        return self._text
+
+    def __eq__(self, other) -> bool:
+        return str(self) == str(other)
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    def __contains__(self, part: str) -> bool:
+        return part in str(self)
+
+    def __bool__(self) -> bool:
+        return bool(str(self))
+
+    def __repr__(self) -> str:
+        return f"Fingerprint({str(self)!r})"
+
+    def __reduce__(self):
+        return (str, ("",))
+
+
+def body_key(lang: str, name: str, body: bytes) -> bytes:
+    """The cache key of a fingerprint: what it is a function of (language, own name, body)."""
+    h = hashlib.blake2b(body, digest_size=16)
+    h.update(f"\0{lang}\0{name}".encode("utf-8", "surrogatepass"))
+    return h.digest()
+
+
+def family(anchor: str | None) -> str:
+    path = (anchor or "").split("::", 1)[0]
+    base = path.rsplit("/", 1)[-1]
+    return _FAMILY.get(base[base.rfind("."):].lower(), "") if "." in base else ""
+
+
+def _tokens(fact: Fact) -> list[str]:
+    fp = str(fact.fingerprint)
+    if not fp:
+        return []
+    fam = family(fact.anchor)
+    noise = _NOISE.get(fam)
+    if noise is None:
+        return fp.split()
+    if fam == "js":  # 'x' and "x" are one string to prettier's quote style
+        fp = _SINGLE_QUOTED.sub(r'"\1"', fp)
+    return [t for t in fp.split() if t not in noise]
+
+
+def match_moves(removed: list[Fact], added: list[Fact]) -> list[tuple[str, str]]:
+    """``(old_anchor, new_anchor)`` pairs for functions that are the same function, one-to-one.
+
+    Scores every removed x added pair, keeps those >= THRESHOLD, then assigns greedily from the
+    best score down (ties broken by anchors), so the result does not depend on input order.
+    """
+    old = sorted({f.anchor: f for f in removed if f.anchor}.items())
+    new = sorted({f.anchor: f for f in added if f.anchor}.items())
+    if not old or not new:
+        return []
+    old_tok = [(a, toks, " ".join(toks), family(a)) for a, f in old for toks in [_tokens(f)]]
+    new_tok = [(a, toks, " ".join(toks), family(a)) for a, f in new for toks in [_tokens(f)]]
+    old_count = Counter(t[2] for t in old_tok)
+    new_count = Counter(t[2] for t in new_tok)
+
+    candidates: list[tuple[float, str, str]] = []
+    matcher = SequenceMatcher(autojunk=False)  # autojunk would ignore "(" and "self" in long bodies
+    for new_anchor, b, b_fp, b_fam in new_tok:
+        matcher.set_seq2(b)  # seq2 is the side SequenceMatcher indexes; set it once per column
+        for old_anchor, a, a_fp, a_fam in old_tok:
+            if a_fam != b_fam:  # (families computed once per anchor, not once per pair)
+                continue
+            if len(a) < MIN_TOKENS or len(b) < MIN_TOKENS:
+                if a_fp and a_fp == b_fp and old_count[a_fp] == 1 and new_count[b_fp] == 1:
+                    candidates.append((1.0, old_anchor, new_anchor))
+                continue
+            if a_fp == b_fp:
+                candidates.append((1.0, old_anchor, new_anchor))
+                continue
+            # ratio() <= 2*min/(len sum): a cheap length bound before any real work
+            if 2 * min(len(a), len(b)) / (len(a) + len(b)) < THRESHOLD:
+                continue
+            matcher.set_seq1(a)
+            if matcher.real_quick_ratio() < THRESHOLD or matcher.quick_ratio() < THRESHOLD:
+                continue
+            score = matcher.ratio()
+            if score >= THRESHOLD:
+                candidates.append((score, old_anchor, new_anchor))
+
+    candidates.sort(key=lambda c: (-c[0], c[1], c[2]))
+    used_old: set[str] = set()
+    used_new: set[str] = set()
+    pairs = []
+    for _, o, n in candidates:
+        if o in used_old or n in used_new:
+            continue
+        used_old.add(o)
+        used_new.add(n)
+        pairs.append((o, n))
+    return sorted(pairs)

@@ -1,0 +1,35 @@
+"""The commit record: what one commit says about every file it touches.
+
+A record depends on the commit alone (its tree and its first parent's), so it is the unit the
+stores keep and the ledger folds; the miners (repomem.miners.mining) produce it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from repomem.core.model import Fact
+
+
+@dataclass
+class CommitRecord:
+    sha: str
+    parent: str | None
+    ct: int
+    files: dict[str, list[Fact]] = field(default_factory=dict)  # path -> facts ([] = deleted)
+    links: list[tuple[str, str]] = field(default_factory=list)  # (old anchor, new anchor)
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
+
+    def to_json(self) -> dict:
+        return {"sha": self.sha, "parent": self.parent, "ct": self.ct,
+                "files": {p: [f.to_dict() for f in fs] for p, fs in sorted(self.files.items())},
+                "links": [list(x) for x in self.links],
+                "skipped": [list(x) for x in self.skipped]}
+
+    @classmethod
+    def from_json(cls, d: dict) -> "CommitRecord":
+        return cls(d["sha"], d["parent"], d["ct"],
+                   {p: [Fact.from_dict(f) for f in fs] for p, fs in d["files"].items()},
+                   [tuple(x) for x in d["links"]], [tuple(x) for x in d["skipped"]])
+
+

@@ -1,0 +1,206 @@
+"""Secret redaction: no credential reaches the store in clear text.
+
+:func:`redact_blob` redacts a whole file before any miner reads it (line numbers unchanged), so
+docstrings, function bodies and the fingerprints computed from them never hold a secret;
+:func:`redact_fact` then redacts each mined fact once more.  The signals:
+
+* the *name*: a config/constant fact whose setting name says "password", "token", "api_key"...
+  has its value redacted, unless the value is a placeholder (``changeme``, ``${VAR}``), a bool,
+  a short number, or the name also says it is not the secret itself (``TOKEN_TTL``, ``AUTH_URL``);
+* the *value*: text shaped like a credential is redacted anywhere -- detect-secrets' plugins and
+  repomem's rules (``secret_scan``: provider key formats, webhooks, PEM keys, JWTs, the password
+  of a URL, secret query parameters) and long high-entropy strings;
+* in a file, ``SECRET_NAME = value`` assignments (in Python only quoted values), and every other
+  occurrence of a secret found in it (a comment repeating a password).
+
+A secret becomes ``<redacted:XXXXXX>``, a short salted hash of it: a rotated secret still shows up
+as a new value in the ledger, while equal secrets stay recognisably equal.  Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import re
+
+from repomem.core.model import CONFIG, CONSTANT, DOCKER, Fact
+from repomem.core.secret_scan import _RUN as RUN
+from repomem.core.secret_scan import merge, random_looking, scan, secret_name
+
+_PLACEHOLDER = re.compile(
+    r"""^(?:|changeme|change[-_ ]?me.*|x{3,}|\*{3,}|\.{3}|<[^<>]*>|\$\{[^}]*\}|\$[A-Za-z_]\w*
+    |\{\{.*\}\}|%\([^)]*\)s|null|none|nil|todo|tbd|placeholder|dummy|example|redacted
+    |your[-_ ].*|password|secret|pass)$""", re.I | re.X | re.S)
+_BOOL = {"true", "false", "yes", "no", "on", "off"}
+
+_LONG = re.compile(r"[A-Za-z0-9+/_-]{32,}={0,2}")
+# NAME = value / NAME: value / "NAME": "value".  The regex starts at a secret-ish word (cheap:
+# the engine skips positions by first character); the rest of the name is found by walking
+# back, and secret_name() decides.  A quoted value may hold spaces and escaped quotes.
+_ASSIGN_SRC = (
+    r"""(?:pass|pwd|secret|token|cred|dsn|auth|key)[A-Za-z0-9_.-]*["']?[ \t]*(?::=|=|:)(?![=:])[ \t]*"""
+    r"""(?:(?P<q>["'])(?P<qval>(?:\\.|(?!(?P=q))[^\\\r\n])+)(?P=q)|(?P<val>[^\s"',;#(){}\[\]]+))""")
+# run on the lower-cased text (a case-insensitive regex is several times slower); the ignore-case
+# one only when lower-casing changed the length (some non-ASCII letters), so spans still agree
+_ASSIGN = re.compile(_ASSIGN_SRC)
+_ASSIGN_I = re.compile(_ASSIGN_SRC, re.I)
+_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+_NAME_END = re.compile(r"[A-Za-z0-9_.-]*")
+_TOKEN_BREAKS = re.compile(r"(<redacted:[0-9a-f]{6}>)\n+")
+_FILE_LIKE = re.compile(r"[\w.~-]*(?:/[\w.-]+)+/?|[\w-]+\.(?:html?|txt|json|ya?ml|toml|py|cfg|ini|pem|key|crt|p12|env)")
+_CODE_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?")
+
+
+def _token(secret: str) -> str:
+    return "<redacted:" + hashlib.sha256(("repomem-redact\0" + secret).encode()).hexdigest()[:6] + ">"
+
+
+def _not_secret_value(value: str) -> bool:
+    v = value.strip().strip("\"'")
+    return (bool(_PLACEHOLDER.match(v)) or v.lower() in _BOOL
+            or (re.fullmatch(r"-?\d+(?:\.\d+)?", v) is not None and len(v) < 6))
+
+
+def _random_looking(s: str) -> bool:
+    """A generic long credential: mixed case and digits, high entropy (hex digests do not count:
+    commit SHAs and checksums are everywhere in configs and are not secrets)."""
+    if "/" in s and not re.search(r"[+=]", s):  # a path, unless base64 padding says otherwise
+        return any(_random_looking(p) for p in s.split("/") if len(p) >= 32)
+    return len(s) >= 32 and random_looking(s)
+
+
+def _skip(v: str) -> bool:
+    return _not_secret_value(v) or v.startswith("<redacted:")
+
+
+def _assignment_spans(text: str, low: str, code: bool) -> list[tuple[int, int]]:
+    """Values of ``SECRET_NAME = value``.  In code only quoted values count: an unquoted one is
+    an expression (``password = get_password()``), and replacing it would break the syntax."""
+    out = []
+    same = len(low) == len(text)
+    for m in (_ASSIGN if same else _ASSIGN_I).finditer(low if same else text):
+        quoted = m.group("q") is not None
+        if code and not quoted:
+            continue
+        start = m.start()
+        while start > 0 and text[start - 1] in _NAME_CHARS:
+            start -= 1
+        end = _NAME_END.match(text, m.start())  # always matches (possibly empty)
+        name = text[start:m.start()] + (end.group(0) if end else "")
+        if not secret_name(name.rsplit(".", 1)[-1]):
+            continue
+        g = "qval" if quoted else "val"
+        val = text[m.start(g):m.end(g)]
+        if _skip(val) or len(val) < (4 if quoted else 6):
+            continue
+        if not quoted and _CODE_WORD.fullmatch(val) and not re.search(r"[0-9]", val):
+            continue  # ``password: str``, ``token: Optional``: a type or a name, not a value
+        if _FILE_LIKE.fullmatch(val):
+            continue  # a path to the key file, a template name
+        if quoted and " " in val.strip() and not re.search(r"[0-9!@#$%^&*]", val):
+            continue  # prose ("Enter your password"), not a credential
+        out.append(m.span(g))
+    return out
+
+
+def _spans(text: str, assignments: bool, code: bool = False) -> list[tuple[int, int]]:
+    low = text.lower()
+    runs = [m.span() for m in RUN.finditer(text)] if len(text) >= 30 else []
+    spans = scan(text, low, skip=_skip, runs=runs)
+    # a long random string lies in a run of token characters: look only inside those
+    spans += [m.span() for a, b in runs for m in _LONG.finditer(text, a, b)
+              if _random_looking(m.group(0))]
+    if assignments:
+        spans += _assignment_spans(text, low, code)
+    return merge(spans)
+
+
+def _apply(text: str, spans: list[tuple[int, int]], keep_lines: bool = False,
+           code: bool = False) -> str:
+    """Replace the spans, and every other occurrence of the secrets they hold (a comment that
+    repeats a password), by their tokens; a multi-line secret keeps its line breaks.  In code a
+    secret that is also a valid name (``PASSWORD_HASHER = "bcrypt"``) is replaced only where it
+    was found: elsewhere it is the name (``import bcrypt``)."""
+    if not spans:
+        return text
+    secrets = sorted({text[a:b] for a, b in spans if b - a >= 6
+                      and not (code and text[a:b].isidentifier())}, key=len, reverse=True)
+    if secrets:
+        rx = re.compile(r"(?<![A-Za-z0-9])(?:" + "|".join(map(re.escape, secrets)) + r")(?![A-Za-z0-9])")
+        spans = merge(spans + [m.span() for m in rx.finditer(text)])
+    out, last = [], 0
+    for a, b in spans:
+        secret = text[a:b]
+        if secret.startswith("<redacted:"):
+            out.append(text[last:b])
+        else:
+            out += [text[last:a], _token(secret), "\n" * secret.count("\n") if keep_lines else ""]
+        last = b
+    out.append(text[last:])
+    return "".join(out)
+
+
+def redact_blob(text: str, code: bool = False) -> str:
+    """A whole file's text with every secret replaced, line numbers unchanged.  Run before any
+    miner sees the file, so values, texts, purposes and function fingerprints are all computed
+    from redacted text.  ``code``: Python source (see :func:`_assignment_spans`)."""
+    return _apply(text, _spans(text, True, code), keep_lines=True, code=code)
+
+
+@functools.lru_cache(maxsize=65536)
+def _sub_patterns(s: str) -> str:
+    return _apply(s, _spans(s, False))
+
+
+@functools.lru_cache(maxsize=65536)
+def redact_text(s: str) -> str:
+    """Redact credential-shaped substrings and ``SECRET_NAME=value`` assignments in free text."""
+    return _apply(s, _spans(s, True)) if s else s
+
+
+def _replace_secret(s: str, secret: str, tok: str) -> str:
+    if not s or not secret:
+        return s
+    return re.sub(r"(?<![A-Za-z0-9])" + re.escape(secret) + r"(?![A-Za-z0-9])", lambda _: tok, s)
+
+
+def _redact_line(text: str, secret: str, tok: str) -> str:
+    """Replace the secret in the value part of a source line (after the first ``=``/``:``);
+    when the line does not hold it verbatim (escapes, multi-line), the whole value part."""
+    m = re.match(r"^([^=:\n]*[=:][ \t]*)([\s\S]*)$", text)
+    if not m:
+        return _replace_secret(text, secret, tok)
+    head, tail = m.groups()
+    if secret in tail:
+        return head + tail.replace(secret, tok)
+    return head + tok if tail.strip() else text
+
+
+def _setting_name(fact: Fact) -> str:
+    """The last non-index part of a config/constant key (``db.passwords.0`` -> ``passwords``)."""
+    rest = fact.key.split(f":{fact.path}:", 1)[-1] if fact.path else fact.key.rsplit(":", 1)[-1]
+    parts = [p for p in re.split(r"[.:]", rest) if not p.isdigit()]  # docker keys: env:NAME
+    return parts[-1] if parts else ""
+
+
+def redact_fact(fact: Fact) -> Fact:
+    """The fact with every secret in value, text, purpose, subject and attrs redacted."""
+    value, text, purpose, subject = fact.value, fact.text, fact.purpose, fact.subject
+    attrs = list(fact.attrs)
+    if fact.kind in (CONFIG, CONSTANT, DOCKER) and secret_name(_setting_name(fact)) \
+            and not _not_secret_value(value) and not re.fullmatch(r"[./~][^\s]*", value.strip()):
+        secret = value.strip().strip("\"'")
+        tok = _token(secret)
+        value = tok
+        text = _redact_line(text, secret, tok)
+        purpose = _replace_secret(purpose, secret, tok)
+        attrs = [(k, _replace_secret(v, secret, tok)) for k, v in attrs]
+    # a multi-line secret redacted in the blob left its line breaks after the token
+    value = _TOKEN_BREAKS.sub(r"\1", _sub_patterns(value))
+    text, purpose = redact_text(text), redact_text(purpose)
+    subject = _sub_patterns(subject)
+    redacted = tuple((k, redact_text(v)) for k, v in attrs)
+    if (value, text, purpose, subject, redacted) == (fact.value, fact.text, fact.purpose, fact.subject, fact.attrs):
+        return fact
+    return dataclasses.replace(fact, value=value, text=text, purpose=purpose, subject=subject, attrs=redacted)

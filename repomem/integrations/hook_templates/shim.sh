@@ -1,0 +1,58 @@
+#!/bin/sh
+# repomem git hook: notes that indexing is due and hands it to a detached worker, then returns.
+# It never makes a git command fail and never waits for indexing.
+# ID: repomem-@ID@
+# Written by `repomem hooks install`; `repomem hooks uninstall` removes it and restores any hook
+# that was here before (kept as @HOOK@.legacy, and run first).
+HOOK=@HOOK@
+PY=@PYTHON@
+
+rc=0
+legacy="$(dirname "$0")/$HOOK.legacy"
+if [ -x "$legacy" ]; then
+    "$legacy" "$@"
+    rc=$?  # a chained hook keeps its own exit status; repomem's part never adds a failure
+fi
+
+# Mid-rebase, every replayed commit would run post-commit: skip them, post-rewrite catches up once.
+if [ "$HOOK" = post-commit ]; then
+    case "${GIT_REFLOG_ACTION:-}" in *rebase*) exit $rc ;; esac
+fi
+# git exports these while a hook runs; a nested git call must not inherit them.
+unset GIT_DIR GIT_INDEX_FILE GIT_WORK_TREE GIT_PREFIX GIT_OBJECT_DIRECTORY GIT_COMMON_DIR \
+    GIT_ALTERNATE_OBJECT_DIRECTORIES GIT_REFLOG_ACTION GIT_NAMESPACE GIT_QUARANTINE_PATH \
+    GIT_EDITOR GIT_AUTHOR_DATE GIT_COMMITTER_DATE
+dirs=$(git rev-parse --path-format=absolute --git-dir --git-common-dir 2>/dev/null) || exit $rc
+{ read -r gitdir; read -r common; } <<EOF
+$dirs
+EOF
+if [ "$HOOK" = post-commit ]; then
+    if [ -d "$gitdir/rebase-merge" ] || [ -d "$gitdir/rebase-apply" ]; then exit $rc; fi
+fi
+
+# The store is found from the repository now, never from a path written at install time, so a
+# copied or moved repository keeps using its own: $REPOMEM_STORE, else `git config
+# repomem.store` (relative to the git common dir), else <git common dir>/repomem.
+STORE="${REPOMEM_STORE:-$(git config --get repomem.store 2>/dev/null)}"
+case "$STORE" in
+    "") STORE="$common/repomem" ;;
+    "~/"*) STORE="$HOME/${STORE#"~/"}" ;;
+    /*) ;;
+    *) [ -n "${REPOMEM_STORE:-}" ] && STORE="$PWD/$STORE" || STORE="$common/$STORE" ;;
+esac
+[ -d "$STORE" ] || exit $rc  # no store (repomem init not run): nothing to keep fresh
+# One line per request: the work tree it came from (worktrees share the store, each has a view).
+printf '%s\n' "$PWD" >> "$STORE/pending" 2>/dev/null
+# A running worker re-checks the pending marker before it exits: no new process is needed.
+# (A running `repomem daemon` watches the marker too, but its liveness is a lock that sh cannot
+# test portably, so the worker started below checks it and leaves at once.)
+if [ -f "$STORE/worker.pid" ] && read -r pid < "$STORE/worker.pid" \
+        && kill -0 "$pid" 2>/dev/null; then
+    exit $rc
+fi
+if [ -x "$PY" ]; then
+    "$PY" -m repomem.integrations.worker "$HOOK" --repo "$PWD" --store "$STORE" </dev/null >/dev/null 2>&1 &
+elif command -v repomem >/dev/null 2>&1; then
+    repomem hooks run "$HOOK" --repo "$PWD" --store "$STORE" </dev/null >/dev/null 2>&1 &
+fi
+exit $rc

@@ -1,0 +1,127 @@
+"""The MCP server: repomem's read paths as tools for a coding agent, over stdio.
+
+Read-only.  Every tool call goes through the library functions, which take the store's flock
+reader lock per call; on each lock entry ``Store._refresh`` drops a Chroma client that another
+process (a git hook, the daemon) may have made stale.  The one Repo is shared by the tool calls,
+which the SDK runs in worker threads, so calls are serialised with a thread lock: the store's
+re-entrant lock bookkeeping is per process, not per thread.
+
+Uses the MCP Python SDK 2.x high-level server (``mcp.server.mcpserver.MCPServer``, the successor
+of v1's FastMCP).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from repomem.core.errors import RepomemError, explain
+
+INSTRUCTIONS = """repomem knows the CURRENT values in this git repository -- ports, timeouts and
+other settings, constants, dependency pins, supported Python versions, function names and HTTP
+routes -- each with the commit, date and file:line it comes from, plus the dated history of
+every value.  Prefer these tools over your memory of the code base or of older docs: values
+change, and anything you remember may be superseded.  Start with `ask` (or `context`); use
+`changes_since` when coming back to a repository after a while."""
+
+
+def _guard(lock: threading.Lock, fn, *args, **kwargs):
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    with lock:
+        try:
+            return fn(*args, **kwargs)
+        except RepomemError as e:
+            raise ToolError(_line(e)) from None
+        except Exception as e:  # one line to the agent, no traceback on the server's stderr
+            known = explain(e)
+            if known is not None:
+                raise ToolError(_line(known)) from None
+            raise ToolError(f"internal error: {type(e).__name__}: {e}") from None
+
+
+def _line(e: RepomemError) -> str:
+    return str(e) + (f" (hint: {e.hint})" if e.hint else "")
+
+
+def _slim(f: dict) -> dict:
+    """What an agent needs from a fact; drops ranking internals and bulky fields."""
+    keep = ("key", "kind", "subject", "value", "attrs", "valid_from", "valid_to", "commit", "path",
+            "line", "text", "end_reason")
+    return {k: f[k] for k in keep if k in f and f[k] not in (None, "", {})}
+
+
+def build_server(repo: str = ".", store: str | None = None):
+    from mcp.server.mcpserver import MCPServer
+    from mcp.types import ToolAnnotations
+
+    from repomem.core.model import KINDS
+    from repomem.service import query
+    from repomem.service.agents import prompt_context
+    from repomem.service.repo import Repo
+
+    r = Repo.open(repo, store)
+    lock = threading.Lock()
+    server = MCPServer("repomem", instructions=INSTRUCTIONS)
+    ro = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
+                         open_world_hint=False)
+
+    @server.tool(annotations=ro)
+    def ask(question: str, as_of: str | None = None, k: int = 5) -> dict[str, Any]:
+        """Answer a question about this repository from its CURRENT facts (the best match first),
+        e.g. "what port does production listen on?", "what is the user lookup function called?",
+        "which version of requests do we pin?".  Each fact has its value, the file:line, and the
+        commit and date it has been valid since.  Values that were replaced are never returned.
+        as_of: optional ISO date (2026-02-01), datetime, or git revision, to ask what was true
+        then instead of now.  k: how many facts (default 5)."""
+        res = _guard(lock, query.ask, r, question, as_of, max(1, min(int(k), 20)))
+        out = {"question": question, "as_of": res["as_of"], "answer": res["answer"],
+               "facts": [_slim(f) for f in res["facts"]]}
+        if res.get("lineage"):  # the question named a retired name: what it is now
+            out["lineage"] = res["lineage"]
+        return out
+
+    @server.tool(annotations=ro, structured_output=False)
+    def context(question: str, budget: int = 400) -> str:
+        """A compact Markdown block of the current facts relevant to a task or question, with
+        file:line and commit for each, sized to a token budget (default 400).  Use it before
+        editing code that touches settings, routes, dependencies or named functions."""
+        return _guard(lock, prompt_context, r, question, max(50, min(int(budget), 4000)))
+
+    @server.tool(annotations=ro)
+    def list_facts(kind: str | None = None, as_of: str | None = None) -> dict[str, Any]:
+        """List every fact valid now (or at as_of), optionally only one kind: one of
+        function, route, constant, config, dependency, python.  Use it to enumerate, e.g. all
+        HTTP routes or all dependency pins; use `ask` to look one thing up."""
+        if kind is not None and kind not in KINDS:
+            return _guard(lock, _bad_kind, kind, KINDS)
+        res = _guard(lock, query.facts, r, as_of, kind)
+        return {"as_of": res["as_of"], "facts": [_slim(f) for f in res["facts"]]}
+
+    @server.tool(annotations=ro)
+    def key_history(key: str) -> dict[str, Any]:
+        """Every version of one fact, oldest first, with the dates it was valid and whether it
+        was superseded or removed.  key: a key from `ask`/`list_facts` (e.g.
+        config:config/production.toml:server.port), a current function name, or a name it had
+        before a rename.  Use it only
+        when the user asks how or when something changed; for the current value use `ask`."""
+        res = _guard(lock, query.history, r, key)
+        return {"key": res["key"], "versions": [_slim(v) for v in res["versions"]]}
+
+    @server.tool(annotations=ro)
+    def changes_since(since: str) -> dict[str, Any]:
+        """What was superseded or removed since a date (2026-03-01, inclusive) or a git revision
+        (exclusive, like git log REV..HEAD), oldest first: old value, new value, commit and date.
+        Use it when returning to a repository, to learn which remembered names, routes, settings
+        and pins are no longer true."""
+        return _guard(lock, query.changes, r, since)
+
+    return server
+
+
+def _bad_kind(kind, kinds):
+    raise RepomemError(f"unknown kind {kind!r}", hint=f"one of: {', '.join(kinds)}")
+
+
+def serve(repo: str = ".", store: str | None = None) -> None:
+    build_server(repo, store).run("stdio")

@@ -1,0 +1,143 @@
+"""Turn commits into commit records: for every file a commit touches, the complete set of facts
+in the file's new version, plus the renames/moves of functions seen in that commit.
+
+A record depends on the commit alone (its tree and its first parent's), never on what was
+ingested before -- which is what makes ingestion idempotent and order independent.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+
+from repomem.adapters import git
+from repomem.core.errors import RepomemError
+from repomem.core.identity import match_moves
+from repomem.core.model import CLASS, FUNCTION, Fact
+from repomem.core.records import CommitRecord
+from repomem.miners import MineError, mine_file, wants
+
+log = logging.getLogger("repomem")
+
+
+_MOVABLE = (FUNCTION, CLASS)  # kinds whose identity follows a rename or move
+
+
+class _FactCache:
+    """Facts by blob id: the blob a commit adds is the old blob of a later commit."""
+
+    def __init__(self, size: int = 4096):
+        self.size = size
+        self.data: OrderedDict[tuple[str, str], list[Fact] | MineError] = OrderedDict()
+
+    def get(self, key):
+        hit = self.data.get(key)
+        if hit is not None:
+            self.data.move_to_end(key)
+        return hit
+
+    def put(self, key, value) -> None:
+        self.data[key] = value
+        if len(self.data) > self.size:
+            self.data.popitem(last=False)
+
+
+class CommitMiner:
+    def __init__(self, repo):
+        self.repo = repo
+        self.blobs = git.BlobReader(repo)
+        self.cache = _FactCache()
+
+    def close(self) -> None:
+        self.blobs.close()
+
+    def __enter__(self) -> "CommitMiner":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _facts(self, path: str, blob: str) -> list[Fact]:
+        """Facts of one blob at one path; raises MineError when it cannot be mined."""
+        hit = self.cache.get((path, blob))
+        if hit is None:
+            data = self.blobs.read(blob)
+            if data is None:
+                # Not a bad file but a broken repository: recording a skip would make the
+                # record permanently wrong, so nothing is recorded for this commit.
+                raise RepomemError(f"object {blob[:12]} ({path}) is missing from the repository",
+                                   hint="the repository is damaged: run 'git fsck'; facts "
+                                        "already stored are unchanged")
+            else:
+                try:
+                    hit = mine_file(path, data)
+                except MineError as e:
+                    hit = e
+                except RecursionError:
+                    hit = MineError("too deeply nested to parse")
+            self.cache.put((path, blob), hit)
+        if isinstance(hit, MineError):
+            raise hit
+        return hit
+
+    def mine(self, info: git.CommitInfo, changes: list[git.Change]) -> CommitRecord:
+        rec = CommitRecord(info.sha, info.parent, info.ct)
+        old_funcs: list[Fact] = []
+        new_funcs: list[Fact] = []
+        for ch in changes:
+            if not wants(ch.path):
+                continue
+            if ch.new_blob is None:
+                rec.files[ch.path] = []
+            else:
+                try:
+                    rec.files[ch.path] = self._facts(ch.path, ch.new_blob)
+                except MineError as e:
+                    # Keep the file's earlier facts: a broken commit must not retire them.
+                    rec.skipped.append((ch.path, str(e)))
+                    log.info("skip %s at %s: %s", ch.path, info.sha[:10], e)
+                    continue
+                new_funcs += [f for f in rec.files[ch.path] if f.kind in _MOVABLE]
+            if ch.old_blob is not None:
+                try:
+                    old_funcs += [f for f in self._facts(ch.path, ch.old_blob) if f.kind in _MOVABLE]
+                except MineError:
+                    pass
+        new_anchors = {f.anchor for f in new_funcs}
+        old_anchors = {f.anchor for f in old_funcs}
+        links = []
+        for kind in _MOVABLE:  # a function never becomes a class
+            removed = [f for f in old_funcs if f.anchor not in new_anchors and f.kind == kind]
+            added = [f for f in new_funcs if f.anchor not in old_anchors and f.kind == kind]
+            if removed and added:
+                links += match_moves(removed, added)
+        rec.links = sorted(links)
+        return rec
+
+
+# -- mining in worker processes ----------------------------------------------------------------
+# Records depend on their commit alone, so batches of a long history can be mined in parallel
+# and written in order.  Workers are spawned (not forked: the parent may hold Chroma's threads)
+# and keep one CommitMiner each, so the blob cache works within a batch.
+_WORKER_MINER: CommitMiner | None = None
+
+
+def _init_worker(repo: str, log_level: int) -> None:
+    global _WORKER_MINER
+    logging.basicConfig(level=log_level, format="repomem: %(message)s")
+    _WORKER_MINER = CommitMiner(repo)
+
+
+def mine_batch(batch: list[git.CommitInfo]) -> list[CommitRecord]:
+    assert _WORKER_MINER is not None
+    changes = git.changes(_WORKER_MINER.repo, batch)
+    return [_WORKER_MINER.mine(c, changes.get(c.sha, [])) for c in batch]
+
+
+def worker_pool(repo, workers: int):
+    import concurrent.futures
+    import multiprocessing
+
+    return concurrent.futures.ProcessPoolExecutor(
+        max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+        initializer=_init_worker, initargs=(str(repo), logging.getLogger("repomem").getEffectiveLevel()))

@@ -1,0 +1,197 @@
+"""Ingestion: git -> commit records (mined in worker processes for long histories) -> the view.
+
+Mining is the write path: this module, ``repomem rebuild`` and the hooks' worker are the only
+callers of the commit miner besides the two read-side folds that document why
+(``view.provisional_snapshot`` for a server reader's branch, the uncommitted overlay).  The view
+itself (the fold of the records on HEAD's first-parent chain) is ``repomem.service.view``.
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import logging
+import os
+import sys
+import time
+from pathlib import Path
+
+from repomem.adapters import git
+from repomem.core.crashpoint import crashpoint
+from repomem.core.errors import RepomemError
+from repomem.miners.mining import CommitMiner, mine_batch, worker_pool
+from repomem.service import shallow, viewcache
+from repomem.service.repo import Repo, _embedder, require_store
+from repomem.service.view import provisional_snapshot, sync_view
+from repomem.storage import storepath
+
+log = logging.getLogger("repomem")
+RECORD_BATCH = 200
+PARALLEL_MIN = 400
+
+
+def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
+           create: bool = True, progress: bool | None = None) -> dict:
+    """Mine the given commits (or the whole first-parent history) and refresh the view."""
+    with r.store.writer():
+        early = {}
+        if r.store.exists() and (all_history or not revs):
+            try:
+                early = provisional_snapshot(r)
+            except RepomemError:  # e.g. a missing object: the ordinary path reports it
+                viewcache.invalidate(r.store)
+        emb = _embedder(r, create)
+        check_miners_version(r)
+        if all_history or not revs:
+            infos = git.first_parent_chain(r.root)
+        else:
+            infos = git.commit_infos(r.root, [git.resolve_commit(r.root, x) for x in revs])
+        have = r.store.ingested()
+        new = sum(1 for c in infos if c.sha not in have)  # before the provisional ones count
+        if early:  # mined already, for the provisional snapshot (one recorded_at for both)
+            r.store.put_records([rec for rec, _ in early.values()],
+                                next(iter(early.values()))[1])
+            have = r.store.ingested()
+        if infos:
+            storepath.record_identity(r.store.path, infos[0].sha)
+        regrafted = shallow.remine(r.store, r.root, have)
+        if regrafted:  # a record changed under the same commit: the view id cannot tell
+            r.store.set_meta(r.store.view_name("view"), {})
+        todo = [c for c in infos if c.sha not in have]
+        show = progress if progress is not None else (sys.stderr.isatty() and len(todo) > 50)
+        started = time.time()
+        done = 0
+        fresh: dict = dict(early)  # records mined by this run: the fold need not read them back
+        batches = [todo[i:i + RECORD_BATCH] for i in range(0, len(todo), RECORD_BATCH)]
+        try:
+            for recs in _mined(r, batches):
+                now = int(time.time())
+                r.store.put_records(recs, now)
+                fresh.update((rec.sha, (rec, now)) for rec in recs)
+                crashpoint("records")
+                done += len(recs)
+                if show:
+                    rate = done / max(time.time() - started, 1e-6)
+                    print(f"\ringested {done}/{len(todo)} commits ({rate:.0f}/s)",
+                          end="", file=sys.stderr, flush=True)
+        finally:
+            if show:
+                print(file=sys.stderr)
+            shallow.note(r.store, r.root, infos)
+            stats = sync_view(r, emb, fresh)
+        stats.update(commits=len(infos), new=new, remined=regrafted)
+        return stats
+
+
+def _workers(n_commits: int) -> int:
+    """Mining processes for a run: one below PARALLEL_MIN commits (starting workers costs more
+    than it saves), else one per core up to 4; REPOMEM_WORKERS overrides."""
+    env = os.environ.get("REPOMEM_WORKERS")
+    if env and env.isdigit():
+        return max(1, int(env))
+    if n_commits < PARALLEL_MIN:
+        return 1
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def _mined(r: Repo, batches: list[list[git.CommitInfo]]):
+    """Records of each batch, in order.  A missing object raises after the batches before it
+    were yielded (and stored), so what is good is kept."""
+    if not batches:
+        return
+    workers = _workers(sum(len(b) for b in batches))
+    if workers == 1 or len(batches) == 1:
+        with CommitMiner(r.root) as miner:
+            for batch in batches:
+                changes = git.changes(r.root, batch)
+                recs = []
+                for c in batch:
+                    try:
+                        recs.append(miner.mine(c, changes.get(c.sha, [])))
+                    except RepomemError:
+                        if recs:
+                            yield recs
+                        raise
+                yield recs
+        return
+    pool = worker_pool(r.root, workers)
+    todo = iter(batches)
+    # A bounded window of batches in flight: results must not pile up in memory while the
+    # store writes lag behind the miners.
+    window = collections.deque(pool.submit(mine_batch, b)
+                               for b in itertools.islice(todo, 2 * workers))
+    try:
+        while window:
+            recs = window.popleft().result()
+            nxt = next(todo, None)
+            if nxt is not None:
+                window.append(pool.submit(mine_batch, nxt))
+            yield recs
+    finally:  # on an error (or a generator closed early) do not mine what nobody will store
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+# -- re-mining stored history (repomem rebuild) -------------------------------------------------
+def check_miners_version(r: Repo) -> bool:
+    """A new store is stamped with the miners' version; a store whose records were mined by older
+    miners (or a redactor that missed a secret) says so once per run, with the command that
+    re-mines them.  Not done automatically: re-mining costs as much as the first ingest, and
+    the post-commit hook must stay fast.  Returns True when the records are current."""
+    from repomem.miners import MINERS_VERSION
+
+    have = r.store.get_meta("miners_version")
+    if have is None and not r.store.ingested():
+        r.store.set_meta("miners_version", MINERS_VERSION)
+        return True
+    if (have or 1) < MINERS_VERSION:
+        log.warning("stored records were mined by older miners (version %s, now %s); "
+                    "hint: run 'repomem rebuild' to re-mine them", have or 1, MINERS_VERSION)
+        return False
+    return True
+
+
+def _present(root: Path, shas: list[str]) -> set[str]:
+    """The commits git still has (lines ``<sha> commit <size>``; a gone one is ``<sha> missing``)."""
+    if not shas:
+        return set()
+    out = git.git(root, "cat-file", "--batch-check", input="".join(f"{s}\n" for s in shas).encode())
+    rows = [ln.split() for ln in out.decode().splitlines()]
+    return {row[0] for row in rows if len(row) == 3 and row[1] == "commit"}
+
+
+def rebuild(r: Repo, progress: bool | None = None) -> dict:
+    """Re-mine every stored commit record with the current miners and redactor, replace the
+    records (pack by pack, transaction times kept) and fold the view again, so a detector fix
+    reaches history already stored.  A commit no longer in the repository (gc'ed after a
+    rebase) keeps its record, with every fact passed through the current redactor again."""
+    from repomem.miners import MINERS_VERSION, redact_stored
+
+    require_store(r)
+    with r.store.writer():
+        emb = _embedder(r, False)
+        packs = r.store.record_packs()
+        present = _present(r.root, [s for _, shas, _ in packs for s in shas])
+        total = sum(len(shas) for _, shas, _ in packs)
+        show = progress if progress is not None else (sys.stderr.isatty() and total > 50)
+        done = remined = 0
+        for pack_id, shas, _ in packs:
+            old = r.store.load_records(shas)
+            infos = git.commit_infos(r.root, [s for s in shas if s in present])
+            fresh = {rec.sha: rec for batch in _mined(r, [infos]) for rec in batch} if infos else {}
+            recs = [fresh[s] if s in fresh else redact_stored(old[s][0]) for s in shas if s in old]
+            r.store.rewrite_pack(pack_id, recs)
+            done += len(shas)
+            remined += len(fresh)
+            if show:
+                print(f"\rre-mined {done}/{total} commits", end="", file=sys.stderr, flush=True)
+        if show:
+            print(file=sys.stderr)
+        # the fold state, the snapshot and the view hold versions of the old records (and
+        # Chroma's log their old rows): drop them all and fold everything again
+        r.store.drop_views()
+        stats = sync_view(r, emb)
+        r.store.set_meta("miners_version", MINERS_VERSION)
+        r.store.vacuum()
+        stats.update(commits=total, remined=remined, redacted_only=total - remined,
+                     miners_version=MINERS_VERSION)
+        return stats

@@ -1,0 +1,153 @@
+"""The lexical signal of ranking: BM25 over a fact's fields, built with bm25s, scored with numpy.
+
+Each token is prefixed by its field (``name:urllib3``, ``purpose:swallow``), so each field has its
+own IDF, and a question's score for a fact is the weighted sum over fields (FIELD_WEIGHTS) of the
+BM25 scores bm25s computed for those tokens.  bm25s precomputes the whole score matrix (one
+sparse column a token), so scoring needs no bm25s at all: the index is built when the snapshot is
+written and a fresh process reads its arrays with numpy (importing bm25s takes ~0.1 s, a third of
+the cold-ask budget).  As-of questions build it for the versions valid then.
+"""
+
+from __future__ import annotations
+
+import json
+
+from repomem.core.model import short_hash
+from repomem.core.tokens import lexical_tokens, norm_ident
+
+# Field weights, chosen by hand on the issue's failing questions and then checked on the dev half
+# of the real-history benchmark (click and microblog; a grid of a few settings, where raising
+# purpose from 1 to 2 and lowering value from 1.5 to 1 each fixed one or two function-by-purpose
+# questions and broke none): the fact's own name decides most questions, a docstring comes next
+# (functions asked by what they do), then the value (a route's path, a pin), the key repeats the
+# name with its scope, the path only disambiguates, and the source line is mostly noise.
+# A second row serves a function asked by what it does ("which helper returns an absolute URL,
+# using this URL as the base?"): the question cannot know the name, so a name that merely shares
+# its words (is_absolute_url) must not outweigh the docstring that paraphrases it (join).  Chosen
+# on the dev half's function questions (name 3 -> 1, purpose 2 -> 3: fixed httpx's join and broke
+# no other dev question); phase 2.
+FIELD_WEIGHTS = {
+    "default": {"name": 3.0, "purpose": 2.0, "value": 1.0, "key": 0.8, "path": 0.5, "text": 0.3},
+    "by_purpose": {"name": 1.0, "purpose": 3.0, "value": 1.0, "key": 0.8, "path": 0.5,
+                   "text": 0.3},
+}
+BM25 = {"k1": 1.2, "b": 0.5}  # short fields: length normalisation matters less than in prose
+# Words about functions in general ("what is the function called"): the intent signal uses
+# them; as lexical terms they would only find func_name and get_name.
+_META = {"func", "name"}
+
+def fields(row: dict) -> dict[str, str]:
+    return {"name": " ".join(sorted(names(row))), "value": row["value"],
+            "purpose": row["purpose"], "key": row["key"].replace(":", " "),
+            "path": row["path"], "text": (row.get("text") or "")[:300]}
+
+
+def names(row: dict) -> set[str]:
+    """The normalised names a fact is known by: a function's name, a dependency's, a setting's
+    key (whole, last part, and for a config key each part), a route's path and handler."""
+    kind, key, value = row["kind"], row["key"], row["value"]
+    out: set[str] = set()
+    if kind == "function":
+        out.add(value)
+    elif kind == "route":  # its path, and its handler's name ("route of user")
+        subject = row["subject"]
+        handler = subject.rsplit(" ", 1)[-1] if subject.startswith("route of ") else ""
+        return {n for n in (route_path(value), norm_ident(handler)) if n}
+    elif kind != "python":
+        last = key.rsplit(":", 1)[-1].split("#", 1)[0]
+        out.update((last, last.rsplit(".", 1)[-1]))
+        parts = key.split(":")
+        if kind == "docker" and len(parts) >= 4:  # docker:<path>:from:<stage>: "the base image"
+            out.update({"from": ("from", "image", "base"), "expose": ("expose", "port")}.get(
+                parts[2], (parts[2],)))
+        if kind == "dependency" and len(parts) >= 5 and parts[2] != ".":
+            # dependency:<eco>:<project>:<group>:<name>: "the `aliases` example's click pin"
+            out.add(parts[2].rstrip("/").rsplit("/", 1)[-1])
+        if kind == "config":  # "the redis service" names services.redis.image too
+            out.update(p for p in last.split(".")[:-1] if not p.isdigit())
+    return {n for n in map(norm_ident, out) if n}
+
+
+def route_path(value: str) -> str:
+    """A route's path as questions name it: no methods, no trailing slash ("/" stays "/")."""
+    return (value.split()[-1].rstrip("/") or "/").lower() if value.strip() else ""
+
+
+_NUMERIC_FIELDS = {"value", "purpose", "text"}  # where a bare number means something (a version)
+
+
+def doc_tokens(row: dict) -> list[str]:
+    # "urllib3" is indexed whole and as "urllib" + "3"; a bare "3" in a name is noise.
+    return [f"{f}:{t}" for f, text in fields(row).items() for t in lexical_tokens(text)
+            if f in _NUMERIC_FIELDS or not t.isdigit()]
+
+
+class Lexical:
+    """BM25 scores as bm25s computes them (eager sparse matrix: one column of per-document
+    scores a token), scored with numpy: a query is the weighted sum of its tokens' columns."""
+
+    def __init__(self, vocab: dict[str, int], data, indices, indptr, n_docs: int,
+                 docs: dict[str, str] | None = None):
+        self.vocab, self.data, self.indices, self.indptr, self.n = \
+            vocab, data, indices, indptr, n_docs
+        self.docs = docs or {}  # fields digest -> its tokens: reused by the next build
+
+    @classmethod
+    def build(cls, rows: list[dict], known: dict[str, str] | None = None) -> "Lexical":
+        """KNOWN: tokens of documents an earlier build saw (by digest of their fields).
+        Tokenising is most of the cost; the post-commit snapshot patch re-tokenises only the
+        versions its commits opened."""
+        import logging
+
+        import bm25s
+        import numpy as np
+
+        logging.getLogger("bm25s").setLevel(logging.WARNING)  # it logs every index build
+        if not rows:  # bm25s cannot index an empty corpus (an empty repository, a first commit)
+            return cls({}, np.zeros(0, np.float32), np.zeros(0, np.int32), np.zeros(1, np.int64),
+                       0)
+        known = known or {}
+        docs, seen = [], {}
+        for r in rows:
+            digest = short_hash(*fields(r).values())
+            cached = known.get(digest)
+            toks = cached.split(" ") if cached is not None else (doc_tokens(r) or ["name:"])
+            seen[digest] = " ".join(toks)
+            docs.append(toks)
+        bm = bm25s.BM25(**BM25)
+        bm.index(docs, show_progress=False)
+        s = bm.scores
+        return cls(dict(bm.vocab_dict), np.asarray(s["data"], np.float32),
+                   np.asarray(s["indices"], np.int32), np.asarray(s["indptr"], np.int64), len(rows),
+                   seen)
+
+    def arrays(self) -> dict:
+        import numpy as np
+
+        def blob(obj):
+            return np.frombuffer(json.dumps(obj, ensure_ascii=False).encode(), dtype=np.uint8)
+
+        return {"lex_vocab": blob(self.vocab), "lex_data": self.data,
+                "lex_indices": self.indices, "lex_indptr": self.indptr,
+                "lex_docs": blob(self.docs)}
+
+    @classmethod
+    def from_arrays(cls, z, n_docs: int) -> "Lexical | None":
+        if "lex_vocab" not in z:
+            return None
+        return cls(json.loads(z["lex_vocab"].tobytes()), z["lex_data"], z["lex_indices"],
+                   z["lex_indptr"], n_docs)
+
+    def scores(self, question: str, drop: frozenset[str] | set[str] = frozenset(), profile: str = "default"):
+        """DROP: tokens that are no evidence here (the project's own name is in every path).
+        PROFILE: the row of FIELD_WEIGHTS for this kind of question."""
+        import numpy as np
+
+        out = np.zeros(self.n, dtype=np.float32)
+        for t in sorted(set(lexical_tokens(question)) - _META - drop):
+            for f, w in FIELD_WEIGHTS[profile].items():
+                i = self.vocab.get(f"{f}:{t}")
+                if i is not None and i + 1 < len(self.indptr):
+                    s, e = self.indptr[i], self.indptr[i + 1]
+                    out[self.indices[s:e]] += w * self.data[s:e]
+        return out

@@ -1,0 +1,246 @@
+"""Read paths: ask, facts, history, changes, context.  Only versions valid at the asked time are
+ever handed to an answering model; history is for explicit history queries."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from datetime import datetime, timezone
+
+from repomem.adapters import git
+from repomem.adapters.embed import get_embedder
+from repomem.core.errors import RepomemError
+from repomem.service import viewcache
+from repomem.service.repo import Repo
+from repomem.service.view import ensure_view
+from repomem.storage.store import FOREVER
+
+_DATE = re.compile(r"^\d{4}-?\d{2}-?\d{2}$")  # 2026-01-01 and 20260101 alike: a whole day
+_MIN_TS = -62135596800  # 0001-01-01T00:00:00Z, the first second a datetime can show
+
+
+def iso(ts: int | None) -> str | None:
+    if ts is None or ts >= FOREVER:
+        return None
+    return datetime.fromtimestamp(ts, timezone.utc).isoformat()
+
+
+def parse_when(r: Repo, when: str | None) -> int:
+    """ISO 8601 date (end of that day, UTC; basic 20260101 or extended 2026-01-01), datetime
+    (UTC unless it has an offset), or a git revision (the commit's valid time).  A time past
+    the last representable second is that second (the current facts); one before year 1 (UTC)
+    is an error."""
+    if when is None:
+        return int(time.time())
+    when = when.strip()
+    t = None
+    try:
+        if _DATE.match(when):
+            d = datetime.fromisoformat(when).replace(hour=23, minute=59, second=59)
+            t = int(d.replace(tzinfo=timezone.utc).timestamp())
+        else:
+            d = datetime.fromisoformat(when.replace("Z", "+00:00"))
+            if d.tzinfo is None:
+                d = d.replace(tzinfo=timezone.utc)
+            t = int(d.timestamp())
+    except (ValueError, OverflowError):
+        pass
+    if t is not None:
+        if t < _MIN_TS:
+            raise RepomemError(f"{when!r} is before the year 1 (UTC)",
+                               hint="give a date or datetime from 0001-01-01T00:00:00Z on")
+        return min(t, FOREVER - 1)  # versions still valid have valid_to = FOREVER
+    try:
+        sha = git.resolve_commit(r.root, when)
+    except RepomemError:
+        raise RepomemError(f"cannot read {when!r} as a date or a revision",
+                           hint="use an ISO 8601 date (2026-03-01), a datetime "
+                                "(2026-03-01T12:00:00+02:00) or a git revision") from None
+    chain = git.first_parent_chain(r.root)
+    eff = git.effective_times(chain)
+    if sha in eff:
+        return eff[sha]
+    return git.commit_infos(r.root, [sha])[0].ct
+
+
+def fact_json(row: dict, tx: bool = False) -> dict:
+    """A version as the JSON contract shows it.  Transaction time (when the commit was ingested)
+    is left out unless asked for: it differs between two stores that ingested the same history
+    at different moments, while everything else is a function of the history alone."""
+    out = {"key": row["key"], "kind": row["kind"], "subject": row["subject"],
+            "value": row["value"], "attrs": dict(json.loads(row["attrs"])),
+            "valid_from": iso(row["valid_from"]), "valid_to": iso(row["valid_to"]),
+            "commit": row["commit"], "path": row["path"], "line": row["line"],
+            "text": row["text"], "purpose": row["purpose"],
+            "superseded_by": row["superseded_by"] or None, "end_reason": row["end_reason"] or None}
+    if tx:
+        out["recorded_at"] = iso(row["recorded_at"])
+    return out
+
+
+def at_time(row: dict, t: int) -> dict:
+    """The version with the provenance it had at t: the path, line and text of the span valid
+    then (a value that moved keeps one version and a span per place it stood)."""
+    spans = row.get("spans") or ()
+    cur = None
+    for span in spans:
+        if span[0] <= t:
+            cur = span
+    if cur is None or (cur[1], cur[2], cur[3]) == (row["path"], row["line"], row["text"]):
+        return row
+    return dict(row, path=cur[1], line=cur[2], text=cur[3])
+
+
+def _search_snapshot(r: Repo, question: str, n: int):
+    """The current view from the snapshot the last writer left: no Chroma import, so a fresh
+    process answers fast.  Used for this HEAD, or for a first-parent ancestor a few commits back
+    (new commits whose indexing has not finished: the answer is the last indexed state, the
+    same a Chroma query would give now, and says how many commits it lacks).  None when it
+    cannot be used (another branch, a reset, no snapshot)."""
+    if r.store.remote is not None:  # the snapshot caches the server's view: bring it up to date
+        from repomem.service.serverview import snapshot_ready
+
+        snapshot_ready(r)
+    elif not r.store.exists():
+        return None
+    # No store lock: the snapshot is one file that writers replace atomically.
+    snap = viewcache.load_search(r.store)
+    if snap is None:
+        return None
+    state, rows, matrix, lex = snap
+    behind = git.first_parent_distance(r.root, state.get("head"), "HEAD")
+    if behind is None:
+        return None
+    t = int(time.time())
+    vec = get_embedder(state["embedder"]).embed([question])[0]
+    ranked, lineage = viewcache.search(rows, matrix, lex, question, vec, t, n)
+    return t, ranked, lineage, state.get("missing", 0) + behind
+
+
+def _search_store(r: Repo, question: str, t: int, n: int):
+    """Every version valid at t from Chroma, ranked the same way as the snapshot's rows."""
+    import numpy as np
+
+    from repomem.service.lexical import Lexical
+    from repomem.service.rank import rank
+
+    with r.store.reader():
+        emb = get_embedder(r.store.get_meta("embedder"))
+        rows, embeddings = r.store.valid_rows(t)
+    rows = [at_time(x, t) for x in rows]
+    if not rows:
+        return [], []
+    sims = np.asarray(embeddings, dtype=np.float32) @ np.asarray(emb.embed([question])[0],
+                                                                  dtype=np.float32)
+    return rank(question, rows, sims, Lexical.build(rows), t, n)
+
+
+def _rerank(question: str, rows: list[dict]) -> list[dict]:
+    """Rank candidate rows that carry a vector distance (the RAG baselines of the benchmark):
+    the same ranking as ask(), over these rows only."""
+    import numpy as np
+
+    from repomem.service.lexical import Lexical
+    from repomem.service.rank import rank
+
+    if not rows:
+        return []
+    sims = 1.0 - np.array([x["distance"] for x in rows], dtype=np.float64)
+    return rank(question, rows, sims, Lexical.build(rows), 0, len(rows))[0]
+
+
+def lineage_json(note: dict) -> dict:
+    return {"name": note["name"], "now": note["now"], "key": note["key"],
+            "commit": note["commit"], "date": iso(note["at"])}
+
+
+def lineage_line(note: dict) -> str:
+    """The one sentence that names a retired name, for an answer whose question used it."""
+    verb = "renamed" if note["key"].startswith("function:") else "changed"
+    return (f"`{note['name']}` is now `{note['now']}`, {verb} in {note['commit'][:10]} "
+            f"on {(note['date'] or '')[:10]}")
+
+
+def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
+    """The k best facts valid now (or at as_of), best first.  lineage: for each retired name the
+    question used, the key's current name and when it changed (the only place an old name is
+    ever shown)."""
+    hit = _search_snapshot(r, question, k) if as_of is None else None
+    if hit is not None:
+        t, ranked, lineage, missing = hit
+    else:
+        missing = ensure_view(r)
+        t = parse_when(r, as_of)
+        ranked, lineage = _search_store(r, question, t, k)
+    facts = [dict(fact_json(x), score=x["score"]) for x in ranked]
+    return {"question": question, "as_of": iso(t), "answer": facts[0]["value"] if facts else None,
+            "facts": facts, "lineage": [lineage_json(x) for x in lineage],
+            "unindexed_commits": missing}
+
+
+def facts(r: Repo, as_of: str | None = None, kind: str | None = None, tx: bool = False) -> dict:
+    ensure_view(r)
+    t = parse_when(r, as_of)
+    where: dict[str, list[dict]] = {"$and": [{"valid_from": {"$lte": t}}, {"valid_to": {"$gt": t}}]}
+    if kind:
+        where["$and"].append({"kind": kind})
+    with r.store.reader():
+        rows = [at_time(x, t) for x in r.store.rows(where)]
+    rows.sort(key=lambda x: (x["kind"], x["path"], x["key"]))
+    return {"as_of": iso(t), "facts": [fact_json(x, tx) for x in rows]}
+
+
+def history(r: Repo, key: str, tx: bool = False) -> dict:
+    """All versions of a key, oldest first.  KEY may also be a fact's current subject or value
+    (a function's name), or a name one of its earlier versions bore: it is resolved to the key
+    of the current fact it names."""
+    ensure_view(r)
+    with r.store.reader():
+        rows = r.store.rows({"key": key})
+        if not rows:
+            current = r.store.rows({"valid_to": {"$gt": int(time.time())}})
+            keys = sorted({x["key"] for x in current if key in (x["value"], x["subject"])})
+            if not keys:  # an old name: the versions that remember bearing it (removed keys too)
+                keys = sorted({x["key"] for x in r.store.rows()
+                               if any(key == f[0] for f in x.get("former") or ())})
+            if len(keys) > 1:
+                raise RepomemError(f"{key!r} names {len(keys)} keys",
+                                   hint="pass one of: " + ", ".join(keys[:5]))
+            if keys:
+                key = keys[0]
+                rows = r.store.rows({"key": key})
+    if not rows:
+        raise RepomemError(f"unknown key: {key}",
+                           hint="list keys with 'repomem facts', or ask with 'repomem ask'")
+    rows.sort(key=lambda x: (x["valid_from"], x["valid_to"]))
+    return {"key": key, "versions": [fact_json(x, tx) for x in rows]}
+
+
+def changes(r: Repo, since: str) -> dict:
+    """Supersessions and removals since WHEN, oldest first: what an agent must unlearn.
+    A date includes that whole day (since 2026-02-10 = from 00:00 UTC); a revision excludes the
+    commit itself, like ``git log REV..HEAD``."""
+    ensure_view(r)
+    t = parse_when(r, since)
+    if _DATE.match(since.strip()):
+        t -= 86400  # parse_when gives the day's last second (right for --as-of); since = its start
+    with r.store.reader():
+        rows = r.store.rows({"$and": [{"valid_to": {"$gt": t}}, {"valid_to": {"$lt": FOREVER}}]})
+        succ_ids = [x["superseded_by"] for x in rows if x["superseded_by"]]
+        succ = {}
+        if succ_ids:
+            succ = {x["id"]: x for x in r.store.get_rows(succ_ids)}
+    rows.sort(key=lambda x: (x["valid_to"], x["key"]))
+    out = []
+    for x in rows:
+        s = succ.get(x["superseded_by"])
+        out.append({"key": x["key"], "kind": x["kind"], "subject": x["subject"],
+                    "change": x["end_reason"], "at": iso(x["valid_to"]), "commit": x["end_commit"],
+                    "from_value": x["value"], "to_value": s["value"] if s else None,
+                    "path": s["path"] if s else x["path"], "line": s["line"] if s else x["line"]})
+        if s:  # the same value with another signature, handler or location is a change too
+            a, b = dict(json.loads(x["attrs"])), dict(json.loads(s["attrs"]))
+            out[-1]["attrs_changed"] = {k: [a.get(k), b.get(k)] for k in sorted(a.keys() | b.keys())
+                                        if a.get(k) != b.get(k)}
+    return {"since": iso(t + 1 if _DATE.match(since.strip()) else t), "changes": out}

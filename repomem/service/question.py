@@ -1,0 +1,149 @@
+"""What a question's wording says, before any fact is looked at: the kinds of fact it asks for
+(intent), the words that may name a fact (identifiers), the dependency groups it names, and
+whether it asks for a function by what the function does.  Used by repomem.service.rank."""
+
+from __future__ import annotations
+
+import re
+
+from repomem.core.tokens import norm_ident, tokens
+from repomem.service.lexical import route_path
+
+# Question words -> the kinds they ask for (after embed.tokens: "listens" is "port", "called" is
+# "name", "settings" is "config", "requirements" is "dependency").
+_INTENTS = {
+    "version": {"dependency", "constant", "python"},
+    "dependency": {"dependency"}, "require": {"dependency"}, "depend": {"dependency"},
+    "install": {"dependency"}, "pin": {"dependency"},
+    "python": {"python"},
+    "port": {"config", "constant", "docker"},
+    "route": {"route"},  # HTTP methods count only in capitals (GET /x), see intent()
+    "func": {"function"}, "helper": {"function"}, "class": {"class"},
+    "name": {"function", "class"}, "renamed": {"function", "class"},
+    "rename": {"function", "class"}, "metadata": {"config"},
+    "config": {"config", "constant", "docker"}, "option": {"config", "constant"},
+    "environment": {"config", "docker"}, "variable": {"config", "constant", "docker"},
+    "default": {"config", "constant"}, "timeout": {"config", "constant"},
+    "constant": {"constant"}, "image": {"docker", "config"}, "docker": {"docker"},
+}
+# Words for a dependency group -> the group's usual name (requirements/docs.txt is "docs").
+_GROUPS = {"dev": "dev", "development": "dev", "develop": "dev", "docs": "docs", "doc": "docs",
+           "documentation": "docs", "test": "tests", "tests": "tests", "testing": "tests",
+           "typing": "typing", "type": "typing", "typecheck": "typing", "lint": "lint",
+           "linting": "lint", "optional": "optional", "peer": "peer", "build": "build"}
+# Words that frame a question and never name the fact asked about.
+_FRAME = set(_INTENTS) | {"use", "used", "uses", "need", "needs", "required", "requires",
+                          "called", "named", "now", "current", "currently", "value", "set",
+                          "defined", "declared", "does", "project", "function", "method",
+                          "class", "module", "file", "today", "latest", "new", "old", "was",
+                          "were", "renamed", "replaced", "minimum", "support", "supported",
+                          "string", "package", "group", "environment", "checking", "pinned",
+                          "installed", "install", "ask", "asks", "pins"} | set(_GROUPS)
+# "does flask require", "flask's dependency on": the word in the slot names the project asking.
+_PROJECT_SLOT = re.compile(
+    r"\b(?:does|do|did|will|would|should)\s+(?:the\s+)?([\w.\-]+)\s+(?:require|use|need|depend|"
+    r"pin|support|install|declare|list)|\b([\w.\-]+)'s\b", re.I)
+
+# a quoted name, an npm scoped package (@scope/name: a name, not a route), a route path (not
+# the tail of a word), a word
+_QWORD = re.compile(r"`([^`]+)`|(@[\w.\-]+/[\w.\-]+)|(?<![\w@])(/[\w/<>{}:.\-]*)|"
+                    r"([A-Za-z_][\w]*(?:[.\-][\w]+)*)")
+# A name as written in a question (quoted, dotted, hyphenated, snake or camel case): it names a
+# fact and says nothing about the kind asked for ("http-errors" is no HTTP route).
+_NAMED = re.compile(r"`[^`]*`|@[\w.\-]+/[\w.\-]+|\b[A-Za-z_]\w*(?:[.\-_]\w+)+\b|"
+                    r"\b[a-z]+[A-Z]\w*\b")
+# "which helper/function ...", "what is the function called": a function asked by what it does
+# (not "what is the function `x` called", which names it).
+# Its answer is never a name the question quotes (`encoding` in "returns True if `encoding` is a
+# known codec" is a parameter), and no setting or dependency is an answer.
+_ASKS_FUNCTION = re.compile(
+    r"\b(?:which|what)\s+(?:[\w\-]+\s+){0,2}?"
+    r"(?:function|helper|method(?!\s+and\s+(?:path|url)))\b(?!\s*`)"
+    r"|\bwhat\s+is\s+the\s+(?:function|helper|method)\s+called\b", re.I)
+# "the Dockerfile": the question is about the Dockerfile's own facts, not compose or heroku.yml
+_DOCKERFILE = re.compile(r"\bDockerfile\b", re.I)
+
+
+def intent(question: str) -> set[str]:
+    """The kinds of fact the question's wording asks for; empty when it does not say."""
+    kinds: set[str] = set()
+    toks = set(tokens(_NAMED.sub(" ", question)))
+    if "python" in tokens(" ".join(_NAMED.findall(question))):  # requires-python, python_requires
+        toks.add("python")
+    for t in toks:
+        kinds |= _INTENTS.get(t, set())
+    if re.search(r"\b(GET|POST|PUT|DELETE|PATCH)\b", question):
+        kinds.add("route")
+    if "python" in toks:  # "which Python does X require": the interpreter, not a package
+        kinds = (kinds - {"dependency", "constant"}) | {"python"}
+    if "route" in kinds:  # "which method and path reach X": an HTTP method, not a function
+        kinds.discard("function")
+    if "class" in toks and "func" not in toks:  # "what is the class `Decoder` called"
+        kinds.discard("function")
+    elif "func" in toks and "class" not in toks:  # "what is the function `x` called"
+        kinds.discard("class")
+    if _ASKS_FUNCTION.search(question):
+        kinds = {"function"}
+    elif _DOCKERFILE.search(question):
+        kinds = {"docker"}
+    return kinds
+
+
+def identifiers(question: str, project: frozenset[str] | set[str] = frozenset()) -> list[tuple[str, bool, str]]:
+    """(normalised name, spelled as an identifier, as written) for each word that may name a
+    fact.  PROJECT: the repository's own names, which name the repository ("click's docs", "the
+    dev environment of click") unless the question asks for its version ("what click version
+    does the dev environment pin", "version of click")."""
+    slot = {norm_ident(w) for m in _PROJECT_SLOT.finditer(question) for w in m.groups() if w}
+    out: list[tuple[str, bool, str]] = []
+    for m in _QWORD.finditer(question):
+        quoted, scoped, path, word = m.groups()
+        quoted = quoted or scoped
+        if path:
+            if len(path) > 1:
+                out.append((route_path(path), True, path))
+            continue
+        raw = (quoted or word).strip().rstrip("?.,:;()")
+        if raw.startswith("-"):  # a command-line option (`--version`), not a name in the code
+            continue
+        name = norm_ident(raw.split("(")[0])
+        if not name or name in slot:
+            continue
+        if name in project and not (
+                re.match(r"\s+(?:version|pin|dependency|requirement)\b", question[m.end():], re.I)
+                or re.search(r"\bversion\s+of\s+$", question[:m.start()], re.I)):
+            continue
+        shaped = bool(quoted) or bool(re.search(r"[_\d.\-]|[a-z][A-Z]", raw))
+        if not shaped and (name in _FRAME or not set(tokens(raw)) - _FRAME):
+            continue
+        out.append((name, shaped, raw.split("(")[0]))
+    return out
+
+
+_PLAIN_RUN = re.compile(r"[A-Za-z]+(?:\s+[A-Za-z]+)+")
+
+
+def joined(question: str) -> list[tuple[str, bool, str]]:
+    """Adjacent plain words as the one snake_case name they may spell ("the HTTP read timeout"
+    -> read_timeout, http_read_timeout): a setting's key is rarely written as code in a
+    question.  Such a name counts only where a current fact bears it (repomem.service.rank._exact)."""
+    out: list[tuple[str, bool, str]] = []
+    for m in _PLAIN_RUN.finditer(question.replace("`", " ")):
+        words = m.group(0).split()
+        for n in (2, 3):
+            for i in range(len(words) - n + 1):
+                raw = "_".join(words[i:i + n])
+                out.append((norm_ident(raw), False, raw))
+    return out
+
+
+def groups(question: str) -> set[str]:
+    """Dependency groups the question names ("the docs build", "type checking", `tests-random`)."""
+    words = {w.lower() for w in re.findall(r"[\w\-]+", question)}
+    return {_GROUPS[w] for w in words if w in _GROUPS} | \
+        {norm_ident(q) for q in re.findall(r"`([^`]+)`", question)}
+
+
+def asks_function(question: str) -> bool:
+    """A function asked by what it does ("which helper returns ...")."""
+    return bool(_ASKS_FUNCTION.search(question))

@@ -1,0 +1,222 @@
+"""View materialisation: the fold of the ingested records on HEAD's first-parent chain -> the
+Chroma view and the current-view snapshot.
+
+The view is keyed by a digest of (HEAD, the records applied), so it is rebuilt exactly when
+either changes: a new commit, a backfilled old commit, a checkout, a reset or a rebase.
+Commits that are no longer reachable keep their records (nothing is deleted) but stop
+contributing to the view.  Readers call ``ensure_view`` before a query: it folds stored records
+again after a checkout, and for a store on a Chroma server it brings the local snapshot to the
+published view (``published``).
+"""
+
+from __future__ import annotations
+
+import time
+
+from repomem.adapters import git
+from repomem.adapters.embed import get_embedder
+from repomem.core.crashpoint import crashpoint
+from repomem.core.errors import RepomemError
+from repomem.core.ledger import fold
+from repomem.core.model import short_hash
+from repomem.miners.mining import CommitMiner
+from repomem.service import summaries, viewcache
+from repomem.service.repo import Repo, _embedder, require_store
+from repomem.storage import atomic, foldstate
+from repomem.storage.store import version_document, version_meta, version_row
+
+
+def view_id(head: str | None, applied: list[str]) -> str:
+    return short_hash(head or "", *applied, n=20)
+
+
+def _target(r: Repo) -> tuple[list[str], dict[str, int], str, int]:
+    """(records to fold in order, their valid times, the view id, HEAD commits not ingested)."""
+    chain = git.first_parent_chain(r.root)
+    have = r.store.ingested()
+    applied = [c.sha for c in chain if c.sha in have]
+    # Cached LLM summaries change purpose texts, so they are part of what the view is built from.
+    extra = summaries.digest(r.store.path)
+    vid = view_id(chain[-1].sha if chain else None, applied + ([extra] if extra else []))
+    return applied, git.effective_times(chain), vid, len(chain) - len(applied)
+
+
+def view_is_current(r: Repo) -> tuple[bool, int]:
+    """(whether the view matches HEAD and the ingested records, commits on HEAD not ingested)."""
+    _, _, vid, missing = _target(r)
+    state = r.store.get_meta(r.store.view_name("view")) or {}
+    return state.get("id") == vid and state.get("complete", False), missing
+
+
+def _records(r: Repo, shas: list[str], fresh: dict | None) -> dict:
+    fresh = fresh or {}
+    out = r.store.load_records([s for s in shas if s not in fresh])
+    out.update((s, fresh[s]) for s in shas if s in fresh)
+    return out
+
+
+def sync_view(r: Repo, emb=None, fresh: dict | None = None) -> dict:
+    with r.store.writer():
+        emb = emb or _embedder(r, False)
+        applied, eff, vid, missing = _target(r)
+        state = r.store.get_meta(r.store.view_name("view")) or {}
+        if state.get("id") == vid and state.get("complete"):
+            if not viewcache.exists(r.store, state.get("head")):
+                _write_snapshot(r, state, emb, missing)
+            return {"versions": r.store.count_versions(), "added": 0, "updated": 0, "dropped": 0}
+        # Marked incomplete first: a crash mid-sync leaves a view that the next run redoes.
+        viewcache.invalidate(r.store)
+        r.store.set_meta(r.store.view_name("view"), {"id": vid, "complete": False})
+        crashpoint("view")
+        extra = summaries.digest(r.store.path)
+        # After a crash mid-sync the view may hold rows of an unfinished rebuild: fold it all.
+        ledger = _load_fold(r, extra) if state.get("complete") else None
+        if ledger is not None and applied[:len(ledger.applied)] == ledger.applied:
+            # The usual case (new commits on top of the folded history): apply only the new
+            # records and write only the versions they created or closed.
+            new = applied[len(ledger.applied):]
+            recs = _records(r, new, fresh)
+            ledger.dirty = set()
+            for s in new:
+                ledger.apply(recs[s][0], eff[s], recs[s][1])
+            changed = [v for v in ledger.versions if v.id in ledger.dirty]
+            stats = r.store.sync_versions(summaries.apply(r.store.path, changed), emb,
+                                          complete=False)
+        else:  # backfill, checkout, reset, rebase: fold the whole history again
+            recs = _records(r, applied, fresh)
+            ledger = fold([(recs[s][0], eff[s], recs[s][1]) for s in applied])
+            stats = r.store.sync_versions(summaries.apply(r.store.path, ledger.versions), emb)
+        crashpoint("view")
+        _save_fold(r, ledger, extra)
+        state = {"id": vid, "complete": True, "head": git.head(r.root)}
+        r.store.set_meta(r.store.view_name("view"), state)
+        _write_snapshot(r, state, emb, missing)
+        stats["versions"] = len(ledger.versions)
+        return stats
+
+
+def _load_fold(r: Repo, extra: str | None):
+    """The ledger as last folded by this store's writer, or None.  It is written only after the
+    view rows it describes, so it is never ahead of the view; re-applying records to it writes
+    the same rows again (idempotent), which is what makes a crash between the two harmless.
+    A damaged or foreign file is None too: the caller folds the whole history again."""
+    return foldstate.load(r.store, extra)
+
+
+def _save_fold(r: Repo, ledger, extra: str | None) -> None:
+    foldstate.save(r.store, ledger, extra)
+
+
+PROVISIONAL_MAX = 50  # commits; a bigger catch-up goes the ordinary way
+
+
+def provisional_snapshot(r: Repo) -> dict:
+    """Make new commits answerable before Chroma is even imported.
+
+    Called by a writer, under the store's exclusive lock, before it ingests.  When HEAD is a
+    few commits ahead of the folded view (the post-commit case), mine those commits, apply them
+    to the saved fold state, patch the current-view snapshot with the versions they open or
+    close, and write it for the new HEAD.  A fresh `ask` then answers from it at once, while the
+    writer goes on to import chromadb (~1.3 s) and write the same versions to the store of
+    record.  The snapshot is a function of the same records the writer then stores, so it
+    matches the final one; if the writer dies in between, the next writer stores them.
+    Returns the mined records (sha -> (record, recorded_at)) for the writer to reuse; {} when
+    the case does not apply.
+    """
+    snap = viewcache.load_any(r.store)
+    if snap is None or snap[0].get("missing"):
+        return {}
+    state, rows, matrix = snap
+    behind = git.first_parent_distance(r.root, state.get("head"), "HEAD", PROVISIONAL_MAX)
+    if not behind:  # None: not on HEAD's line (checkout, reset); 0: nothing new
+        return {}
+    extra = summaries.digest(r.store.path)
+    ledger = _load_fold(r, extra)
+    if ledger is None or not ledger.applied or state.get("head") != ledger.applied[-1] or \
+            state.get("id") != view_id(ledger.applied[-1], ledger.applied + ([extra] if extra else [])):
+        return {}  # the snapshot and the fold state are not of one view
+    chain = git.first_parent_chain(r.root)
+    new = chain[-behind:]
+    eff = git.effective_times(chain)
+    with CommitMiner(r.root) as miner:
+        changes = git.changes(r.root, new)
+        recs = [miner.mine(c, changes.get(c.sha, [])) for c in new]
+    now = int(time.time())
+    ledger.dirty = set()
+    for rec in recs:
+        ledger.apply(rec, eff[rec.sha], now)
+    changed = summaries.apply(r.store.path, [v for v in ledger.versions if v.id in ledger.dirty])
+    emb = get_embedder(state["embedder"])
+    keep = {v.id for v in changed}
+    kept = [i for i, row in enumerate(rows) if row["id"] not in keep]
+    rows = [rows[i] for i in kept]
+    vectors = [list(matrix[i]) for i in kept]
+    opened = [v for v in changed if v.valid_to is None]
+    for v, vec in zip(opened, emb.embed([version_document(v) for v in opened])):
+        meta = version_meta(v)
+        meta["doc_hash"] = short_hash(version_document(v))
+        rows.append(version_row(v.id, meta))
+        vectors.append(vec)
+    head = new[-1].sha
+    applied = ledger.applied  # now with the new commits
+    viewcache.write(r.store, {"id": view_id(head, applied + ([extra] if extra else [])),
+                                   "complete": True, "head": head, "embedder": state["embedder"],
+                                   "missing": 0, "provisional": True}, rows, vectors)
+    return {rec.sha: (rec, now) for rec in recs}
+
+
+def _write_snapshot(r: Repo, state: dict, emb, missing: int) -> None:
+    rows, embeddings = r.store.current_rows()
+    viewcache.write(r.store, dict(state, embedder=emb.name, missing=missing), rows,
+                    embeddings)
+
+
+def ensure_view(r: Repo) -> int:
+    """Before a query: rebuild a stale view (after a checkout, say).  Returns the number of
+    commits on HEAD's history that are not ingested yet (the caller warns about them)."""
+    if r.store.remote is not None:  # readers answer from the published view, never rewrite it
+        return published(r)
+    require_store(r)
+    with r.store.reader():
+        current, missing = view_is_current(r)
+    if not current:
+        sync_view(r)
+    return missing
+
+
+# -- a reader of a Chroma server (repomem/storage/remote.py, docs/server.md) -----------------------
+def published(r) -> int:
+    """A reader's check before a query on the server: something is published for this
+    repository; the local snapshot is brought to it (and to the branch's own commits).
+    Returns the commits of HEAD's first-parent history the server lacks (the caller warns about
+    them, as about unindexed commits in the embedded store)."""
+    state = r.store.get_meta(r.store.view_name("view")) or {}
+    if not state.get("complete"):
+        raise RepomemError(f"nothing published for {r.store.remote.name} on "
+                           f"{r.store.remote.url} yet",
+                           hint="run 'repomem publish' (in CI, on the default branch)")
+    _refresh_snapshot(r, state)
+    have = r.store.ingested()
+    return sum(1 for c in git.first_parent_chain(r.root) if c.sha not in have)
+
+
+def _refresh_snapshot(r, state: dict) -> None:
+    """The snapshot (a local cache) of the server's view, patched with HEAD's own commits when
+    HEAD is a few first-parent commits past the published head (a branch's view: the default
+    branch's ledger plus the branch's commits, folded locally and never published from here).
+    Rewritten only when the server's view or HEAD moved."""
+    base = r.store.path / "server-view"
+    head = git.head(r.root)
+    snap = viewcache.load_any(r.store)
+    try:
+        seen = base.read_text()
+    except OSError:
+        seen = None
+    if seen == state["id"] and snap is not None and snap[0].get("head") == head:
+        return
+    with r.store.writer():  # the local lock: one process writes the cache at a time
+        emb = get_embedder(r.store.get_meta("embedder"))
+        _write_snapshot(r, state, emb, 0)
+        if head != state.get("head"):
+            provisional_snapshot(r)  # records it mines stay local: readers never publish
+        atomic.write_text(base, state["id"])

@@ -1,0 +1,164 @@
+"""A read-only snapshot of the current facts, so a fresh process can answer without Chroma.
+
+Importing chromadb costs ~1.3 s, more than the whole budget of a pre-prompt hook.  The writer
+that materialises the view in Chroma also writes this snapshot (current versions, their
+embeddings and the view they came from) under the same exclusive lock; a reader uses it only
+when it was written for the HEAD that is checked out now, and falls back to Chroma otherwise
+(as-of queries always go to Chroma).  Chroma stays the store of record: the snapshot is
+rebuilt from it and deleted before every view change, so a crash never leaves a stale one.
+Each worktree has its own snapshot (``Store.snapshot_file``): they have their own HEADs.  A
+damaged snapshot (truncated, not a zip, wrong members) reads as absent and is deleted, so the
+next writer rebuilds it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import zipfile
+from pathlib import Path
+
+from repomem.storage import atomic
+from repomem.storage.store import SNAPSHOT, Store
+
+# What a damaged file raises from np.load / json: it is then treated as absent.
+_DAMAGED = (ValueError, KeyError, EOFError, zipfile.BadZipFile, UnicodeDecodeError, AttributeError)
+
+
+def _path(store) -> Path:
+    """store: a Store (its worktree's snapshot) or a store directory (the main worktree's)."""
+    own = getattr(store, "snapshot_file", None)
+    return own if own is not None else Path(store) / SNAPSHOT
+
+
+def _discard_damaged(store, err: Exception) -> None:
+    logging.getLogger("repomem").info("snapshot %s unreadable (%s): rebuilt by the next writer",
+                                      _path(store), type(err).__name__)
+    try:
+        _path(store).unlink()
+    except OSError:
+        pass
+
+
+def invalidate(store_path: Store | Path) -> None:
+    try:
+        _path(store_path).unlink()
+    except FileNotFoundError:
+        pass
+
+
+def write(store_path: Store | Path, state: dict, rows: list[dict], embeddings) -> None:
+    """state: view id, head, embedder, missing commits.  One file replaced atomically, so a
+    reader needs no lock: it sees the whole old snapshot or the whole new one."""
+    import numpy as np
+
+    from repomem.service.lexical import Lexical
+
+    # Provenance spans serve as-of answers, which Chroma serves; the current view needs none.
+    rows = [{k: v for k, v in row.items() if k != "spans"} for row in rows]
+    final = _path(store_path)
+    matrix = np.asarray(embeddings, dtype=np.float32)
+    matrix = matrix.reshape(len(rows), -1) if rows else np.zeros((0, 1), dtype=np.float32)
+    lex = Lexical.build(rows, _known_docs(final))
+    with atomic.replacing(final) as fh:
+        np.savez(fh, embeddings=matrix,
+                 rows=np.frombuffer(json.dumps(rows, ensure_ascii=False).encode(), dtype=np.uint8),
+                 state=np.frombuffer(json.dumps(state).encode(), dtype=np.uint8), **lex.arrays())
+
+
+def _known_docs(path: Path) -> dict:
+    """The tokens the previous snapshot's lexical index was built from (none: tokenise all)."""
+    try:
+        import numpy as np
+
+        with np.load(path, allow_pickle=False) as z:
+            return json.loads(z["lex_docs"].tobytes()) if "lex_docs" in z else {}
+    except (OSError, ValueError, KeyError):
+        return {}
+
+
+def _read(store_path: Store | Path, head: str | None, any_head: bool = False):
+    try:
+        import numpy as np
+
+        with np.load(_path(store_path), allow_pickle=False) as z:
+            state = json.loads(z["state"].tobytes())
+            if not any_head and (head is None or state.get("head") != head):
+                return None
+            return state, json.loads(z["rows"].tobytes()), z["embeddings"]
+    except OSError:
+        return None
+    except _DAMAGED as e:
+        _discard_damaged(store_path, e)
+        return None
+
+
+def exists(store_path: Store | Path, head: str | None) -> bool:
+    try:
+        import numpy as np
+
+        with np.load(_path(store_path), allow_pickle=False) as z:  # members load lazily
+            if json.loads(z["state"].tobytes()).get("head") != head:
+                return False
+            z["rows"], z["embeddings"]  # a truncated file fails here, not at the next read
+            return True
+    except OSError:
+        return False
+    except _DAMAGED as e:
+        _discard_damaged(store_path, e)
+        return False
+
+
+def load_any(store_path: Store | Path):
+    """The snapshot whatever HEAD it was written for (the writer patches it forward)."""
+    return _read(store_path, None, any_head=True)
+
+
+_LOADED: dict = {}  # store path -> (file identity, snapshot): a warm process parses it once
+
+
+def load_search(store_path):
+    """(state, rows, embeddings, lexical index or None) of the snapshot, whatever HEAD it was
+    written for; None without one.  Reused while the file is the same (writers replace it)."""
+    from repomem.service.lexical import Lexical
+
+    p = _path(store_path)
+    try:
+        st = p.stat()
+    except OSError:
+        return None
+    ident = (st.st_ino, st.st_mtime_ns, st.st_size)
+    hit = _LOADED.get(str(p))
+    if hit and hit[0] == ident:
+        return hit[1]
+    try:
+        import numpy as np
+
+        with np.load(p, allow_pickle=False) as z:
+            state = json.loads(z["state"].tobytes())
+            rows = json.loads(z["rows"].tobytes())
+            snap = (state, rows, z["embeddings"], Lexical.from_arrays(z, len(rows)))
+    except OSError:
+        return None
+    except _DAMAGED as e:
+        _discard_damaged(store_path, e)
+        return None
+    _LOADED.clear()
+    _LOADED[str(p)] = (ident, snap)
+    return snap
+
+
+def search(rows: list[dict], emb, lex, question: str, query_vec, t: int, n: int):
+    """Rank the snapshot's rows valid at t for the question (repomem.service.rank); (rows, lineage)."""
+    import numpy as np
+
+    from repomem.service.lexical import Lexical
+    from repomem.service.rank import rank
+
+    valid = [i for i, r in enumerate(rows) if r["valid_from"] <= t < r["valid_to"]]
+    if len(valid) < len(rows):  # rare: a version closed after the snapshot was written
+        rows, emb, lex = [rows[i] for i in valid], emb[valid], None
+    if lex is None:
+        lex = Lexical.build(rows)
+    sims = emb @ np.asarray(query_vec, dtype=np.float32) if len(rows) else np.zeros(0)
+    return rank(question, rows, sims, lex, t, n)

@@ -1,0 +1,68 @@
+"""The saved fold state: the ledger as last folded for a view, so a new commit on top of it
+applies only its own record instead of folding the whole history again.
+
+Kept in the record store (repomem/recordstore.py: one row per view, zlib-compressed JSON; no
+pickle for data on disk).  FORMAT changes whenever the shape does, and a state of another
+format, or a damaged one, reads as None (the caller then folds everything again and writes a
+fresh one).  Each worktree has its own state: it folds its own HEAD.
+Function fingerprints are not kept: they only matter inside one commit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import sqlite3
+import zlib
+from typing import cast
+
+from repomem.core.ledger import Ledger, Version
+from repomem.core.model import Fact
+
+log = logging.getLogger("repomem")
+FORMAT = 3  # 1 was a pickle file, 2 a gzipped JSON file (fold.v2.json.gz), 3 a record-store row
+_FIELDS = [f.name for f in dataclasses.fields(Version)]
+
+
+def load(store, summaries: str | None) -> Ledger | None:
+    """store: a repomem.storage.store.Store (its view name says whose fold state this is)."""
+    try:
+        saved = store.records.load_fold(store.view_name("fold"))
+        if saved is None or saved.get("format") != FORMAT or saved.get("summaries") != summaries:
+            return None
+        return from_json(saved)
+    except (zlib.error, sqlite3.DatabaseError, ValueError, KeyError, TypeError, AttributeError,
+            IndexError) as e:
+        if isinstance(e, sqlite3.OperationalError):
+            raise  # a locked or full database is not a damaged state: let the caller report it
+        log.info("fold state unreadable (%s): folding the history again", type(e).__name__)
+        return None
+
+
+def save(store, ledger: Ledger, summaries: str | None) -> None:
+    store.records.save_fold(store.view_name("fold"),
+                            dict(to_json(ledger), format=FORMAT, summaries=summaries))
+
+
+def to_json(ledger: Ledger) -> dict:
+    index = {id(v): i for i, v in enumerate(ledger.versions)}  # open versions by position
+    return {"applied": ledger.applied,
+            "versions": [[getattr(v, f) for f in _FIELDS] for v in ledger.versions],
+            "open": {k: index[id(v)] for k, v in ledger.open.items()},
+            "files": {p: {k: f.to_dict() for k, f in fs.items()} for p, fs in ledger.files.items()},
+            "key_paths": {k: sorted(ps) for k, ps in ledger.key_paths.items()},
+            "identity": ledger.identity}
+
+
+def from_json(d: dict) -> Ledger:
+    ledger = Ledger()
+    for row in d["versions"]:
+        v = Version(**dict(zip(_FIELDS, row, strict=True)))
+        v.attrs = cast("tuple[tuple[str, str], ...]", tuple(tuple(a) for a in v.attrs))
+        ledger.versions.append(v)
+    ledger.open = {k: ledger.versions[i] for k, i in d["open"].items()}
+    ledger.files = {p: {k: Fact.from_dict(f) for k, f in fs.items()} for p, fs in d["files"].items()}
+    ledger.key_paths = {k: set(ps) for k, ps in d["key_paths"].items()}
+    ledger.identity = dict(d["identity"])
+    ledger.applied = list(d["applied"])
+    return ledger

@@ -1,0 +1,402 @@
+"""The store: commit records (the source of truth), metadata and fold state in the record store
+(repomem/recordstore.py, SQLite), and the materialised version view in Chroma.
+
+Chroma's PersistentClient is not process-safe, so every use of a store happens under a file
+lock: one writer at a time (exclusive), readers shared.  A writer bumps a generation counter when
+it finishes, so a long-lived reader can tell that its open client may hold stale state and
+reopen it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import json
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from repomem.core.errors import RepomemError
+from repomem.core.ledger import Version
+from repomem.core.model import short_hash
+from repomem.core.records import CommitRecord
+from repomem.storage import atomic
+from repomem.storage.recordstore import RecordStore, SqliteRecords
+
+SNAPSHOT = "current-view.npz"  # the current-view snapshot (repomem/service/viewcache.py)
+SCHEMA = 4  # 2: version payload in one JSON field; 3: records in packs; 4: records in SQLite
+FOREVER = 253402300799  # 9999-12-31T23:59:59Z: valid_to of a current version (Chroma has no null)
+_BATCH = 500  # rows a Chroma call
+
+
+def valid_at(t: int) -> dict:
+    return {"$and": [{"valid_from": {"$lte": t}}, {"valid_to": {"$gt": t}}]}
+
+
+def version_meta(v: Version) -> dict:
+    """Chroma metadata of a version.  Only what queries filter on is a field of its own; the
+    rest travels as one JSON payload (each metadata field costs Chroma an indexed row, and the
+    writes were the larger part of ingestion time)."""
+    payload = {"subject": v.subject, "value": v.value,
+               "attrs": json.dumps([list(a) for a in v.attrs]), "is_set": v.is_set,
+               "commit": v.commit, "recorded_at": v.recorded_at, "path": v.path, "line": v.line,
+               "text": v.text, "purpose": v.purpose, "superseded_by": v.superseded_by or "",
+               "end_reason": v.end_reason or "", "end_commit": v.end_commit or "",
+               "former": [list(f) for f in v.former], "spans": [list(p) for p in v.spans]}
+    return {"key": v.key, "kind": v.kind, "valid_from": v.valid_from,
+            "valid_to": FOREVER if v.valid_to is None else v.valid_to,
+            "payload": json.dumps(payload, ensure_ascii=False, sort_keys=True)}
+
+
+def version_row(id_: str, meta: dict, **extra) -> dict:
+    """A version row as callers see it: filter fields and payload fields side by side."""
+    row = {k: v for k, v in meta.items() if k != "payload"}
+    row.update(json.loads(meta["payload"]))
+    row.update(id=id_, **extra)
+    return row
+
+
+def version_document(v: Version) -> str:
+    return f"{v.subject}. {v.purpose}. {v.value}. {v.path}"
+
+
+# One chroma client per store path in this process, with the store generation it was opened at.
+# chroma caches one System per path and hands it to every PersistentClient for that path, so a
+# client opened before another process wrote must be stopped, not just forgotten, or the next
+# PersistentClient gets the same stale HNSW index ("Error finding id").
+_CLIENTS: dict[str, tuple[str | None, object]] = {}
+
+
+def _drop_client(path: str) -> None:
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    _CLIENTS.pop(path, None)
+    system = SharedSystemClient._identifier_to_system.pop(path, None)
+    SharedSystemClient._identifier_to_refcount.pop(path, None)
+    if system is not None:
+        system.stop()
+
+
+def _client_for(path: str, generation: str | None):
+    hit = _CLIENTS.get(path)
+    if hit is not None and hit[0] == generation:
+        return hit[1]
+    _drop_client(path)
+    import chromadb
+    from chromadb.config import Settings
+
+    client = chromadb.PersistentClient(path=path, settings=Settings(anonymized_telemetry=False,
+                                                                    allow_reset=False))
+    _CLIENTS[path] = (generation, client)
+    return client
+
+
+class Store:
+    def __init__(self, path: Path, embedder_spec: str | None = None, worktree: str = "",
+                 remote=None):
+        self.path = Path(path)  # with a remote (repomem/remote.py): the local cache folder
+        self.remote = remote
+        # Commit records are shared by all worktrees of a repository; each worktree has its own
+        # view (its HEAD's fold): meta key, versions collection, snapshot and fold state.
+        self.worktree = worktree
+        self._client: Any = None  # a chromadb client, opened on first use
+        self._cols: dict = {}
+        self._generation: str | None = None
+        self.embedder_spec = embedder_spec  # asked for on the command line; None = as stored
+        self._lock_depth = 0
+        self._lock_fd: int | None = None
+        self._lock_mode = 0
+        self._thread_lock = threading.RLock()
+        self.records: RecordStore = SqliteRecords(self.path)
+        self.prefix = "repomem"  # of collection names
+        if remote is not None:
+            from repomem.storage.chromarecords import ChromaRecords
+
+            self.prefix = remote.prefix
+            self.records = ChromaRecords(remote, self._chroma)
+
+    def _chroma(self):
+        if self._client is None:
+            self._client = (self.remote.client() if self.remote is not None
+                            else _client_for(str(self.path), self._generation))
+        return self._client
+
+    # -- locking -------------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _locked(self, mode: int):
+        # Threads of one process (an MCP server) take turns: the flock is per process, so without
+        # this a second thread would walk into the first one's lock as if it were re-entering.
+        with self._thread_lock:
+            if self._lock_depth:  # re-entrant within one thread
+                if mode == fcntl.LOCK_EX and self._lock_mode != fcntl.LOCK_EX:
+                    raise RuntimeError("store writer() inside reader(): a shared lock cannot be "
+                                       "upgraded; leave the reader first")
+                self._lock_depth += 1
+                try:
+                    yield self
+                finally:
+                    self._lock_depth -= 1
+                return
+            fd = self._open_lock(mode)
+            fcntl.flock(fd, mode)
+            self._lock_fd, self._lock_depth, self._lock_mode = fd, 1, mode
+            try:
+                self._refresh()
+                if mode == fcntl.LOCK_EX:
+                    # Bumped on entry too: a writer SIGKILLed mid-write never reaches the bump in
+                    # `finally`, and other processes' clients must not trust what it left.
+                    self._bump_generation()
+                yield self
+            finally:
+                if mode == fcntl.LOCK_EX:
+                    self._bump_generation()
+                self._lock_depth = 0
+                self._lock_fd = None
+                os.close(fd)  # releases the lock
+
+    def _open_lock(self, mode: int) -> int:
+        if self.path.exists() and not self.path.is_dir():
+            raise RepomemError(f"the store path {self.path} is not a directory",
+                               hint="pass --store DIR with a directory")
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+            return os.open(self.path / "lock", os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as e:
+            if e.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):
+                raise
+            if mode == fcntl.LOCK_SH and (self.path / "lock").exists():
+                return os.open(self.path / "lock", os.O_RDONLY)  # a read-only store: read it
+            raise RepomemError(f"the store at {self.path} is not writable",
+                               hint=f"make it writable (chmod -R u+w {self.path}) or pass "
+                                    "--store DIR with a writable copy") from None
+
+    def writer(self):
+        return self._locked(fcntl.LOCK_EX)
+
+    def reader(self):
+        return self._locked(fcntl.LOCK_SH)
+
+    def view_name(self, base: str) -> str:
+        """Per-worktree name of a view artefact (the main work tree keeps the plain names)."""
+        return f"{base}_{self.worktree}" if self.worktree else base
+
+    @property
+    def snapshot_file(self) -> Path:
+        stem, _, ext = SNAPSHOT.rpartition(".")
+        return self.path / (f"{stem}.{self.worktree}.{ext}" if self.worktree else SNAPSHOT)
+
+    def _gen_file(self) -> Path:
+        return self.path / "generation"
+
+    def _read_generation(self) -> str:
+        try:
+            return self._gen_file().read_text()
+        except FileNotFoundError:
+            return ""
+
+    def _bump_generation(self) -> None:
+        atomic.write_text(self._gen_file(), f"{time.time_ns()}-{os.getpid()}")
+        gen = self._read_generation()
+        if self._client is not None and _CLIENTS.get(str(self.path)) == (self._generation,
+                                                                          self._client):
+            _CLIENTS[str(self.path)] = (gen, self._client)  # our own write: the client is current
+        self._generation = gen
+
+    def _refresh(self) -> None:
+        """Drop a client that another process's write may have made stale.  The client is shared
+        by every Store of this path in the process (chroma caches one system per path), so a new
+        Store must not inherit a system opened before another process's write either."""
+        gen = self._read_generation()
+        if self._client is not None and self.remote is None and (gen != self._generation
+                                         or _CLIENTS.get(str(self.path)) != (gen, self._client)):
+            self._cols.clear()
+            self._client = None
+        self._generation = gen
+
+    # -- chroma --------------------------------------------------------------------------------
+    def exists(self) -> bool:
+        """A store of this format (records.sqlite3), or one of an older format, which the first
+        read then names (with the command that rebuilds it)."""
+        return self.records.exists() or (self.path / "chroma.sqlite3").exists()
+
+    def _check_format(self) -> None:
+        if not self.records.exists() and (self.path / "chroma.sqlite3").exists():
+            # Schema 3 and older kept records and metadata in Chroma; re-mining is the migration
+            # (same records, same facts: mining depends on the commits alone).
+            raise RepomemError(f"the store at {self.path} has an older format",
+                               hint=f"rebuild it from git: mv {self.path} {self.path}.old && "
+                                    f"repomem init --store {self.path}")
+
+    def _col(self, name: str):
+        col = self._cols.get(name)
+        if col is None:
+            meta = {"hnsw:space": "cosine"} if name == "versions" else None
+            cname = self.view_name(name) if name == "versions" else name
+            col = self._chroma().get_or_create_collection(f"{self.prefix}_{cname}",
+                                                        embedding_function=None,
+                                                        metadata=meta)
+            self._cols[name] = col
+        return col
+
+    def close(self) -> None:
+        self.records.close()
+        if self._client is not None:
+            self._cols.clear()
+            self._client = None
+            if self.remote is None:
+                _drop_client(str(self.path))
+
+    # -- metadata, commit records (the record store) --------------------------------------------
+    def get_meta(self, name: str):
+        self._check_format()
+        return self.records.get_meta(name) if self.records.exists() else None
+
+    def set_meta(self, name: str, value) -> None:
+        self._check_format()
+        self.records.set_meta(name, value)
+
+    def check_embedder(self, embedder, create: bool) -> None:
+        """A store is bound to the embedder it was built with; vectors of two never mix."""
+        have = self.get_meta("embedder")
+        if have is None:
+            if not create:
+                raise RepomemError(f"no repomem store at {self.path}",
+                                   hint="run 'repomem init' in the repository first")
+            # Embed once before binding the store to this embedder: an unreachable server or a
+            # missing model fails here and leaves no store tied to an embedder that never ran.
+            embedder.embed(["repomem"])
+            self.set_meta("schema", SCHEMA)
+            self.set_meta("embedder", embedder.name)
+        elif (self.get_meta("schema") or 1) != SCHEMA:
+            raise RepomemError(f"the store at {self.path} has an older format",
+                               hint=f"delete {self.path} and run 'repomem init' again")
+        elif have != embedder.name:
+            raise RepomemError(f"this store was built with embedder {have!r}, not {embedder.name!r}",
+                               hint=f"pass --embedder {have} or use another --store")
+
+    def _has_records(self) -> bool:
+        self._check_format()
+        return self.records.exists()
+
+    def record_shas(self) -> list[str]:
+        """Every recorded commit, once per time it was recorded (a test checks: once)."""
+        return self.records.record_shas() if self._has_records() else []
+
+    def ingested(self) -> set[str]:
+        return self.records.ingested() if self._has_records() else set()
+
+    def put_records(self, recs: list[CommitRecord], ingested_at: int) -> None:
+        self._check_format()
+        self.records.put_records(recs, ingested_at)
+
+    def load_records(self, shas: list[str]) -> dict[str, tuple[CommitRecord, int]]:
+        return self.records.load_records(shas)
+
+    def replace_records(self, recs: list[CommitRecord], ingested_at: int) -> None:
+        self.records.replace_records(recs, ingested_at)
+
+    def record_packs(self) -> list[tuple[str, list[str], int]]:
+        """``(pack id, its commits, ingested_at)`` of every batch (for ``index.rebuild``)."""
+        return self.records.record_packs()
+
+    def rewrite_pack(self, pack_id: str, recs: list[CommitRecord]) -> None:
+        """Rewrite one batch with re-mined records of the same commits (``repomem rebuild``):
+        each commit's transaction time stays as it was."""
+        self.records.rewrite_pack(pack_id, recs)
+
+    def drop_views(self) -> None:
+        """Delete every work tree's view (collection, view state, snapshot, fold state) so each
+        is rebuilt from the records: after ``repomem rebuild`` no old row may linger in Chroma's
+        log, and no work tree may take an emptied collection for a current view."""
+        for col in self._chroma().list_collections():
+            name = getattr(col, "name", col)
+            if name == f"{self.prefix}_versions" or name.startswith(f"{self.prefix}_versions_"):
+                self._client.delete_collection(name)
+        self._cols.pop("versions", None)
+        stale = [m for m in self.records.meta_names() if m == "view" or m.startswith("view_")]
+        self.records.delete_meta(stale)
+        self.records.drop_folds()
+        for f in self.path.glob("current-view*.npz"):
+            f.unlink(missing_ok=True)
+
+    def vacuum(self) -> None:
+        """Chroma's own maintenance step (``chroma utils vacuum``) on the closed database:
+        deleted rows leave their bytes in free pages until SQLite rewrites the file."""
+        import sqlite3
+
+        self.records.vacuum()
+        if self.remote is not None:
+            return
+        self.close()
+        con = sqlite3.connect(self.path / "chroma.sqlite3", timeout=30)
+        try:
+            con.execute("VACUUM")
+        finally:
+            con.close()
+
+    # -- the version view ----------------------------------------------------------------------
+    def sync_versions(self, versions: list[Version], embedder,
+                      complete: bool = True) -> dict[str, int]:
+        """Write these versions, touching only rows that differ.  complete: they are the whole
+        view (rows not among them are dropped); else the rest of the view stays as it is."""
+        col = self._col("versions")
+        if complete:
+            existing = col.get(include=["metadatas"])
+        elif versions:
+            existing = col.get(ids=[v.id for v in versions], include=["metadatas"])
+        else:
+            existing = {"ids": [], "metadatas": []}
+        have = {i: m for i, m in zip(existing["ids"], existing["metadatas"])}
+        add, update_meta, stats = [], [], {"added": 0, "updated": 0, "dropped": 0}
+        want_ids = set()
+        for v in versions:
+            want_ids.add(v.id)
+            meta = version_meta(v)
+            doc = version_document(v)
+            meta["doc_hash"] = short_hash(doc)
+            old = have.get(v.id)
+            if old is None or old.get("doc_hash") != meta["doc_hash"]:
+                add.append((v.id, meta, doc))
+            elif old != meta:
+                update_meta.append((v.id, meta))
+        for i in range(0, len(add), _BATCH):
+            chunk = add[i:i + _BATCH]
+            # No Chroma document: it would be full-text indexed at ~0.5 ms a row, and the text
+            # is a function of the payload (version_document) anyway.
+            col.upsert(ids=[c[0] for c in chunk], metadatas=[c[1] for c in chunk],
+                       embeddings=embedder.embed([c[2] for c in chunk]))
+        for i in range(0, len(update_meta), _BATCH):
+            upd = update_meta[i:i + _BATCH]
+            col.update(ids=[c[0] for c in upd], metadatas=[c[1] for c in upd])
+        gone = [i for i in have if i not in want_ids] if complete else []
+        for i in range(0, len(gone), _BATCH):
+            col.delete(ids=gone[i:i + _BATCH])
+        stats.update(added=len(add), updated=len(update_meta), dropped=len(gone))
+        return stats
+
+    def count_versions(self) -> int:
+        return self._col("versions").count()
+
+    def valid_rows(self, t: int) -> tuple[list[dict], list]:
+        """Every version valid at t with its embedding: what an as-of question is ranked over."""
+        got = self._col("versions").get(where=valid_at(t), include=["metadatas", "embeddings"])
+        rows = [version_row(i, m) for i, m in zip(got["ids"], got["metadatas"])]
+        return rows, got["embeddings"] if len(rows) else []
+
+    def rows(self, where: dict | None = None) -> list[dict]:
+        got = self._col("versions").get(where=where, include=["metadatas"])
+        return [version_row(i, m) for i, m in zip(got["ids"], got["metadatas"])]
+
+    def current_rows(self) -> tuple[list[dict], list]:
+        """Versions still open (valid_to = FOREVER), with their embeddings, for the snapshot."""
+        got = self._col("versions").get(where={"valid_to": FOREVER},
+                                        include=["metadatas", "embeddings"])
+        rows = [version_row(i, m) for i, m in zip(got["ids"], got["metadatas"])]
+        return rows, got["embeddings"] if len(rows) else []
+
+    def get_rows(self, ids: list[str]) -> list[dict]:
+        got = self._col("versions").get(ids=ids, include=["metadatas"])
+        return [version_row(i, m) for i, m in zip(got["ids"], got["metadatas"])]

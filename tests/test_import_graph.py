@@ -1,0 +1,103 @@
+"""The layering of docs/ARCHITECTURE.md, checked on the real import graph (grimp, the engine of
+import-linter).  grimp reads every import statement, those inside functions included, so a lazy
+import counts like a module-level one.
+
+Rules:
+* no import circle between repomem modules;
+* ``repomem.core`` imports nothing from another repomem subpackage;
+* the read path (queries, context, ranking, the agent path) reaches none of the write path
+  (ingestion, commit mining, the miners, the hooks' worker, the hooks, the watcher, the daemon),
+  except through the edges in ``ALLOWED`` below, each of which is a read-time behaviour the
+  docs describe.
+"""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+
+import grimp
+
+PACKAGE = "repomem"
+CORE = "repomem.core"
+READ_PATH = ["repomem.service.query", "repomem.service.context", "repomem.service.rank",
+             "repomem.service.lexical", "repomem.service.question", "repomem.service.agents"]
+WRITE_PATH = ["repomem.service.ingest", "repomem.service.shallow", "repomem.miners",
+              "repomem.integrations.worker", "repomem.integrations.hooks",
+              "repomem.integrations.watch", "repomem.integrations.daemon"]
+# Imports of the write path that the read path makes on purpose (removed before the check):
+ALLOWED = [
+    # A reader of a Chroma server on a branch folds the branch's own commits over the published
+    # view (docs/server.md), and a writer patches the snapshot forward before chromadb loads:
+    # both mine a few commits (view.provisional_snapshot).
+    ("repomem.service.view", "repomem.miners.mining"),
+    # The agent context shows uncommitted edits flagged (docs/agents.md): the overlay mines the
+    # changed files of the work tree; agents import it best-effort.
+    ("repomem.service.agents", "repomem.integrations.overlay"),
+]
+
+
+def violations(graph, package: str = PACKAGE, core: str = CORE, read: list[str] | None = None,
+               write: list[str] | None = None, allowed: list[tuple[str, str]] = ()) -> list[str]:
+    """Every broken rule, one line each (empty: the layering holds)."""
+    out = []
+    modules = sorted(m for m in graph.modules if m == package or m.startswith(package + "."))
+    for a in modules:  # a circle: an import a -> b while b reaches a again
+        for b in sorted(graph.find_modules_directly_imported_by(a)):
+            if b.startswith(package) and graph.chain_exists(importer=b, imported=a):
+                back = graph.find_shortest_chain(importer=b, imported=a)
+                out.append("circle: " + " -> ".join((a, *back)))
+    for a in modules:
+        if a == core or a.startswith(core + "."):
+            for b in sorted(graph.find_modules_directly_imported_by(a)):
+                if b.startswith(package + ".") and not (b == core or b.startswith(core + ".")):
+                    out.append(f"core imports an edge: {a} -> {b}")
+    for importer, imported in allowed:
+        graph.remove_import(importer=importer, imported=imported)
+    for r in read or []:
+        for w in write or []:
+            for target in [w, *sorted(graph.find_descendants(w))]:
+                chain = graph.find_shortest_chain(importer=r, imported=target)
+                if chain:
+                    out.append("read path imports the write path: " + " -> ".join(chain))
+    return out
+
+
+def test_repomem_layering_holds():
+    graph = grimp.build_graph(PACKAGE)
+    assert violations(graph, read=READ_PATH, write=WRITE_PATH, allowed=ALLOWED) == []
+
+
+def test_the_checker_finds_a_circle_a_core_edge_and_a_read_to_write_import(tmp_path, monkeypatch):
+    """The same checker on a small fake package built here, which breaks each rule once."""
+    files = {
+        "__init__.py": "",
+        "core/__init__.py": "",
+        "core/model.py": "from fakepkg.adapters import net\n",  # core -> an edge
+        "adapters/__init__.py": "",
+        "adapters/net.py": "def f():\n    from fakepkg.adapters import disk\n",  # a lazy import
+        "adapters/disk.py": "import fakepkg.adapters.net\n",  # ... that closes a circle
+        "service/__init__.py": "",
+        "service/query.py": "from fakepkg.service import view\n",
+        "service/view.py": "from fakepkg.service.ingest import go\n",  # read -> write, via view
+        "service/ingest.py": "from fakepkg.core import model\n\n\ndef go():\n    pass\n",
+    }
+    for name, text in files.items():
+        path = tmp_path / "fakepkg" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    graph = grimp.build_graph("fakepkg", cache_dir=None)
+    found = violations(graph, "fakepkg", "fakepkg.core", ["fakepkg.service.query"],
+                       ["fakepkg.service.ingest"])
+    assert "circle: fakepkg.adapters.disk -> fakepkg.adapters.net -> fakepkg.adapters.disk" in found
+    assert "core imports an edge: fakepkg.core.model -> fakepkg.adapters.net" in found
+    assert ("read path imports the write path: fakepkg.service.query -> fakepkg.service.view -> "
+            "fakepkg.service.ingest") in found
+    # an allowed edge is not reported; the other rules still are
+    graph = grimp.build_graph("fakepkg", cache_dir=None)
+    found = violations(graph, "fakepkg", "fakepkg.core", ["fakepkg.service.query"],
+                       ["fakepkg.service.ingest"],
+                       allowed=[("fakepkg.service.view", "fakepkg.service.ingest")])
+    assert not any(x.startswith("read path") for x in found) and len(found) == 3
+    sys.modules.pop("fakepkg", None)
