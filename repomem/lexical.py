@@ -57,12 +57,17 @@ def _stem_synonyms() -> dict[str, str]:
     return {stem(k): stem(v) for k, v in _SYNONYMS.items() if stem(k) != stem(v)}
 
 
+# Words of a question that a fact's name spells otherwise: "how many workers" is WORKER_COUNT.
+_LEXICAL_SYNONYMS = {"mani": "count"}
+
+
 def _stem(word: str) -> str:
     """A plain word's Snowball stem, inflections of a synonym included ("listened" is "port")."""
     if not word.isalpha():
         return word
     w = _stemmer().stemWord(word)
-    return _stem_synonyms().get(w, w)
+    w = _stem_synonyms().get(w, w)
+    return _LEXICAL_SYNONYMS.get(w, w)
 
 
 # A whole identifier as written: a dotted/dashed/underscored name, or a word with digits or inner

@@ -95,6 +95,7 @@ _ASKS_FUNCTION = re.compile(
     r"(?:function|helper|method(?!\s+and\s+(?:path|url)))\b(?!\s*`)"
     r"|\bwhat\s+is\s+the\s+(?:function|helper|method)\s+called\b"
     r"|\b(?:function|helper|method)\s+(?:that|which)\s+(?!is\b|was\b)", re.I)
+_HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\b", re.I)
 # "the Dockerfile": the question is about the Dockerfile's own facts, not compose or heroku.yml
 _DOCKERFILE = re.compile(r"\bDockerfile\b", re.I)
 
@@ -110,8 +111,11 @@ def intent(question: str) -> set[str]:
         kinds |= _INTENTS.get(t, set())
     if re.search(r"\b(GET|POST|PUT|DELETE|PATCH)\b", question):
         kinds.add("route")
-    if "python" in toks:  # "which Python does X require": the interpreter, not a package
-        kinds = (kinds - {"dependency", "constant"}) | {"python"}
+    if "python" in toks:  # "which Python does X require": the interpreter, not a package, nor
+        # the package's own version ("Python versions declared in the package metadata")
+        kinds = (kinds - {"dependency", "constant", "config"}) | {"python"}
+    if _HOW_MANY.search(question):  # a number: a setting or a constant, never a route
+        kinds = (kinds - {"route", "function", "class"}) | {"config", "constant"}
     if "route" in kinds:  # "which method and path reach X": an HTTP method, not a function
         kinds.discard("function")
     if "class" in toks and "func" not in toks:  # "what is the class `Decoder` called"

@@ -19,6 +19,10 @@ PYPROJECT = """[project]
 name = "webapp"
 version = "2.0.0"
 dependencies = ["requests>=2.31"]
+classifiers = [
+    "Programming Language :: Python :: 3.11",
+    "Programming Language :: Python :: 3.12",
+]
 
 [tool.mypy]
 strict = true
@@ -93,6 +97,20 @@ JEST_CONFIG = """{"jest": {"testEnvironment": "node", "verbose": true, "bail": 1
 """
 
 
+PAGINATION = """# Items per page in list endpoints.
+PAGE_SIZE = 25
+"""
+
+
+def _service(name: str, n: int) -> dict:
+    """A service of its own: workers in its config, a listing route, its page limit."""
+    return {f"services/{name}/config.toml": f"[server]\nworkers = {4 + n}\nport = {7100 + n}\n",
+            f"services/{name}/handlers.py": (
+                f'from app import app\n\n\n@app.get("/{name}/items")\ndef list_{name}_items():\n'
+                f'    """List items for {name}."""\n    return []\n'),
+            f"services/{name}/settings.py": f"# rows per listing page\nPAGE_LIMIT = {20 + n}\n"}
+
+
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory):
     root = tmp_path_factory.mktemp("words") / "repo"
@@ -105,7 +123,10 @@ def repo(tmp_path_factory):
         "webapp/settings/production.py": "from .base import *\n\nDEBUG = False\n",
         "webapp/settings/dev.py": "from .base import *\n\nDEBUG = True\n",
         "frontend/package.json": PACKAGE_JSON, "frontend/jest.config.json": JEST_CONFIG,
-        ".github/workflows/ci.yml": CI})
+        ".github/workflows/ci.yml": CI, ".env": "WORKER_COUNT=3\n",
+        "api/pagination.py": PAGINATION,
+        **{k: v for n, svc in enumerate(["geo", "mailer", "media", "audit", "pricing", "loyalty"])
+           for k, v in _service(svc, n).items()}})
     r = Repo.open(root)
     ingest(r, all_history=True, progress=False)
     return r
@@ -171,7 +192,7 @@ def test_route_whose_whole_summary_the_question_says(repo):
     assert (got[0]["kind"], got[0]["value"]) == ("route", "GET /api/articles")
     # the signal itself: every word of "Get paginated articles" is in the question, not every
     # word of "Get paginated feed articles"
-    routes = [f for f in got if f["kind"] == "route"]
+    routes = [f for f in got if f["path"] == "webapp/routes.py"]
     said = _summary_said(q, routes, range(len(routes)), {"route"})
     assert {f["value"]: bool(s) for f, s in zip(routes, said)} == {
         "GET /api/articles": True, "GET /api/articles/feed": False}
@@ -199,3 +220,23 @@ def test_index_of_another_tokenizer_is_not_read(repo, tmp_path):
     with np.load(other, allow_pickle=False) as z:
         assert Lexical.from_arrays(z, 1) is None
     assert TOKENIZER.startswith("snowball")
+
+
+@pytest.mark.parametrize("question, want", [
+    # "how many" asks for a number: WORKER_COUNT, not the six services' `workers` settings
+    ("How many background workers are started?", ("config", "3", ".env")),
+    # ... and never a route, whose summary says "list items" too
+    ("How many items per page do the list endpoints return?",
+     ("constant", "25", "api/pagination.py")),
+    # the Python versions, not the package's own version that "package metadata" names
+    ("What Python versions are declared as supported in the package metadata?",
+     ("python", "3.11, 3.12", "pyproject.toml")),
+])
+def test_numbers_and_python_versions(repo, question, want):
+    assert first(repo, question) == want
+
+
+def test_intent_of_numbers_and_python_versions():
+    assert intent("What Python versions are declared as supported in the package metadata?") \
+        == {"python"}
+    assert "route" not in intent("How many items per page do the list endpoints return?")
