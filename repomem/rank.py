@@ -20,12 +20,13 @@ Four signals, fused deterministically (reciprocal rank fusion, ties by key):
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 
 from repomem.embed import norm_ident, tokens
 from repomem.lexical import lexical_tokens, names, route_path
-from repomem.question import (_GROUPS, asks_function, groups, identifiers, intent, joined,
+from repomem.question import (_FRAME, _GROUPS, asks_function, groups, identifiers, intent, joined,
                                version_slots)
 
 __all__ = ["rank", "intent", "identifiers", "groups"]
@@ -206,6 +207,13 @@ def _summary_said(question: str, rows: list[dict], best, kinds: set[str]):
     return out
 
 
+@functools.lru_cache(maxsize=1)
+def _frame_tokens() -> frozenset[str]:
+    """The words that frame a question ("require" is "requirements" once stemmed), group names
+    excepted: "the dev settings" names settings/dev.py."""
+    return frozenset(t for w in _FRAME - set(_GROUPS) for t in lexical_tokens(w))
+
+
 def _named_in_path(question: str, rows: list[dict], named, project: set[str]):
     """Per row, 1 where the question names a part of the file path that sets this named fact
     apart from the others of its name ("the production settings": `DEBUG` of
@@ -219,7 +227,8 @@ def _named_in_path(question: str, rows: list[dict], named, project: set[str]):
         name = row["value"] if row["kind"] in ("function", "class") else \
             row["key"].rsplit(":", 1)[-1]
         alike.setdefault(name, []).append(int(i))
-    asked = set(lexical_tokens(question)) - {t for p in project for t in lexical_tokens(p)}
+    asked = set(lexical_tokens(question)) - {t for p in project for t in lexical_tokens(p)} \
+        - _frame_tokens()
     for group in alike.values():
         if len(group) < 2:
             continue

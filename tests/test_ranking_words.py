@@ -118,7 +118,7 @@ def repo(tmp_path_factory):
     git(root, "init", "-q", "-b", "main")
     commit(root, "2024-01-10T10:00:00Z", "project", {
         "pyproject.toml": PYPROJECT, "requirements.txt": REQUIREMENTS,
-        "webapp/views.py": VIEWS,
+        "test-requirements.txt": "requests==2.31.0\n", "webapp/views.py": VIEWS,
         "webapp/routes.py": ROUTES, "webapp/settings/base.py": BASE_SETTINGS,
         "webapp/settings/production.py": "from .base import *\n\nDEBUG = False\n",
         "webapp/settings/dev.py": "from .base import *\n\nDEBUG = True\n",
@@ -184,6 +184,13 @@ def test_a_path_the_question_names_decides_between_facts_of_one_name(repo):
         == ("constant", "False", "webapp/settings/production.py")
     assert first(repo, "In the dev settings of webapp, which value does `DEBUG` have?") \
         == ("constant", "True", "webapp/settings/dev.py")
+
+
+def test_words_framing_the_question_name_no_file(repo):
+    # "require" is "requirements" once stemmed: the path of test-requirements.txt is not what
+    # the question names, the runtime requirement is what it asks for
+    assert first(repo, "Which version of requests does webapp require?") == \
+        ("dependency", ">=2.31", "pyproject.toml")
 
 
 def test_route_whose_whole_summary_the_question_says(repo):
