@@ -44,6 +44,40 @@ _PROJECT_SLOT = re.compile(
     r"\b(?:does|do|did|will|would|should)\s+(?:the\s+)?([\w.\-]+)\s+(?:require|use|need|depend|"
     r"pin|support|install|declare|list)|\b([\w.\-]+)'s\b", re.I)
 
+# "what mypy version", "which version of py", "the jest pin": the word in that slot names a
+# package, whatever else it is (mypy is also a config section, py short for python, build a
+# dependency group, should a stop word), unless it names the interpreter or frames the question.
+_VERSION_SLOT = re.compile(
+    r"\b(?:what|which|the)\s+`?(@?[\w][\w.\-/]*)`?\s+(?:version|pin|release)s?\b"
+    r"|\bversions?\s+of\s+(?:the\s+)?`?(@?[\w][\w.\-/]*)`?", re.I)
+_NOT_PACKAGES = {"python", "node", "node_js", "nodejs", "interpreter", "runtime", "go",
+                 "rust", "java", "same", "exact", "major", "minor", "this", "that", "its",
+                 "their", "which", "what", "a", "an", "the"}
+
+
+def version_slots(question: str) -> set[str]:
+    """Names standing where a package's name stands in a version question (normalised)."""
+    return {norm_ident(question[a:b]) for a, b in _slot_spans(question)}
+
+
+def _slot_spans(question: str) -> list[tuple[int, int]]:
+    out = []
+    for m in _VERSION_SLOT.finditer(question):
+        g = 1 if m.group(1) else 2
+        name = norm_ident(m.group(g))
+        if name and name not in _NOT_PACKAGES and (name not in _FRAME or name in _GROUPS):
+            out.append(m.span(g))
+    return out
+
+
+def _without_slots(question: str) -> str:
+    """The question with its package names blanked: they say nothing about the kind asked for
+    ("which version of py": a package, not Python) nor about a dependency group (`build`)."""
+    for a, b in reversed(_slot_spans(question)):
+        question = question[:a] + " " * (b - a) + question[b:]
+    return question
+
+
 # a quoted name, an npm scoped package (@scope/name: a name, not a route), a route path (not
 # the tail of a word), a word
 _QWORD = re.compile(r"`([^`]+)`|(@[\w.\-]+/[\w.\-]+)|(?<![\w@])(/[\w/<>{}:.\-]*)|"
@@ -52,14 +86,16 @@ _QWORD = re.compile(r"`([^`]+)`|(@[\w.\-]+/[\w.\-]+)|(?<![\w@])(/[\w/<>{}:.\-]*)
 # fact and says nothing about the kind asked for ("http-errors" is no HTTP route).
 _NAMED = re.compile(r"`[^`]*`|@[\w.\-]+/[\w.\-]+|\b[A-Za-z_]\w*(?:[.\-_]\w+)+\b|"
                     r"\b[a-z]+[A-Z]\w*\b")
-# "which helper/function ...", "what is the function called": a function asked by what it does
-# (not "what is the function `x` called", which names it).
+# "which helper/function ...", "what is the function called", "the name of the function that
+# ...": a function asked by what it does (not "what is the function `x` called", which names it).
 # Its answer is never a name the question quotes (`encoding` in "returns True if `encoding` is a
 # known codec" is a parameter), and no setting or dependency is an answer.
 _ASKS_FUNCTION = re.compile(
     r"\b(?:which|what)\s+(?:[\w\-]+\s+){0,2}?"
     r"(?:function|helper|method(?!\s+and\s+(?:path|url)))\b(?!\s*`)"
-    r"|\bwhat\s+is\s+the\s+(?:function|helper|method)\s+called\b", re.I)
+    r"|\bwhat\s+is\s+the\s+(?:function|helper|method)\s+called\b"
+    r"|\b(?:function|helper|method)\s+(?:that|which)\s+(?!is\b|was\b)", re.I)
+_HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\b", re.I)
 # "the Dockerfile": the question is about the Dockerfile's own facts, not compose or heroku.yml
 _DOCKERFILE = re.compile(r"\bDockerfile\b", re.I)
 
@@ -67,6 +103,7 @@ _DOCKERFILE = re.compile(r"\bDockerfile\b", re.I)
 def intent(question: str) -> set[str]:
     """The kinds of fact the question's wording asks for; empty when it does not say."""
     kinds: set[str] = set()
+    question = _without_slots(question)
     toks = set(tokens(_NAMED.sub(" ", question)))
     if "python" in tokens(" ".join(_NAMED.findall(question))):  # requires-python, python_requires
         toks.add("python")
@@ -74,8 +111,11 @@ def intent(question: str) -> set[str]:
         kinds |= _INTENTS.get(t, set())
     if re.search(r"\b(GET|POST|PUT|DELETE|PATCH)\b", question):
         kinds.add("route")
-    if "python" in toks:  # "which Python does X require": the interpreter, not a package
-        kinds = (kinds - {"dependency", "constant"}) | {"python"}
+    if "python" in toks:  # "which Python does X require": the interpreter, not a package, nor
+        # the package's own version ("Python versions declared in the package metadata")
+        kinds = (kinds - {"dependency", "constant", "config"}) | {"python"}
+    if _HOW_MANY.search(question):  # a number: a setting or a constant, never a route
+        kinds = (kinds - {"route", "function", "class"}) | {"config", "constant"}
     if "route" in kinds:  # "which method and path reach X": an HTTP method, not a function
         kinds.discard("function")
     if "class" in toks and "func" not in toks:  # "what is the class `Decoder` called"
@@ -95,6 +135,7 @@ def identifiers(question: str, project: frozenset[str] | set[str] = frozenset())
     dev environment of click") unless the question asks for its version ("what click version
     does the dev environment pin", "version of click")."""
     slot = {norm_ident(w) for m in _PROJECT_SLOT.finditer(question) for w in m.groups() if w}
+    packages = version_slots(question)
     out: list[tuple[str, bool, str]] = []
     for m in _QWORD.finditer(question):
         quoted, scoped, path, word = m.groups()
@@ -107,6 +148,9 @@ def identifiers(question: str, project: frozenset[str] | set[str] = frozenset())
         if raw.startswith("-"):  # a command-line option (`--version`), not a name in the code
             continue
         name = norm_ident(raw.split("(")[0])
+        if name in packages:  # "what mypy version": a package's name, however plain
+            out += [(name, True, raw)] + _js_alias(name)
+            continue
         if not name or name in slot:
             continue
         if name in project and not (
@@ -117,7 +161,16 @@ def identifiers(question: str, project: frozenset[str] | set[str] = frozenset())
         if not shaped and (name in _FRAME or not set(tokens(raw)) - _FRAME):
             continue
         out.append((name, shaped, raw.split("(")[0]))
+        out += _js_alias(name)
     return out
+
+
+def _js_alias(name: str) -> list[tuple[str, bool, str]]:
+    """Node.js is "node" in package.json's engines; Vue.js is the package vue."""
+    if name in ("node_js", "nodejs"):
+        return [("node", True, "node")]
+    m = re.fullmatch(r"([a-z]\w*?)_?js", name)
+    return [(m.group(1), True, m.group(1))] if m and name.endswith("_js") else []
 
 
 _PLAIN_RUN = re.compile(r"[A-Za-z]+(?:\s+[A-Za-z]+)+")
@@ -139,7 +192,7 @@ def joined(question: str) -> list[tuple[str, bool, str]]:
 
 def groups(question: str) -> set[str]:
     """Dependency groups the question names ("the docs build", "type checking", `tests-random`)."""
-    words = {w.lower() for w in re.findall(r"[\w\-]+", question)}
+    words = {w.lower() for w in re.findall(r"[\w\-]+", _without_slots(question))}
     return {_GROUPS[w] for w in words if w in _GROUPS} | \
         {norm_ident(q) for q in re.findall(r"`([^`]+)`", question)}
 

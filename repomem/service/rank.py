@@ -20,12 +20,13 @@ Four signals, fused deterministically (reciprocal rank fusion, ties by key):
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 
 from repomem.core.tokens import norm_ident, tokens
-from repomem.service.lexical import names, route_path
-from repomem.service.question import _GROUPS, asks_function, groups, identifiers, intent, joined
+from repomem.service.lexical import lexical_tokens, names, route_path
+from repomem.service.question import _FRAME, _GROUPS, asks_function, groups, identifiers, intent, joined, version_slots
 
 __all__ = ["rank", "intent", "identifiers", "groups"]
 
@@ -35,7 +36,7 @@ RRF_K = 60  # the usual reciprocal-rank-fusion constant
 # Chosen on the issue's examples, then a small grid on the dev half (vector 0.4 -> 0.7 fixed one
 # function asked by its docstring; intent 0.6 -> 0.8 changed nothing).
 SIGNALS = {"lexical": 1.0, "vector": 0.7, "intent": 0.6, "scope": 0.3, "exact": 0.5,
-           "group": 0.8}
+           "group": 0.8, "path": 0.5, "summary": 0.5}
 RARE = 5  # a plain word is an identifier when at most this many facts bear it as a name
 
 _AUX = re.compile(r"(?:^|/)(?:examples?|docs?|tests?|samples?|demos?|benchmarks?|fixtures)/")
@@ -120,6 +121,7 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
     idents = identifiers(question, facts.project)
     toks = set(tokens(question))
     by_purpose = bool(asks_function(question))
+    packages = version_slots(question)
     if not by_purpose and "python" not in toks and "version" in toks and not any(
             facts.names.get(n) or facts.retired.get(n) for n, _, _ in idents):
         # "which version is click at?", "what version number does express declare in its
@@ -137,6 +139,13 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
         hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] != "function"
                 or (shaped and not by_purpose
                     and rows[i]["value"].lstrip("_") == raw.lstrip("_"))]
+        if name in packages and name not in facts.project:
+            # "what mypy version": the package, not the [tool.mypy] settings that bear its name
+            deps = [i for i in hits if rows[i]["kind"] == "dependency"]
+            if deps:
+                hits = deps
+                kinds.clear()
+                kinds.add("dependency")
         if not raw:  # the project's own version: its manifest's or __version__, not an
             # example's or a test's, nor a tool's file format version (.readthedocs.yaml)
             hits = [i for i in hits if facts.own[i]] or hits
@@ -172,6 +181,60 @@ def _retired_values(question: str, top: list[dict], t: int, have: set) -> list[d
                     and (row["key"], value) not in have and value.lower() not in ("true", "false"):
                 out.append({"name": value, "key": row["key"], "now": row["value"],
                             "commit": commit, "at": ended})
+    return out
+
+
+SUMMARY_TOP = 30  # the best candidates so far whose summaries are compared with the question
+
+
+def _summary_said(question: str, rows: list[dict], best, kinds: set[str]):
+    """Per row, 1 where the question says every word of the fact's summary (the first sentence
+    of its doc comment, two words at least): "get paginated articles" is all of the route
+    documented "Get paginated articles", but not of "Get paginated feed articles", which BM25
+    scores higher for its one more rare word shared with the question."""
+    import numpy as np
+
+    out = np.zeros(len(rows), dtype=np.float64)
+    asked = set(lexical_tokens(question))
+    for i in best:
+        row = rows[i]
+        if row["kind"] not in kinds or not row.get("purpose"):
+            continue
+        summary = re.split(r"\s+-\s+|(?<=[.!?:])\s|\(", row["purpose"], maxsplit=1)[0]
+        words = set(lexical_tokens(summary))
+        out[i] = len(words) >= 2 and words <= asked
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _frame_tokens() -> frozenset[str]:
+    """The words that frame a question ("require" is "requirements" once stemmed), group names
+    excepted: "the dev settings" names settings/dev.py."""
+    return frozenset(t for w in _FRAME - set(_GROUPS) for t in lexical_tokens(w))
+
+
+def _named_in_path(question: str, rows: list[dict], named, project: set[str]):
+    """Per row, 1 where the question names a part of the file path that sets this named fact
+    apart from the others of its name ("the production settings": `DEBUG` of
+    settings/production.py, not of settings/base.py).  Words in every such path decide nothing."""
+    import numpy as np
+
+    out = np.zeros(len(rows), dtype=np.float64)
+    alike: dict[str, list[int]] = {}
+    for i in named:
+        row = rows[i]
+        name = row["value"] if row["kind"] in ("function", "class") else \
+            row["key"].rsplit(":", 1)[-1]
+        alike.setdefault(name, []).append(int(i))
+    asked = set(lexical_tokens(question)) - {t for p in project for t in lexical_tokens(p)} \
+        - _frame_tokens()
+    for group in alike.values():
+        if len(group) < 2:
+            continue
+        parts = [set(lexical_tokens(rows[i]["path"].replace("/", " "))) for i in group]
+        common = set.intersection(*parts)
+        for i, p in zip(group, parts):
+            out[i] = bool((p - common) & asked)
     return out
 
 
@@ -231,7 +294,12 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     # for other kinds, the project's own files over its examples, docs and tests
     others = facts.own & wanted & (facts.kind != "dependency")
     fused += others * SIGNALS["scope"] / (RRF_K + 1) / 2
+    if kinds and kinds <= {"route", "function", "class"}:
+        fused += _summary_said(question, rows, np.argsort(-fused, kind="stable")[:SUMMARY_TOP],
+                               kinds) * SIGNALS["summary"] / (RRF_K + 1)
     named = exact > 0
+    fused += _named_in_path(question, rows, np.flatnonzero(named), facts.project) \
+        * SIGNALS["path"] / (RRF_K + 1)
     tier = (named & (wanted if kinds else True)).astype(np.int32)
     # named, but not the kind of fact asked for: a strong signal, not a tier
     fused += (named & (tier == 0)) * SIGNALS["exact"] / (RRF_K + 1)

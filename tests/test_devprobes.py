@@ -1,0 +1,38 @@
+"""bench/realtruth/devprobes.py: rewordings of dev questions stay in the dev half and never
+touch a fact the held-out half asks about."""
+
+from __future__ import annotations
+
+import sys
+
+from tests.conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "bench" / "realtruth"))
+
+import devprobes  # noqa: E402
+import phrasing  # noqa: E402
+
+
+def _q(question, value, split, as_of=None, dep="urllib3"):
+    return {"id": "x", "repo": "tiny", "family": "dependency", "question": question,
+            "as_of": as_of, "split": split, "absent": False, "stale_values": [],
+            "evidence": {}, "expect": {"value": value, "subject": dep,
+                                       "path": "pyproject.toml", "kinds": ["dependency"]}}
+
+
+def test_rewordings_are_dev_half_and_skip_held_out_facts():
+    bench = [_q("Which version of urllib3 does tiny require?", ">=2", "dev"),
+             _q("On 2024-01-02, which version of certifi does tiny require?", ">=1", "dev",
+                "2024-01-02", "certifi"),
+             _q("Which version of idna does tiny require?", ">=3", "dev", dep="idna"),
+             _q("What is tiny's requirement for idna?", ">=3", "held-out", dep="idna")]
+    held = {devprobes._fact(q) for q in bench if q["split"] != "dev"}
+    texts = {q["question"] for q in bench}
+    got = devprobes.reword(bench, held, texts)
+    assert {q["expect"]["subject"] for q in got} == {"urllib3", "certifi"}
+    for q in got:
+        assert phrasing.split_of(q["question"]) == "dev"
+        assert q["question"] not in {b["question"] for b in bench}
+        assert q["expect"]["subject"] in ("urllib3", "certifi")  # idna is asked held-out
+        if q["expect"]["subject"] == "certifi":
+            assert q["question"].startswith("On 2024-01-02, ") and q["as_of"] == "2024-01-02"

@@ -1,0 +1,250 @@
+"""Question understanding and ranking signals found on the real-history benchmark's dev half and
+on further dev-half questions of its truth scripts (phase 3), on one real git repository:
+Snowball stems in the lexical index, "the name of the function that ...", the package named in a
+version question, Node.js as package.json's engines, a file the question names, a route whose whole summary the
+question says."""
+
+from __future__ import annotations
+
+import pytest
+
+from repomem.service.ingest import ingest
+from repomem.service.lexical import lexical_tokens
+from repomem.service.query import ask
+from repomem.service.question import asks_function, intent, version_slots
+from repomem.service.rank import _summary_said
+from repomem.service.repo import Repo
+from tests.conftest import commit, git
+
+PYPROJECT = """[project]
+name = "webapp"
+version = "2.0.0"
+dependencies = ["requests>=2.31"]
+classifiers = [
+    "Programming Language :: Python :: 3.11",
+    "Programming Language :: Python :: 3.12",
+]
+
+[tool.mypy]
+strict = true
+warn_unused_ignores = true
+show_error_codes = true
+pretty = true
+files = ["webapp"]
+
+[[tool.mypy.overrides]]
+module = "tests.*"
+disallow_untyped_defs = false
+"""
+REQUIREMENTS = "-e .\nmypy==1.10.0\npytest==8.2.0\n"
+VIEWS = '''def try_render(view, options):
+    """Try rendering the view with its engine, reporting a failure to the callback."""
+    return view.render(options)
+
+
+def render(name, options, callback):
+    """Render the view with the given name and options."""
+    return try_render(name, options)
+
+
+def handle_parse_result(ctx, opts):
+    """Process the value produced by the parser from user input."""
+    return opts
+
+
+def process_value(ctx, value):
+    """Process the value of this parameter."""
+    return value
+'''
+ROUTES = '''from flask import Blueprint
+
+bp = Blueprint("articles", __name__, url_prefix="/api")
+
+
+@bp.route("/articles/feed")
+def feed():
+    """Get paginated feed articles."""
+    return []
+
+
+@bp.route("/articles")
+def articles():
+    """Get paginated articles."""
+    return []
+'''
+BASE_SETTINGS = """# SECURITY WARNING: don't run with debug turned on in production!
+DEBUG = True
+"""
+PACKAGE_JSON = """{
+  "name": "webapp-frontend",
+  "private": true,
+  "engines": {"node": ">= 18"},
+  "devDependencies": {"jest": "^29.4.1", "jest-environment-node": "^29.4.0",
+                      "@types/jest": "^29.4.0"}
+}
+"""
+CI = """jobs:
+  test:
+    strategy:
+      matrix:
+        node-version: [18, 20, 22]
+    steps:
+      - uses: actions/setup-node@v4
+        with:
+          node-version: ${{ matrix.node-version }}
+"""
+JEST_CONFIG = """{"jest": {"testEnvironment": "node", "verbose": true, "bail": 1, "ci": true,
+          "silent": false, "roots": ["src"]}}
+"""
+
+
+PAGINATION = """# Items per page in list endpoints.
+PAGE_SIZE = 25
+"""
+
+
+def _service(name: str, n: int) -> dict:
+    """A service of its own: workers in its config, a listing route, its page limit."""
+    return {f"services/{name}/config.toml": f"[server]\nworkers = {4 + n}\nport = {7100 + n}\n",
+            f"services/{name}/handlers.py": (
+                f'from app import app\n\n\n@app.get("/{name}/items")\ndef list_{name}_items():\n'
+                f'    """List items for {name}."""\n    return []\n'),
+            f"services/{name}/settings.py": f"# rows per listing page\nPAGE_LIMIT = {20 + n}\n"}
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory):
+    root = tmp_path_factory.mktemp("words") / "repo"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    commit(root, "2024-01-10T10:00:00Z", "project", {
+        "pyproject.toml": PYPROJECT, "requirements.txt": REQUIREMENTS,
+        "test-requirements.txt": "requests==2.31.0\n", "webapp/views.py": VIEWS,
+        "webapp/routes.py": ROUTES, "webapp/settings/base.py": BASE_SETTINGS,
+        "webapp/settings/production.py": "from .base import *\n\nDEBUG = False\n",
+        "webapp/settings/dev.py": "from .base import *\n\nDEBUG = True\n",
+        "frontend/package.json": PACKAGE_JSON, "frontend/jest.config.json": JEST_CONFIG,
+        ".github/workflows/ci.yml": CI, ".env": "WORKER_COUNT=3\n",
+        "api/pagination.py": PAGINATION,
+        **{k: v for n, svc in enumerate(["geo", "mailer", "media", "audit", "pricing", "loyalty"])
+           for k, v in _service(svc, n).items()}})
+    r = Repo.open(root)
+    ingest(r, all_history=True, progress=False)
+    return r
+
+
+def first(r, question):
+    got = ask(r, question)["facts"][0]
+    return got["kind"], got["value"], got["path"]
+
+
+def test_stems_meet_across_inflections():
+    # "tries" is "try", "initializes" "initialize": the embedder's light stripping made "tri"
+    # of one and left the other
+    assert lexical_tokens("tries rendering") == lexical_tokens("try render")
+    assert lexical_tokens("initializes")[0] == lexical_tokens("initialize")[0]
+    # a whole identifier stays whole, and a version number is not stemmed
+    assert {"typing_extensions", "4.12.2"} <= set(lexical_tokens("typing-extensions 4.12.2"))
+
+
+def test_function_asked_by_what_it_does_in_every_wording(repo):
+    q = "What is the name of the webapp function that processes the value produced by the " \
+        "parser from user input?"
+    assert asks_function(q)
+    assert first(repo, q)[1] == "handle_parse_result"
+    assert first(repo, "Which function in webapp tries rendering a view?")[1] == "try_render"
+
+
+def test_package_named_in_a_version_question():
+    assert version_slots("What mypy version does the dev environment install?") == {"mypy"}
+    assert version_slots("On 2022-06-03, which version of py do the tests run with?") == {"py"}
+    assert version_slots("Which build version is pinned for development?") == {"build"}
+    # the interpreter is no package; "py" in the slot asks for the package, not for Python
+    assert version_slots("Which Python version does webapp require?") == set()
+    assert "dependency" in intent("which version of py do the tests run with?")
+    assert intent("which Python version do the tests run with?") == {"python"}
+
+
+def test_version_question_finds_the_package_not_its_settings(repo):
+    # [tool.mypy] has six settings named mypy, so "mypy" alone was no identifier
+    assert first(repo, "What mypy version does the dev environment of webapp install?") == \
+        ("dependency", "==1.10.0", "requirements.txt")
+    # jest-environment-node and @types/jest share the word; jest.config.json's keys the name
+    assert first(repo, "What jest version does the dev environment of the frontend install?") \
+        == ("dependency", "^29.4.1", "frontend/package.json")
+
+
+def test_node_js_is_package_json_engines(repo):
+    assert first(repo, "Which Node.js versions does the frontend support (engines)?") == \
+        ("dependency", ">= 18", "frontend/package.json")
+
+
+def test_a_path_the_question_names_decides_between_facts_of_one_name(repo):
+    # base.py's comment says "production" too; the question names the production settings
+    assert first(repo, "In the production settings of webapp, which value does `DEBUG` have?") \
+        == ("constant", "False", "webapp/settings/production.py")
+    assert first(repo, "In the dev settings of webapp, which value does `DEBUG` have?") \
+        == ("constant", "True", "webapp/settings/dev.py")
+
+
+def test_words_framing_the_question_name_no_file(repo):
+    # "require" is "requirements" once stemmed: the path of test-requirements.txt is not what
+    # the question names, the runtime requirement is what it asks for
+    assert first(repo, "Which version of requests does webapp require?") == \
+        ("dependency", ">=2.31", "pyproject.toml")
+
+
+def test_route_whose_whole_summary_the_question_says(repo):
+    q = "What method and path does webapp use to get paginated articles?"
+    got = ask(repo, q)["facts"]
+    assert (got[0]["kind"], got[0]["value"]) == ("route", "GET /api/articles")
+    # the signal itself: every word of "Get paginated articles" is in the question, not every
+    # word of "Get paginated feed articles"
+    routes = [f for f in got if f["path"] == "webapp/routes.py"]
+    said = _summary_said(q, routes, range(len(routes)), {"route"})
+    assert {f["value"]: bool(s) for f, s in zip(routes, said)} == {
+        "GET /api/articles": True, "GET /api/articles/feed": False}
+
+
+def test_index_of_another_tokenizer_is_not_read(repo, tmp_path):
+    # a snapshot written before the stems (or by a later tokenizer) would not meet the
+    # question's tokens: it is not read (ranking then indexes the rows itself)
+    import numpy as np
+
+    from repomem.service import viewcache
+    from repomem.service.lexical import TOKENIZER, Lexical
+
+    path = viewcache._path(repo.store)
+    with np.load(path, allow_pickle=False) as z:
+        arrays = dict(z)
+        assert Lexical.from_arrays(z, 1) is not None
+    arrays["lex_tokenizer"] = np.frombuffer(b'"porter-0"', dtype=np.uint8)
+    other = tmp_path / "other.npz"
+    np.savez(other, **arrays)
+    with np.load(other, allow_pickle=False) as z:
+        assert Lexical.from_arrays(z, 1) is None
+    del arrays["lex_tokenizer"]  # a snapshot written before the tokenizer was named
+    np.savez(other, **arrays)
+    with np.load(other, allow_pickle=False) as z:
+        assert Lexical.from_arrays(z, 1) is None
+    assert TOKENIZER.startswith("snowball")
+
+
+@pytest.mark.parametrize("question, want", [
+    # "how many" asks for a number: WORKER_COUNT, not the six services' `workers` settings
+    ("How many background workers are started?", ("config", "3", ".env")),
+    # ... and never a route, whose summary says "list items" too
+    ("How many items per page do the list endpoints return?",
+     ("constant", "25", "api/pagination.py")),
+    # the Python versions, not the package's own version that "package metadata" names
+    ("What Python versions are declared as supported in the package metadata?",
+     ("python", "3.11, 3.12", "pyproject.toml")),
+])
+def test_numbers_and_python_versions(repo, question, want):
+    assert first(repo, question) == want
+
+
+def test_intent_of_numbers_and_python_versions():
+    assert intent("What Python versions are declared as supported in the package metadata?") \
+        == {"python"}
+    assert "route" not in intent("How many items per page do the list endpoints return?")
