@@ -21,7 +21,7 @@ from repomem import foldstate, git, remote, shallow, storepath, summaries, viewc
 from repomem.embed import get_embedder
 from repomem.crashpoint import crashpoint
 from repomem.errors import RepomemError
-from repomem.ledger import fold
+from repomem.ledger import Ledger, fold
 from repomem.mining import CommitMiner, mine_batch, worker_pool
 from repomem.model import short_hash
 from repomem.store import Store, version_document, version_meta, version_row
@@ -100,11 +100,19 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
         done = 0
         fresh: dict = dict(early)  # records mined by this run: the fold need not read them back
         batches = [todo[i:i + RECORD_BATCH] for i in range(0, len(todo), RECORD_BATCH)]
+        # A first ingest of the whole chain folds each batch as it arrives, while the workers
+        # mine the next ones, instead of folding everything after the last batch.
+        pre = Ledger() if (all_history or not revs) and todo and len(todo) == len(infos) \
+            and not early else None
+        eff = git.effective_times(infos) if pre is not None else {}
         try:
             for recs in _mined(r, batches):
                 now = int(time.time())
                 r.store.put_records(recs, now)
                 fresh.update((rec.sha, (rec, now)) for rec in recs)
+                if pre is not None:
+                    for rec in recs:
+                        pre.apply(rec, eff[rec.sha], now)
                 crashpoint("records")
                 done += len(recs)
                 if show:
@@ -115,7 +123,7 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
             if show:
                 print(file=sys.stderr)
             shallow.note(r.store, r.root, infos)
-            stats = sync_view(r, emb, fresh)
+            stats = sync_view(r, emb, fresh, pre)
         stats.update(commits=len(infos), new=new, remined=regrafted)
         return stats
 
@@ -152,6 +160,7 @@ def _mined(r: Repo, batches: list[list[git.CommitInfo]]):
                 yield recs
         return
     pool = worker_pool(r.root, workers)
+    _import_chroma_meanwhile()
     todo = iter(batches)
     # A bounded window of batches in flight: results must not pile up in memory while the
     # store writes lag behind the miners.
@@ -166,6 +175,21 @@ def _mined(r: Repo, batches: list[list[git.CommitInfo]]):
             yield recs
     finally:  # on an error (or a generator closed early) do not mine what nobody will store
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _import_chroma_meanwhile() -> None:
+    """While workers mine, this process mostly waits: import chromadb (~1.3 s, needed for the
+    view at the end) in a thread meanwhile.  A failure is left for the real import to report."""
+    import threading
+
+    def run():
+        try:
+            import chromadb  # noqa: F401
+        except Exception:  # noqa: BLE001 - reported by the import that needs it
+            pass
+
+    if "chromadb" not in sys.modules:
+        threading.Thread(target=run, name="repomem-import-chromadb", daemon=True).start()
 
 
 def view_id(head: str | None, applied: list[str]) -> str:
@@ -197,7 +221,9 @@ def _records(r: Repo, shas: list[str], fresh: dict | None) -> dict:
     return out
 
 
-def sync_view(r: Repo, emb=None, fresh: dict | None = None) -> dict:
+def sync_view(r: Repo, emb=None, fresh: dict | None = None, folded: Ledger | None = None) -> dict:
+    """FOLDED: a ledger the caller folded already, used when it applied exactly the records the
+    view is the fold of (a first ingest folds batch by batch while workers mine)."""
     with r.store.writer():
         emb = emb or _embedder(r, False)
         applied, eff, vid, missing = _target(r)
@@ -225,8 +251,11 @@ def sync_view(r: Repo, emb=None, fresh: dict | None = None) -> dict:
             stats = r.store.sync_versions(summaries.apply(r.store.path, changed), emb,
                                           complete=False)
         else:  # backfill, checkout, reset, rebase: fold the whole history again
-            recs = _records(r, applied, fresh)
-            ledger = fold([(recs[s][0], eff[s], recs[s][1]) for s in applied])
+            if folded is not None and folded.applied == applied:
+                ledger = folded
+            else:
+                recs = _records(r, applied, fresh)
+                ledger = fold([(recs[s][0], eff[s], recs[s][1]) for s in applied])
             stats = r.store.sync_versions(summaries.apply(r.store.path, ledger.versions), emb)
         crashpoint("view")
         _save_fold(r, ledger, extra)

@@ -45,6 +45,18 @@ class CommitRecord:
                    [tuple(x) for x in d["links"]], [tuple(x) for x in d["skipped"]])
 
 
+def _may_move(path: str) -> bool:
+    """Whether the file's facts may hold functions or classes: only then are its old version's
+    facts needed (to match moves).  A worker whose batch starts mid-history would otherwise
+    mine the old version of every settings file its first commits touch, for nothing."""
+    from repomem.miners import all_miners
+
+    return any(m.accepts(path) for m in all_miners() if m.name in _MOVABLE_MINERS)
+
+
+_MOVABLE_MINERS = ("python", "lang")  # the miners that emit FUNCTION and CLASS facts
+
+
 class _FactCache:
     """Facts by blob id: the blob a commit adds is the old blob of a later commit."""
 
@@ -120,7 +132,7 @@ class CommitMiner:
                     log.info("skip %s at %s: %s", ch.path, info.sha[:10], e)
                     continue
                 new_funcs += [f for f in rec.files[ch.path] if f.kind in _MOVABLE]
-            if ch.old_blob is not None:
+            if ch.old_blob is not None and _may_move(ch.path):
                 try:
                     old_funcs += [f for f in self._facts(ch.path, ch.old_blob) if f.kind in _MOVABLE]
                 except MineError:
