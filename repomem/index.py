@@ -109,10 +109,13 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
             for recs in _mined(r, batches):
                 now = int(time.time())
                 r.store.put_records(recs, now)
-                fresh.update((rec.sha, (rec, now)) for rec in recs)
                 if pre is not None:
+                    # folded already: keeping every record of the history in memory for the
+                    # fold at the end was most of the peak memory (a fallback reads them back)
                     for rec in recs:
                         pre.apply(rec, eff[rec.sha], now)
+                else:
+                    fresh.update((rec.sha, (rec, now)) for rec in recs)
                 crashpoint("records")
                 done += len(recs)
                 if show:

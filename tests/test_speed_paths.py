@@ -113,3 +113,21 @@ def test_only_files_with_functions_need_their_old_version():
     assert _may_move("src/app.py") and _may_move("lib/router/index.js") and _may_move("a/b.go")
     assert not _may_move("package.json") and not _may_move("config/settings.yml")
     assert not _may_move("requirements.txt") and not _may_move("Dockerfile")
+
+
+def test_fact_cache_keeps_each_paths_latest_version_however_old():
+    from repomem.mining import _FactCache
+
+    cache = _FactCache(size=2)
+    cache.put(("a.py", "a1"), ["a1"])
+    for i in range(10):  # many other files change meanwhile
+        cache.put((f"f{i}.py", "x"), [i])
+    assert cache.get(("a.py", "a1")) == ["a1"]  # its next change reads it as the old version
+    cache.put(("a.py", "a2"), ["a2"])
+    cache.put(("a.py", "a0"), ["a0"], latest=False)  # an old version read back
+    assert cache.get(("a.py", "a2")) == ["a2"] and cache.get(("a.py", "a1")) == ["a1"]
+    assert cache.get(("a.py", "a0")) == ["a0"]
+    cache.put(("b.py", "b1"), ["b1"], latest=False)
+    cache.put(("b.py", "b0"), ["b0"], latest=False)
+    assert cache.get(("a.py", "a1")) is None  # the LRU holds 2 besides the latest versions
+    assert cache.get(("a.py", "a2")) == ["a2"]
