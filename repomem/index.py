@@ -152,6 +152,7 @@ def _mined(r: Repo, batches: list[list[git.CommitInfo]]):
         with CommitMiner(r.root) as miner:
             for batch in batches:
                 changes = git.changes(r.root, batch)
+                miner.prefetch(batch, changes)
                 recs = []
                 for c in batch:
                     try:

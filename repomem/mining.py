@@ -8,6 +8,7 @@ ingested before -- which is what makes ingestion idempotent and order independen
 from __future__ import annotations
 
 import logging
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
@@ -94,13 +95,89 @@ class _FactCache:
             self.data.popitem(last=False)
 
 
+class _Prefetch:
+    """The blobs a batch will mine, read in order by a second ``git cat-file --batch`` in a
+    thread while this process mines the ones before: git inflates blobs and resolves deltas on
+    another core instead of between two parses.  At most AHEAD blobs wait in memory; a blob the
+    miner did not ask for (its facts were cached) is dropped when a later one is taken."""
+
+    AHEAD = 64
+
+    def __init__(self, repo, shas: list[str]):
+        self.sequence = list(dict.fromkeys(shas))  # the thread's; order: the miner's
+        self.order = {s: i for i, s in enumerate(self.sequence)}
+        self.ready: dict[str, bytes | None] = {}
+        self.cond = threading.Condition()
+        self.stop = self.done = False
+        self.reader = git.BlobReader(repo)
+        self.thread = threading.Thread(target=self._run, name="repomem-prefetch", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            for sha in self.sequence:
+                with self.cond:
+                    while len(self.ready) >= self.AHEAD and not self.stop:
+                        self.cond.wait()
+                    if self.stop:
+                        return
+                data = self.reader.read(sha)
+                with self.cond:
+                    self.ready[sha] = data
+                    self.cond.notify_all()
+        except (OSError, ValueError) as e:  # git went away: the miner reads for itself
+            log.debug("prefetch stopped: %s", e)
+        finally:
+            with self.cond:
+                self.done = True
+                self.cond.notify_all()
+
+    def take(self, sha: str) -> tuple[bool, bytes | None]:
+        """(True, the blob or None when git has no such object), or (False, None): not
+        prefetched, read it directly."""
+        pos = self.order.pop(sha, None)
+        if pos is None:
+            return False, None
+        with self.cond:
+            while True:
+                for s in [s for s in self.ready if self.order.get(s, pos) < pos]:
+                    del self.ready[s]  # skipped by the miner (cached): never asked for now
+                self.cond.notify_all()
+                if sha in self.ready or self.done:
+                    break
+                self.cond.wait()
+            if sha in self.ready:
+                return True, self.ready.pop(sha)
+            return False, None
+
+    def close(self) -> None:
+        with self.cond:
+            self.stop = True
+            self.cond.notify_all()
+        self.thread.join()
+        self.reader.close()
+
+
 class CommitMiner:
     def __init__(self, repo):
         self.repo = repo
         self.blobs = git.BlobReader(repo)
         self.cache = _FactCache()
+        self.ahead: _Prefetch | None = None
+
+    def prefetch(self, infos: list[git.CommitInfo], changes: dict) -> None:
+        """Start reading the blobs these commits add (in mining order) in the background."""
+        if self.ahead is not None:
+            self.ahead.close()
+        shas = [ch.new_blob for c in infos for ch in changes.get(c.sha, [])
+                if ch.new_blob is not None and wants(ch.path)
+                and self.cache.get((ch.path, ch.new_blob)) is None]
+        self.ahead = _Prefetch(self.repo, shas) if len(shas) > 1 else None
 
     def close(self) -> None:
+        if self.ahead is not None:
+            self.ahead.close()
+            self.ahead = None
         self.blobs.close()
 
     def __enter__(self) -> "CommitMiner":
@@ -114,7 +191,9 @@ class CommitMiner:
         the version the commit adds (else its old version, read back to match moves)."""
         hit = self.cache.get((path, blob))
         if hit is None:
-            data = self.blobs.read(blob)
+            got, data = self.ahead.take(blob) if self.ahead is not None else (False, None)
+            if not got:
+                data = self.blobs.read(blob)
             if data is None:
                 # Not a bad file but a broken repository: recording a skip would make the
                 # record permanently wrong, so nothing is recorded for this commit.
@@ -185,6 +264,7 @@ def _init_worker(repo: str, log_level: int) -> None:
 def mine_batch(batch: list[git.CommitInfo]) -> list[CommitRecord]:
     assert _WORKER_MINER is not None
     changes = git.changes(_WORKER_MINER.repo, batch)
+    _WORKER_MINER.prefetch(batch, changes)
     return [_WORKER_MINER.mine(c, changes.get(c.sha, [])) for c in batch]
 
 
