@@ -141,7 +141,8 @@ class _Prefetch:
         with self.cond:
             while True:
                 for s in [s for s in self.ready if self.order.get(s, pos) < pos]:
-                    del self.ready[s]  # skipped by the miner (cached): never asked for now
+                    del self.ready[s]  # skipped by the miner (cached): read directly if asked
+                    del self.order[s]
                 self.cond.notify_all()
                 if sha in self.ready or self.done:
                     break
@@ -191,7 +192,10 @@ class CommitMiner:
         the version the commit adds (else its old version, read back to match moves)."""
         hit = self.cache.get((path, blob))
         if hit is None:
-            got, data = self.ahead.take(blob) if self.ahead is not None else (False, None)
+            # only the versions commits add were prefetched, in mining order; an old version
+            # read back is asked for out of that order
+            got, data = self.ahead.take(blob) if latest and self.ahead is not None \
+                else (False, None)
             if not got:
                 data = self.blobs.read(blob)
             if data is None:

@@ -5,6 +5,7 @@ first ingest folds as batches arrive, and finished facts are memoised."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tests.conftest import commit
 from repomem import foldstate, viewcache
@@ -133,22 +134,26 @@ def test_fact_cache_keeps_each_paths_latest_version_however_old():
     assert cache.get(("a.py", "a2")) == ["a2"]
 
 
+@pytest.mark.timeout(60)
 def test_prefetch_hands_blobs_in_order_and_never_waits_on_skipped_ones(new_repo, monkeypatch):
     from repomem.mining import _Prefetch
     from tests.conftest import git as run_git
 
     repo = new_repo()
-    commit(repo, "2026-01-01T00:00:00Z", "a", {f"f{i}.py": f"X = {i}\n" for i in range(12)})
-    shas = [run_git(repo, "rev-parse", f"HEAD:f{i}.py") for i in range(12)]
+    commit(repo, "2026-01-01T00:00:00Z", "a", {f"f{i}.py": f"X = {i}\n" for i in range(20)})
+    shas = [run_git(repo, "rev-parse", f"HEAD:f{i}.py") for i in range(20)]
     monkeypatch.setattr(_Prefetch, "AHEAD", 2)  # the skipped ones alone would fill it
-    ahead = _Prefetch(repo, shas + ["0" * 40])
+    ahead = _Prefetch(repo, shas[:12] + ["0" * 40] + shas[12:])
     try:
         assert ahead.take(shas[0]) == (True, b"X = 0\n")
         # shas[1..9] were cached, say: the miner asks for shas[10] next, which the thread
         # can only read once the skipped ones are dropped
         assert ahead.take(shas[10]) == (True, b"X = 10\n")
-        assert ahead.take(shas[3]) == (False, None)  # dropped: read directly
+        # asked for out of order after it was dropped (the thread is now waiting, full of
+        # later blobs): read directly, never waited for
+        assert ahead.take(shas[3]) == (False, None)
         assert ahead.take("0" * 40) == (True, None)  # missing from the repository
+        assert ahead.take(shas[19]) == (True, b"X = 19\n")
         assert ahead.take("f" * 40) == (False, None)  # never asked for
     finally:
         ahead.close()
