@@ -157,3 +157,15 @@ def test_prefetch_hands_blobs_in_order_and_never_waits_on_skipped_ones(new_repo,
         assert ahead.take("f" * 40) == (False, None)  # never asked for
     finally:
         ahead.close()
+
+
+def test_keywords_found_line_by_line_are_the_keywords_of_the_text():
+    from repomem import secret_scan
+
+    filler = "".join(f"const value{i} = compute({i});\n" for i in range(60))  # over _LINE_MIN
+    for text in [filler, filler + "// aws key here\n", "const t = 'ghp_" + filler,
+                 filler + "hooks.slack.com/services/x\n" + filler]:
+        low = text.lower()
+        assert sorted(secret_scan._present(low)) == sorted(k for k in secret_scan._KEYWORDS
+                                                          if k in low)
+    assert "aws" in secret_scan._present((filler + "AWS_KEY = 1\n").lower())
