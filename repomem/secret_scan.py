@@ -243,6 +243,29 @@ def _present(low: str):
     return found
 
 
+_RUNS: dict[str, tuple[tuple[int, int], ...]] = {}
+
+
+def token_runs(text: str) -> list[tuple[int, int]]:
+    """The spans of ``_RUN`` in text.  A run never holds a line break, so they are found line
+    by line, each line's (relative) runs cached like its keywords: a line shorter than a run
+    needs no search at all."""
+    if len(text) < _LINE_MIN:
+        return [m.span() for m in _RUN.finditer(text)] if len(text) >= _ALWAYS_MIN else []
+    out, pos = [], 0
+    for line in text.split("\n"):
+        if len(line) >= _ALWAYS_MIN:
+            hit = _RUNS.get(line)
+            if hit is None:
+                hit = tuple(m.span() for m in _RUN.finditer(line))
+                if len(_RUNS) >= _LINES_MAX:
+                    _RUNS.clear()
+                _RUNS[line] = hit
+            out += [(pos + a, pos + b) for a, b in hit]
+        pos += len(line) + 1
+    return out
+
+
 def scan(text: str, lowered: str | None = None, skip=None,
          runs: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
     """Sorted, non-overlapping ``(start, end)`` spans of credentials in ``text``.
@@ -258,7 +281,7 @@ def scan(text: str, lowered: str | None = None, skip=None,
     if len(text) >= _ALWAYS_MIN:
         # rules without keywords all match a run of 30+ token characters: find the runs first
         # (one cheap pass) and try those rules only there
-        for a, b in runs if runs is not None else [m.span() for m in _RUN.finditer(text)]:
+        for a, b in runs if runs is not None else token_runs(text):
             for rule in _ALWAYS:
                 _run(rule, text, skip, spans, a, b)
     if "://" in text:

@@ -25,8 +25,7 @@ import hashlib
 import re
 
 from repomem.model import CONFIG, CONSTANT, DOCKER, Fact
-from repomem.secret_scan import _RUN as RUN
-from repomem.secret_scan import merge, random_looking, scan
+from repomem.secret_scan import merge, random_looking, scan, token_runs
 
 _SECRET_WORDS = {"password", "passwd", "pwd", "pass", "passphrase", "secret", "secrets", "token",
                  "tokens", "credential", "credentials", "creds", "dsn", "auth", "apikey"}
@@ -134,7 +133,7 @@ def _assignment_spans(text: str, low: str, code: bool) -> list[tuple[int, int]]:
 
 def _spans(text: str, assignments: bool, code: bool = False) -> list[tuple[int, int]]:
     low = text.lower()
-    runs = [m.span() for m in RUN.finditer(text)] if len(text) >= 30 else []
+    runs = token_runs(text)
     spans = scan(text, low, skip=_skip, runs=runs)
     # a long random string lies in a run of token characters: look only inside those
     spans += [m.span() for a, b in runs for m in _LONG.finditer(text, a, b)

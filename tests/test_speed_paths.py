@@ -169,3 +169,15 @@ def test_keywords_found_line_by_line_are_the_keywords_of_the_text():
         assert sorted(secret_scan._present(low)) == sorted(k for k in secret_scan._KEYWORDS
                                                           if k in low)
     assert "aws" in secret_scan._present((filler + "AWS_KEY = 1\n").lower())
+
+
+def test_token_runs_line_by_line_are_the_runs_of_the_text():
+    from repomem import secret_scan
+
+    key = "AKIAIOSFODNN7EXAMPLEwJalrXUtnFEMIK7MDENG"
+    text = "".join(f"x{i} = 'short'\r\n" for i in range(80)) + f"k = '{key}'\n" + "y" * 40
+    expected = [m.span() for m in secret_scan._RUN.finditer(text)]
+    assert len(text) >= secret_scan._LINE_MIN and len(expected) == 2
+    assert secret_scan.token_runs(text) == expected
+    assert secret_scan.token_runs(text) == expected  # from the cache of lines
+    assert [text[a:b] for a, b in expected][0] == key
