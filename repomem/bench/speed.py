@@ -30,7 +30,7 @@ _PROFILE = [
     ("mining (git blobs + miners)", ["mine"], "repomem/mining.py"),
     ("  tree-sitter parse", ["parse"], "tree_sitter.Parser"),
     ("  tree-sitter query matches", ["matches"], "tree_sitter.QueryCursor"),
-    ("  git blob reads (waiting for git cat-file)", ["read"], "repomem/git.py"),
+    ("  waiting for blobs (git cat-file reads ahead)", ["take"], "repomem/mining.py"),
     ("  secret redaction", ["redact_blob"], "repomem/secrets.py"),
     ("  function fingerprints", ["_fingerprint"], "repomem/miners/"),
     ("  move matching", ["match_moves"], "repomem/identity.py"),
@@ -151,6 +151,11 @@ def _hook_latency(repo: Path, store: Path, env: dict, n: int,
         answerable.append(seen if seen is not None else full[-1])
     subprocess.run(["git", "-C", str(repo), "reset", "-q", "--hard", f"HEAD~{n}"], env=genv,
                    check=True)
+    # the view back on the repository's HEAD (untimed): else the next measured commit would
+    # time a whole refold after this reset, not one commit
+    subprocess.run([sys.executable, "-m", "repomem", "ingest", "-q", "--repo", str(repo),
+                    "--store", str(store)], env=env, check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
     return answerable, full
 
 
