@@ -8,7 +8,8 @@ fresh one).  Each worktree has its own state: it folds its own HEAD.
 Function fingerprints are not kept: they only matter inside one commit.  Nor are closed
 versions (only their number): the ledger never touches a version again once it is closed, and
 the view already holds it, so a new commit needs only the open ones.  On click's history that is
-a quarter of the versions and a tenth of the bytes, which the post-commit path reads and writes.
+a quarter of the versions and 0.54 of 1.44 MB compressed, which the post-commit path reads and
+writes.
 """
 
 from __future__ import annotations
@@ -49,8 +50,8 @@ def save(store, ledger: Ledger, summaries: str | None) -> None:
 
 class _LazyFiles(dict):
     """path -> {final key -> Fact}, each path's facts built from their JSON on first access: a
-    commit touches a few files, and building every fact of the view (~40 ms on click) was a
-    third of loading the state on the post-commit path.  A path never read is saved as read."""
+    commit touches a few files, and building every fact of the view (~40 ms on click) was
+    about a third of loading the state on the post-commit path.  A path never read is saved as read."""
 
     def __getitem__(self, path):
         value = dict.__getitem__(self, path)
