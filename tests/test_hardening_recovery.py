@@ -91,7 +91,9 @@ def test_damaged_snapshot_and_fold_state_are_rebuilt(indexed):
     assert [v["value"] for v in hist["versions"]] == ["1", "2", "3"]
     with contextlib.closing(sqlite3.connect(s / "records.sqlite3")) as con:  # rewritten whole
         (data,) = con.execute("SELECT data FROM folds").fetchone()
-    assert json.loads(zlib.decompress(data))["format"] == 3
+    from repomem.storage import foldstate
+
+    assert json.loads(zlib.decompress(data))["format"] == foldstate.FORMAT
     assert not list(s.glob("*.pickle")) and not list(s.glob("fold*"))
 
 

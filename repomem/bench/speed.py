@@ -30,6 +30,8 @@ DEFAULT = ("click", "httpx", "express")
 _PROFILE = [
     ("mining (git blobs + miners)", ["mine"], "repomem/miners/mining.py"),
     ("  tree-sitter parse", ["parse"], "tree_sitter.Parser"),
+    ("  tree-sitter query matches", ["matches"], "tree_sitter.QueryCursor"),
+    ("  waiting for blobs (git cat-file reads ahead)", ["take"], "repomem/miners/mining.py"),
     ("  secret redaction", ["redact_blob"], "repomem/core/secrets.py"),
     ("  function fingerprints", ["_fingerprint"], "repomem/miners/"),
     ("  move matching", ["match_moves"], "repomem/core/identity.py"),
@@ -79,7 +81,7 @@ def _profile(repo: Path, store: Path, env: dict, out: Path) -> tuple[float, list
         for (fname, _, func), (_, _, _, ct, _) in st.stats.items():  # type: ignore[attr-defined]  # as above
             if func in names and where.split("/")[-1].split(".")[0] in fname + func:
                 cum += ct
-            elif func.startswith("<method") and names == ["parse"] and where in func:
+            elif func.startswith("<method") and f"'{names[0]}'" in func and where in func:
                 cum += ct
         rows.append((label, cum))
     shutil.rmtree(store, ignore_errors=True)
@@ -96,19 +98,40 @@ def _snapshot_head(path: Path) -> str | None:
         return None
 
 
-def _hook_latency(repo: Path, store: Path, env: dict, n: int) -> tuple[list[float], list[float]]:
-    """After each of n small commits (one edited file), run ``repomem ingest`` (what the
-    post-commit hook's worker runs) and time (a) until the commit is answerable: the current-view
-    snapshot, which a fresh ``ask`` answers from, is written for the new HEAD; (b) until the
-    ingest process has also written the store of record and exited."""
+# A function appended to a source file, so the commit opens a new fact version.
+_NEW_FUNCTION = {".py": "\n\ndef bench_helper_{i}(x):\n    return x + {i}\n",
+                 ".js": "\nfunction benchHelper{i}(x) {{\n  return x + {i};\n}}\n"}
+
+
+def _source_file(tracked: list[str]) -> str | None:
+    """A source file of the project itself (not a test, an example or docs), for code commits."""
+    skip = ("test", "example", "doc", "bench", "script")
+    for p in tracked:
+        if p.endswith(tuple(_NEW_FUNCTION)) and not any(w in p.lower() for w in skip):
+            return p
+    return None
+
+
+def _hook_latency(repo: Path, store: Path, env: dict, n: int,
+                  code: bool = False) -> tuple[list[float], list[float]]:
+    """After each of n small commits (one edited file: the README, or with CODE a source file
+    that gains a function), run ``repomem ingest`` (what the post-commit hook's worker runs)
+    and time (a) until the commit is answerable: the current-view snapshot, which a fresh
+    ``ask`` answers from, is written for the new HEAD; (b) until the ingest process has also
+    written the store of record and exited.  A README commit changes no fact (the snapshot is
+    restamped); a code commit opens a version (the snapshot is patched and re-indexed)."""
     genv = dict(env, **git_env())
     tracked = subprocess.run(["git", "-C", str(repo), "ls-files"], capture_output=True, text=True,
                              check=True).stdout.splitlines()
     target = next((p for p in tracked if p.lower().startswith("readme")), tracked[0])
+    source = _source_file(tracked) if code else None
+    if code and source is None:
+        return [], []
     answerable, full = [], []
     for i in range(n):
-        with open(repo / target, "a") as fh:
-            fh.write(f"\nbench line {i}\n")
+        with open(repo / (source or target), "a") as fh:
+            fh.write(_NEW_FUNCTION[Path(source).suffix].format(i=i) if source
+                     else f"\nbench line {i}\n")
         subprocess.run(["git", "-C", str(repo), "commit", "-q", "-a", "-m", f"bench {i}"],
                        env=genv, check=True, capture_output=True)
         sha = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True,
@@ -129,6 +152,11 @@ def _hook_latency(repo: Path, store: Path, env: dict, n: int) -> tuple[list[floa
         answerable.append(seen if seen is not None else full[-1])
     subprocess.run(["git", "-C", str(repo), "reset", "-q", "--hard", f"HEAD~{n}"], env=genv,
                    check=True)
+    # the view back on the repository's HEAD (untimed): else the next measured commit would
+    # time a whole refold after this reset, not one commit
+    subprocess.run([sys.executable, "-m", "repomem", "ingest", "-q", "--repo", str(repo),
+                    "--store", str(store)], env=env, check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
     return answerable, full
 
 
@@ -168,6 +196,12 @@ def measure(src: Path, work: Path, workers=(1, 2), profile: bool = True, hook: i
         answerable, full = _hook_latency(repo, store, env, hook)
         res["hook_p50_s"], res["hook_p95_s"] = round(statistics.median(answerable), 3), _p95(answerable)
         res["hook_full_p50_s"], res["hook_full_p95_s"] = round(statistics.median(full), 3), _p95(full)
+        answerable, full = _hook_latency(repo, store, env, hook, code=True)
+        if answerable:
+            res["code_p50_s"], res["code_p95_s"] = (round(statistics.median(answerable), 3),
+                                                    _p95(answerable))
+            res["code_full_p50_s"], res["code_full_p95_s"] = (round(statistics.median(full), 3),
+                                                              _p95(full))
     shutil.rmtree(store, ignore_errors=True)
     if profile:
         total, rows = _profile(repo, store, env, work)
@@ -188,6 +222,12 @@ def markdown(results: list[dict]) -> str:
             lines.append(f"| {r['repo']} | {r['commits']} | {r['git_log_s']} s | {run['workers']} | "
                          f"{run['ingest_s']} s | {run['ratio']}x | {run['peak_rss_mb']} MB | "
                          f"{run['bytes_per_version']} | {hook} |")
+    if any("code_p50_s" in r for r in results):
+        lines += ["", "A new commit that adds a function to a source file (it opens a fact version):",
+                  "", "| repo | answerable p50 / p95 | its full ingest p50 / p95 |", "|---|---:|---:|"]
+        lines += [f"| {r['repo']} | {r['code_p50_s']} s / {r['code_p95_s']} s | "
+                  f"{r['code_full_p50_s']} s / {r['code_full_p95_s']} s |"
+                  for r in results if "code_p50_s" in r]
     for r in results:
         if "profile" in r:
             p = r["profile"]

@@ -76,8 +76,15 @@ class Ledger:
         self.identity: dict[str, str] = {}  # anchor -> function identity
         self.open: dict[str, Version] = {}  # final key -> its current version
         self.versions: list[Version] = []
+        # Closed versions a saved fold state no longer lists (repomem/foldstate.py): the
+        # ledger never needs them again; the count keeps ``total_versions`` right.
+        self.closed_before = 0
         self.applied: list[str] = []
         self.dirty: set[str] = set()  # ids of versions created or changed since the caller reset it
+
+    @property
+    def total_versions(self) -> int:
+        return self.closed_before + len(self.versions)
 
     def _effective(self, key: str) -> Fact | None:
         # A key stated in several files (a dependency in requirements.txt and pyproject.toml of

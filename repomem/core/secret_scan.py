@@ -244,6 +244,55 @@ def _run(rule: Rule, text: str, skip, spans: list, pos: int = 0, endpos: int | N
             spans.append((a, b))
 
 
+# Keywords found in each line of text seen lately.  No keyword holds a line break, so the
+# keywords of a text are the union of its lines': a file version shares most lines with the
+# version before it, and testing ~50 keywords against every line of every version was a third
+# of redaction time.
+_LINES: dict[str, tuple[str, ...]] = {}
+_LINES_MAX = 200_000
+_BY_LINE = not any("\n" in k for k in _KEYWORDS)
+_LINE_MIN = 1000  # shorter texts (a fact's value or text) are tested whole
+
+
+def _present(low: str):
+    if len(low) < _LINE_MIN or not _BY_LINE:
+        return [k for k in _KEYWORDS if k in low]
+    found: set[str] = set()
+    for line in low.split("\n"):
+        hit = _LINES.get(line)
+        if hit is None:
+            hit = tuple(k for k in _KEYWORDS if k in line)
+            if len(_LINES) >= _LINES_MAX:
+                _LINES.clear()
+            _LINES[line] = hit
+        if hit:
+            found.update(hit)
+    return found
+
+
+_RUNS: dict[str, tuple[tuple[int, int], ...]] = {}
+
+
+def token_runs(text: str) -> list[tuple[int, int]]:
+    """The spans of ``_RUN`` in text.  A run never holds a line break, so they are found line
+    by line, each line's (relative) runs cached like its keywords: a line shorter than a run
+    needs no search at all."""
+    if len(text) < _LINE_MIN:
+        return [m.span() for m in _RUN.finditer(text)] if len(text) >= _ALWAYS_MIN else []
+    out, pos = [], 0
+    for line in text.split("\n"):
+        if len(line) >= _ALWAYS_MIN:
+            hit = _RUNS.get(line)
+            if hit is None:
+                hit = tuple(m.span() for m in _RUN.finditer(line))
+                if len(_RUNS) >= _LINES_MAX:
+                    _RUNS.clear()
+                _RUNS[line] = hit
+            out += [(pos + a, pos + b) for a, b in hit]
+        pos += len(line) + 1
+    return out
+
+
 def scan(text: str, lowered: str | None = None, skip=None,
          runs: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
     """Sorted, non-overlapping ``(start, end)`` spans of credentials in ``text``.
@@ -253,13 +302,13 @@ def scan(text: str, lowered: str | None = None, skip=None,
     low = lowered if lowered is not None else text.lower()
     spans: list[tuple[int, int]] = []
     # each keyword is tested once, not once per rule; most texts have none of them
-    active = {i for k in _KEYWORDS if k in low for i in _BY_KEYWORD[k]}
+    active = {i for k in _present(low) for i in _BY_KEYWORD[k]}
     for i in sorted(active) if active else ():
         _run(RULES[i], text, skip, spans)
     if len(text) >= _ALWAYS_MIN:
         # rules without keywords all match a run of 30+ token characters: find the runs first
         # (one cheap pass) and try those rules only there
-        for a, b in runs if runs is not None else [m.span() for m in _RUN.finditer(text)]:
+        for a, b in runs if runs is not None else token_runs(text):
             for rule in _ALWAYS:
                 _run(rule, text, skip, spans, a, b)
     if "://" in text:

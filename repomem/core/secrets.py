@@ -25,8 +25,7 @@ import hashlib
 import re
 
 from repomem.core.model import CONFIG, CONSTANT, DOCKER, Fact
-from repomem.core.secret_scan import _RUN as RUN
-from repomem.core.secret_scan import merge, random_looking, scan, secret_name
+from repomem.core.secret_scan import merge, random_looking, scan, secret_name, token_runs
 
 _PLACEHOLDER = re.compile(
     r"""^(?:|changeme|change[-_ ]?me.*|x{3,}|\*{3,}|\.{3}|<[^<>]*>|\$\{[^}]*\}|\$[A-Za-z_]\w*
@@ -106,7 +105,7 @@ def _assignment_spans(text: str, low: str, code: bool) -> list[tuple[int, int]]:
 
 def _spans(text: str, assignments: bool, code: bool = False) -> list[tuple[int, int]]:
     low = text.lower()
-    runs = [m.span() for m in RUN.finditer(text)] if len(text) >= 30 else []
+    runs = token_runs(text)
     spans = scan(text, low, skip=_skip, runs=runs)
     # a long random string lies in a run of token characters: look only inside those
     spans += [m.span() for a, b in runs for m in _LONG.finditer(text, a, b)

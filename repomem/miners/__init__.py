@@ -147,7 +147,36 @@ def mine_file(path: str, data: bytes) -> list[Fact]:
         facts.extend(miner.mine(path, text))
         if len(facts) > MAX_FACTS_PER_FILE:
             raise too_many(len(facts))
-    return [redact_fact(_bounded(_encodable(f))) for f in facts]
+    return [_finish(f, redact_fact) for f in facts]
+
+
+# Most facts of a file version are the facts of its previous version (a commit changes a few
+# functions of a file), and bounding, encoding and redacting a fact depend on the fact alone:
+# the finished fact is memoised by the mined one.  Fact equality ignores the fingerprint, so a
+# hit returns the mined fact itself when finishing changed nothing (almost always), else the
+# finished one carrying this fact's own fingerprint.  Cleared when full (a few MB).
+_FINISHED: dict = {}
+_FINISHED_MAX = 20_000
+_SAME = object()  # finishing returned the fact itself
+
+
+def _finish(f: Fact, redact_fact) -> Fact:
+    # keyed by the compared fields, not the fact: a fact holds its fingerprint's source bytes
+    k = (f.key, f.kind, f.subject, f.value, f.path, f.line, f.text, f.purpose, f.attrs,
+         f.anchor, f.is_set)
+    try:
+        done = _FINISHED.get(k)
+    except TypeError:  # an unhashable attribute value: finish it every time
+        return redact_fact(_bounded(_encodable(f)))
+    if done is _SAME:
+        return f
+    if done is not None:
+        return dataclasses.replace(done, fingerprint=f.fingerprint)
+    done = redact_fact(_bounded(_encodable(f)))
+    if len(_FINISHED) >= _FINISHED_MAX:
+        _FINISHED.clear()
+    _FINISHED[k] = _SAME if done is f else done
+    return done
 
 
 def redact_stored(rec):

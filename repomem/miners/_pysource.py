@@ -26,7 +26,8 @@ class _Source:
     def __init__(self, text: str):
         self.data = text.encode("utf-8", "surrogatepass")
         # tree-sitter counts rows by "\n", so a CRLF file keeps the same rows; drop the "\r".
-        self.lines = [ln.rstrip("\r") for ln in text.split("\n")]
+        lines = text.split("\n")
+        self.lines = [ln.rstrip("\r") for ln in lines] if "\r" in text else lines
 
     def text(self, node) -> str:
         return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")

@@ -7,6 +7,7 @@ the words a question is matched against, live here.
 
 from __future__ import annotations
 
+import functools
 import re
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -51,9 +52,14 @@ def source_line(lines: list[str], line: int) -> str:
     return lines[line - 1].rstrip("\r\n") if 1 <= line <= len(lines) else ""
 
 
+@functools.lru_cache(maxsize=4096)  # one pattern per package name: re's own cache thrashes
+def _multiline(pattern: str) -> re.Pattern:
+    return re.compile(pattern, re.MULTILINE)
+
+
 def find_after(text: str, pattern: str, start: int = 0, nth: int = 1) -> int:
     """Offset of the ``nth`` match of regex ``pattern`` at or after ``start``; -1 if none."""
-    rx = re.compile(pattern, re.MULTILINE)
+    rx = _multiline(pattern)
     pos = start
     for _ in range(nth):
         m = rx.search(text, pos)

@@ -19,10 +19,11 @@ from pathlib import Path
 from repomem.adapters import git
 from repomem.core.crashpoint import crashpoint
 from repomem.core.errors import RepomemError
+from repomem.core.ledger import Ledger
 from repomem.miners.mining import CommitMiner, mine_batch, worker_pool
 from repomem.service import shallow, viewcache
 from repomem.service.repo import Repo, _embedder, require_store
-from repomem.service.view import provisional_snapshot, sync_view
+from repomem.service.view import _provisional, sync_view
 from repomem.storage import storepath
 
 log = logging.getLogger("repomem")
@@ -34,10 +35,11 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
            create: bool = True, progress: bool | None = None) -> dict:
     """Mine the given commits (or the whole first-parent history) and refresh the view."""
     with r.store.writer():
-        early = {}
+        early: dict = {}
+        patched = None
         if r.store.exists() and (all_history or not revs):
             try:
-                early = provisional_snapshot(r)
+                early, patched = _provisional(r)
             except RepomemError:  # e.g. a missing object: the ordinary path reports it
                 viewcache.invalidate(r.store)
         emb = _embedder(r, create)
@@ -63,11 +65,22 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
         done = 0
         fresh: dict = dict(early)  # records mined by this run: the fold need not read them back
         batches = [todo[i:i + RECORD_BATCH] for i in range(0, len(todo), RECORD_BATCH)]
+        # A first ingest of the whole chain folds each batch as it arrives, while the workers
+        # mine the next ones, instead of folding everything after the last batch.
+        pre = Ledger() if (all_history or not revs) and todo and len(todo) == len(infos) \
+            and not early else None
+        eff = git.effective_times(infos) if pre is not None else {}
         try:
             for recs in _mined(r, batches):
                 now = int(time.time())
                 r.store.put_records(recs, now)
-                fresh.update((rec.sha, (rec, now)) for rec in recs)
+                if pre is not None:
+                    # folded already: keeping every record of the history in memory for the
+                    # fold at the end was most of the peak memory (a fallback reads them back)
+                    for rec in recs:
+                        pre.apply(rec, eff[rec.sha], now)
+                else:
+                    fresh.update((rec.sha, (rec, now)) for rec in recs)
                 crashpoint("records")
                 done += len(recs)
                 if show:
@@ -78,7 +91,7 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
             if show:
                 print(file=sys.stderr)
             shallow.note(r.store, r.root, infos)
-            stats = sync_view(r, emb, fresh)
+            stats = sync_view(r, emb, fresh, pre, patched)
         stats.update(commits=len(infos), new=new, remined=regrafted)
         return stats
 
@@ -104,6 +117,7 @@ def _mined(r: Repo, batches: list[list[git.CommitInfo]]):
         with CommitMiner(r.root) as miner:
             for batch in batches:
                 changes = git.changes(r.root, batch)
+                miner.prefetch(batch, changes)
                 recs = []
                 for c in batch:
                     try:
@@ -115,6 +129,7 @@ def _mined(r: Repo, batches: list[list[git.CommitInfo]]):
                 yield recs
         return
     pool = worker_pool(r.root, workers)
+    _import_chroma_meanwhile()
     todo = iter(batches)
     # A bounded window of batches in flight: results must not pile up in memory while the
     # store writes lag behind the miners.
@@ -129,6 +144,21 @@ def _mined(r: Repo, batches: list[list[git.CommitInfo]]):
             yield recs
     finally:  # on an error (or a generator closed early) do not mine what nobody will store
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _import_chroma_meanwhile() -> None:
+    """While workers mine, this process mostly waits: import chromadb (~1.3 s, needed for the
+    view at the end) in a thread meanwhile.  A failure is left for the real import to report."""
+    import threading
+
+    def run():
+        try:
+            import chromadb  # noqa: F401
+        except Exception:  # reported by the import that needs it
+            pass
+
+    if "chromadb" not in sys.modules:
+        threading.Thread(target=run, name="repomem-import-chromadb", daemon=True).start()
 
 
 # -- re-mining stored history (repomem rebuild) -------------------------------------------------

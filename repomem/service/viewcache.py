@@ -47,23 +47,51 @@ def invalidate(store_path: Store | Path) -> None:
         pass
 
 
-def write(store_path: Store | Path, state: dict, rows: list[dict], embeddings) -> None:
+def write(store_path: Store | Path, state: dict, rows: list[dict], embeddings,
+          known: dict | None = None) -> None:
     """state: view id, head, embedder, missing commits.  One file replaced atomically, so a
-    reader needs no lock: it sees the whole old snapshot or the whole new one."""
+    reader needs no lock: it sees the whole old snapshot or the whole new one.  KNOWN: tokens of
+    documents (see known_docs), when the snapshot they were read from is gone already."""
     import numpy as np
 
     from repomem.service.lexical import Lexical
 
     # Provenance spans serve as-of answers, which Chroma serves; the current view needs none.
-    rows = [{k: v for k, v in row.items() if k != "spans"} for row in rows]
+    rows = [{k: v for k, v in row.items() if k != "spans"} if "spans" in row else row
+            for row in rows]
     final = _path(store_path)
     matrix = np.asarray(embeddings, dtype=np.float32)
     matrix = matrix.reshape(len(rows), -1) if rows else np.zeros((0, 1), dtype=np.float32)
-    lex = Lexical.build(rows, _known_docs(final))
+    lex = Lexical.build(rows, known if known is not None else _known_docs(final))
     with atomic.replacing(final) as fh:
         np.savez(fh, embeddings=matrix,
                  rows=np.frombuffer(json.dumps(rows, ensure_ascii=False).encode(), dtype=np.uint8),
                  state=np.frombuffer(json.dumps(state).encode(), dtype=np.uint8), **lex.arrays())
+
+
+def restamp(store_path: Store | Path, state: dict) -> bool:
+    """Write the snapshot again with a new state and the same contents: commits that opened or
+    closed no version (docs, tests, a README) need neither the rows parsed nor the lexical index
+    rebuilt.  False when there is no readable snapshot to copy."""
+    import numpy as np
+
+    final = _path(store_path)
+    try:
+        with np.load(final, allow_pickle=False) as z:
+            members = {k: z[k] for k in z.files if k != "state"}
+    except OSError:
+        return False
+    except _DAMAGED as e:
+        _discard_damaged(store_path, e)
+        return False
+    with atomic.replacing(final) as fh:
+        np.savez(fh, state=np.frombuffer(json.dumps(state).encode(), dtype=np.uint8), **members)
+    return True
+
+
+def known_docs(store) -> dict:
+    """The tokens of the current snapshot's documents, read before the writer replaces it."""
+    return _known_docs(_path(store))
 
 
 def _known_docs(path: Path) -> dict:

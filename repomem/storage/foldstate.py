@@ -5,7 +5,11 @@ Kept in the record store (repomem/recordstore.py: one row per view, zlib-compres
 pickle for data on disk).  FORMAT changes whenever the shape does, and a state of another
 format, or a damaged one, reads as None (the caller then folds everything again and writes a
 fresh one).  Each worktree has its own state: it folds its own HEAD.
-Function fingerprints are not kept: they only matter inside one commit.
+Function fingerprints are not kept: they only matter inside one commit.  Nor are closed
+versions (only their number): the ledger never touches a version again once it is closed, and
+the view already holds it, so a new commit needs only the open ones.  On click's history that is
+a quarter of the versions and 0.54 of 1.44 MB compressed, which the post-commit path reads and
+writes.
 """
 
 from __future__ import annotations
@@ -20,7 +24,8 @@ from repomem.core.ledger import Ledger, Version
 from repomem.core.model import Fact
 
 log = logging.getLogger("repomem")
-FORMAT = 3  # 1 was a pickle file, 2 a gzipped JSON file (fold.v2.json.gz), 3 a record-store row
+FORMAT = 4  # 1 was a pickle file, 2 a gzipped JSON file (fold.v2.json.gz), 3 a record-store row
+# with every version, 4 with the open versions only
 _FIELDS = [f.name for f in dataclasses.fields(Version)]
 
 
@@ -44,12 +49,48 @@ def save(store, ledger: Ledger, summaries: str | None) -> None:
                             dict(to_json(ledger), format=FORMAT, summaries=summaries))
 
 
+class _LazyFiles(dict):
+    """path -> {final key -> Fact}, each path's facts built from their JSON on first access: a
+    commit touches a few files, and building every fact of the view (~40 ms on click) was
+    about a third of loading the state on the post-commit path.  A path never read is saved as read."""
+
+    def __getitem__(self, path):
+        value = dict.__getitem__(self, path)
+        if type(value) is _Raw:
+            value = {k: Fact.from_dict(f) for k, f in value.items()}
+            dict.__setitem__(self, path, value)
+        return value
+
+    def get(self, path, default=None):
+        return self[path] if path in self else default
+
+    def pop(self, path, *default):
+        if path in self:
+            value = self[path]
+            dict.__delitem__(self, path)
+            return value
+        return dict.pop(self, path, *default)
+
+    def raw(self, path):
+        """The path's facts as JSON dicts, building nothing."""
+        value = dict.__getitem__(self, path)
+        return value if type(value) is _Raw else {k: f.to_dict() for k, f in value.items()}
+
+
+class _Raw(dict):
+    """A path's facts as stored (key -> fact dict), not built yet."""
+
+
 def to_json(ledger: Ledger) -> dict:
-    index = {id(v): i for i, v in enumerate(ledger.versions)}  # open versions by position
+    kept = [v for v in ledger.versions if v.valid_to is None]  # the open ones, in order
+    index = {id(v): i for i, v in enumerate(kept)}
     return {"applied": ledger.applied,
-            "versions": [[getattr(v, f) for f in _FIELDS] for v in ledger.versions],
+            "closed": ledger.closed_before + len(ledger.versions) - len(kept),
+            "versions": [[getattr(v, f) for f in _FIELDS] for v in kept],
             "open": {k: index[id(v)] for k, v in ledger.open.items()},
-            "files": {p: {k: f.to_dict() for k, f in fs.items()} for p, fs in ledger.files.items()},
+            "files": {p: ledger.files.raw(p) for p in ledger.files}
+            if isinstance(ledger.files, _LazyFiles)
+            else {p: {k: f.to_dict() for k, f in fs.items()} for p, fs in ledger.files.items()},
             "key_paths": {k: sorted(ps) for k, ps in ledger.key_paths.items()},
             "identity": ledger.identity}
 
@@ -61,8 +102,9 @@ def from_json(d: dict) -> Ledger:
         v.attrs = cast("tuple[tuple[str, str], ...]", tuple(tuple(a) for a in v.attrs))
         ledger.versions.append(v)
     ledger.open = {k: ledger.versions[i] for k, i in d["open"].items()}
-    ledger.files = {p: {k: Fact.from_dict(f) for k, f in fs.items()} for p, fs in d["files"].items()}
+    ledger.files = _LazyFiles((p, _Raw(fs)) for p, fs in d["files"].items())
     ledger.key_paths = {k: set(ps) for k, ps in d["key_paths"].items()}
     ledger.identity = dict(d["identity"])
     ledger.applied = list(d["applied"])
+    ledger.closed_before = int(d["closed"])
     return ledger

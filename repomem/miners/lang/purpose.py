@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from repomem.miners._pysource import _collapse, _words
@@ -35,13 +36,22 @@ def describe(name: str, params: list[str], returns: str) -> str:
     return out
 
 
+_MARKER = re.compile(r"^\s*(/\*\*+|/\*|\*/|\*|///|//)")
+_CLOSE = re.compile(r"\*/\s*$")
+
+
 def doc_text(comments: list[str]) -> str | None:
     """The first paragraph of doc comments, comment markers and ``@tags`` dropped."""
+    return _doc_text(tuple(comments))
+
+
+@functools.lru_cache(maxsize=8192)  # a function's doc comment is the same in most file versions
+def _doc_text(comments: tuple[str, ...]) -> str | None:
     lines: list[str] = []
     for c in comments:
         for ln in c.splitlines():
-            s = re.sub(r"^\s*(/\*\*+|/\*|\*/|\*|///|//)", "", ln)
-            s = re.sub(r"\*/\s*$", "", s).strip()
+            s = _MARKER.sub("", ln)
+            s = _CLOSE.sub("", s).strip()
             if not lines and (not s or _DIRECTIVE.match(s)):
                 continue
             if not s or s.startswith("@"):

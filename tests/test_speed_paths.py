@@ -1,0 +1,188 @@
+"""The shortcuts of the ingestion speed work change nothing a reader sees: the fold state keeps
+only open versions, the post-commit snapshot of a commit that changes no fact is restamped, a
+first ingest folds as batches arrive, and finished facts are memoised."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from repomem.service.query import facts, history
+
+from repomem.miners import mine_file
+from repomem.miners.mining import _may_move
+from repomem.service import viewcache
+from repomem.service.ingest import ingest
+from repomem.service.repo import Repo
+from repomem.service.view import provisional_snapshot
+from repomem.storage import foldstate
+from tests.conftest import commit
+
+
+def _versions(r):
+    with r.store.reader():
+        return sorted((row["key"], row["value"], row["valid_from"], row["valid_to"])
+                      for row in r.store.rows())
+
+
+def test_fold_state_keeps_open_versions_and_incremental_equals_full(new_repo, tmp_path):
+    repo = new_repo()
+    commit(repo, "2026-01-01T00:00:00Z", "a", {"app.py": "PORT = 1\nHOST = 'a'\n"})
+    r = Repo.open(repo, store=tmp_path / "s")
+    ingest(r, all_history=True)
+    commit(repo, "2026-01-02T00:00:00Z", "b", {"app.py": "PORT = 2\nHOST = 'a'\n"})
+    commit(repo, "2026-01-03T00:00:00Z", "c", {"app.py": "PORT = 3\nHOST = 'a'\n"})
+    stats = ingest(r)  # incremental, on top of the saved fold state
+    saved = r.store.records.load_fold(r.store.view_name("fold"))
+    assert saved["format"] == foldstate.FORMAT and saved["closed"] == 2  # PORT 1 and 2
+    value = foldstate._FIELDS.index("value")
+    assert sorted(row[value] for row in saved["versions"]) == ["3", "a"]
+    assert stats["versions"] == 4  # closed ones still counted
+    incremental = _versions(r)
+    full = Repo.open(repo, store=tmp_path / "full")
+    assert ingest(full, all_history=True)["versions"] == 4
+    assert _versions(full) == incremental
+    assert [v["value"] for v in history(r, "constant:app.py:PORT")["versions"]] == ["1", "2", "3"]
+
+
+def test_commit_without_facts_restamps_the_snapshot(new_repo, tmp_path):
+    repo = new_repo()
+    commit(repo, "2026-01-01T00:00:00Z", "a", {"app.py": "PORT = 1\n", "README": "x\n"})
+    r = Repo.open(repo, store=tmp_path / "s")
+    ingest(r, all_history=True)
+    before = viewcache.load_any(r.store)
+    head = commit(repo, "2026-01-02T00:00:00Z", "docs", {"README": "y\n"})
+    with r.store.writer():
+        early = provisional_snapshot(r)
+    assert list(early) == [head]
+    after = viewcache.load_any(r.store)
+    assert after[0]["head"] == head and after[0]["provisional"]
+    assert after[1] == before[1] and np.array_equal(after[2], before[2])
+    with np.load(r.store.snapshot_file) as z:
+        assert "lex_vocab" in z.files  # the lexical index came along
+    ingest(r)
+    final = viewcache.load_any(r.store)
+    assert final[0]["id"] == after[0]["id"] and final[1] == before[1]
+
+
+def test_code_commit_patches_the_snapshot_with_numpy_rows(new_repo, tmp_path):
+    repo = new_repo()
+    commit(repo, "2026-01-01T00:00:00Z", "a", {"app.py": "PORT = 1\nHOST = 'h'\n"})
+    r = Repo.open(repo, store=tmp_path / "s")
+    ingest(r, all_history=True)
+    commit(repo, "2026-01-02T00:00:00Z", "b", {"app.py": "PORT = 2\nHOST = 'h'\n"})
+    with r.store.writer():
+        provisional_snapshot(r)
+    state, rows, matrix = viewcache.load_any(r.store)
+    assert matrix.dtype == np.float32 and matrix.shape[0] == len(rows) == 2
+    assert sorted(row["value"] for row in rows) == ["2", "h"]
+    ingest(r)
+    final = viewcache.load_any(r.store)
+    def by_id(snap):
+        return {row["id"]: vec for row, vec in zip(snap[1], snap[2])}
+    p, f = by_id((state, rows, matrix)), by_id(final)
+    assert p.keys() == f.keys() and all(np.allclose(p[k], f[k], atol=1e-6) for k in p)
+
+
+def test_first_ingest_folded_batch_by_batch_equals_a_refold(new_repo, tmp_path, monkeypatch):
+    from repomem.service import ingest as ingest_mod
+    from repomem.service import view
+
+    monkeypatch.setattr(ingest_mod, "RECORD_BATCH", 2)  # several batches, folded as they arrive
+    repo = new_repo()
+    for i in range(7):
+        commit(repo, f"2026-01-0{i + 1}T00:00:00Z", f"c{i}",
+               {"app.py": f"PORT = {i % 3}\n\n\ndef f{i}(x):\n    return x * {i}\n"})
+    r = Repo.open(repo, store=tmp_path / "s")
+    ingest(r, all_history=True)
+    streamed = _versions(r)
+    r.store.drop_views()  # the next writer folds the stored records from nothing
+    r2 = Repo.open(repo, store=tmp_path / "s")
+    view.sync_view(r2)
+    assert _versions(r2) == streamed
+    assert [f["value"] for f in facts(r2)["facts"] if f["key"].endswith("PORT")] == ["0"]
+
+
+def test_finished_facts_are_memoised_but_stay_redacted_and_keep_their_fingerprint():
+    src = 'API_TOKEN = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"\n\n\ndef f(x):\n    return x\n'
+    first = mine_file("app.py", src.encode())
+    again = mine_file("app.py", src.encode())
+    assert first == again
+    token = [f for f in again if f.key.endswith("API_TOKEN")][0]
+    assert token.value.startswith("<redacted:") and "ghp_" not in token.text
+    moved = mine_file("app.py", (src + "\n\ndef g(y):\n    return y + 1\n").encode())
+    f_old = [f for f in first if f.value == "f"][0]
+    f_new = [f for f in moved if f.value == "f"][0]
+    assert str(f_new.fingerprint) == str(f_old.fingerprint) != ""
+
+
+def test_only_files_with_functions_need_their_old_version():
+    assert _may_move("src/app.py") and _may_move("lib/router/index.js") and _may_move("a/b.go")
+    assert not _may_move("package.json") and not _may_move("config/settings.yml")
+    assert not _may_move("requirements.txt") and not _may_move("Dockerfile")
+
+
+def test_fact_cache_keeps_each_paths_latest_version_however_old():
+    from repomem.miners.mining import _FactCache
+
+    cache = _FactCache(size=2)
+    cache.put(("a.py", "a1"), ["a1"])
+    for i in range(10):  # many other files change meanwhile
+        cache.put((f"f{i}.py", "x"), [i])
+    assert cache.get(("a.py", "a1")) == ["a1"]  # its next change reads it as the old version
+    cache.put(("a.py", "a2"), ["a2"])
+    cache.put(("a.py", "a0"), ["a0"], latest=False)  # an old version read back
+    assert cache.get(("a.py", "a2")) == ["a2"] and cache.get(("a.py", "a1")) == ["a1"]
+    assert cache.get(("a.py", "a0")) == ["a0"]
+    cache.put(("b.py", "b1"), ["b1"], latest=False)
+    cache.put(("b.py", "b0"), ["b0"], latest=False)
+    assert cache.get(("a.py", "a1")) is None  # the LRU holds 2 besides the latest versions
+    assert cache.get(("a.py", "a2")) == ["a2"]
+
+
+@pytest.mark.timeout(60)
+def test_prefetch_hands_blobs_in_order_and_never_waits_on_skipped_ones(new_repo, monkeypatch):
+    from repomem.miners.mining import _Prefetch
+    from tests.conftest import git as run_git
+
+    repo = new_repo()
+    commit(repo, "2026-01-01T00:00:00Z", "a", {f"f{i}.py": f"X = {i}\n" for i in range(20)})
+    shas = [run_git(repo, "rev-parse", f"HEAD:f{i}.py") for i in range(20)]
+    monkeypatch.setattr(_Prefetch, "AHEAD", 2)  # the skipped ones alone would fill it
+    ahead = _Prefetch(repo, shas[:12] + ["0" * 40] + shas[12:])
+    try:
+        assert ahead.take(shas[0]) == (True, b"X = 0\n")
+        # shas[1..9] were cached, say: the miner asks for shas[10] next, which the thread
+        # can only read once the skipped ones are dropped
+        assert ahead.take(shas[10]) == (True, b"X = 10\n")
+        # asked for out of order after it was dropped (the thread is now waiting, full of
+        # later blobs): read directly, never waited for
+        assert ahead.take(shas[3]) == (False, None)
+        assert ahead.take("0" * 40) == (True, None)  # missing from the repository
+        assert ahead.take(shas[19]) == (True, b"X = 19\n")
+        assert ahead.take("f" * 40) == (False, None)  # never asked for
+    finally:
+        ahead.close()
+
+
+def test_keywords_found_line_by_line_are_the_keywords_of_the_text():
+    from repomem.core import secret_scan
+
+    filler = "".join(f"const value{i} = compute({i});\n" for i in range(60))  # over _LINE_MIN
+    for text in [filler, filler + "// aws key here\n", "const t = 'ghp_" + filler,
+                 filler + "hooks.slack.com/services/x\n" + filler]:
+        low = text.lower()
+        assert sorted(secret_scan._present(low)) == sorted(k for k in secret_scan._KEYWORDS
+                                                          if k in low)
+    assert "aws" in secret_scan._present((filler + "AWS_KEY = 1\n").lower())
+
+
+def test_token_runs_line_by_line_are_the_runs_of_the_text():
+    from repomem.core import secret_scan
+
+    key = "AKIAIOSFODNN7EXAMPLEwJalrXUtnFEMIK7MDENG"
+    text = "".join(f"x{i} = 'short'\r\n" for i in range(80)) + f"k = '{key}'\n" + "y" * 40
+    expected = [m.span() for m in secret_scan._RUN.finditer(text)]
+    assert len(text) >= secret_scan._LINE_MIN and len(expected) == 2
+    assert secret_scan.token_runs(text) == expected
+    assert secret_scan.token_runs(text) == expected  # from the cache of lines
+    assert [text[a:b] for a, b in expected][0] == key
