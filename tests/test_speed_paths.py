@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from repomem.service.query import facts, history
 
 from repomem.miners import mine_file
 from repomem.miners.mining import _may_move
 from repomem.service import viewcache
 from repomem.service.ingest import ingest
+from repomem.service.query import facts, history
 from repomem.service.repo import Repo
 from repomem.service.view import provisional_snapshot
 from repomem.storage import foldstate
