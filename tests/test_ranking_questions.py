@@ -225,3 +225,20 @@ def test_constants_set_inside_module_level_blocks(new_repo):
     # a module-level assignment wins; else the first branch that assigns the name
     assert got == {"DEBUG": ("False", None), "PORT": ("8000", None),
                    "POOL_SIZE": ("10", "true"), "CACHE_TTL": ("300", "true")}
+
+
+def test_a_named_python_file_does_not_ask_for_python(new_repo):
+    # "`httpx/__version__.py`" says where the fact is; its ".py" is no question about the
+    # interpreter, whose requires-python would otherwise come first (as it did on httpx)
+    root = new_repo()
+    commit(root, "2024-01-10T10:00:00Z", "package", {
+        "pyproject.toml": PYPROJECT, "webapp/__version__.py": '__version__ = "1.4.0.dev0"\n'})
+    commit(root, "2024-02-10T10:00:00Z", "release", {"webapp/__version__.py": '__version__ = "1.4.0"\n'})
+    r = Repo.open(root)
+    ingest(r, all_history=True, progress=False)
+    question = "Which value does `__version__` hold in `webapp/__version__.py`?"
+    for as_of, value in [(None, "1.4.0"), ("2024-01-20T12:00:00Z", "1.4.0.dev0")]:
+        got = ask(r, question, as_of=as_of)["facts"][0]
+        assert (got["kind"], got["value"]) == ("constant", value), got
+    got = ask(r, "Which Python does webapp require, per `pyproject.toml`?")["facts"][0]
+    assert (got["kind"], got["value"]) == ("python", ">=3.10"), got

@@ -98,6 +98,9 @@ _ASKS_FUNCTION = re.compile(
 _HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\b", re.I)
 # "the Dockerfile": the question is about the Dockerfile's own facts, not compose or heroku.yml
 _DOCKERFILE = re.compile(r"\bDockerfile\b", re.I)
+# A file's path or name (`httpx/__version__.py`, `setup.cfg`): where the fact is, not what it is
+# about; its ".py" is no "python".
+_FILE_NAME = re.compile(r"/|\.(?:py|pyi|toml|cfg|ini|txt|json|ya?ml|lock|js|jsx|ts|tsx|md|rst)`?$")
 
 
 def intent(question: str) -> set[str]:
@@ -105,7 +108,8 @@ def intent(question: str) -> set[str]:
     kinds: set[str] = set()
     question = _without_slots(question)
     toks = set(tokens(_NAMED.sub(" ", question)))
-    if "python" in tokens(" ".join(_NAMED.findall(question))):  # requires-python, python_requires
+    named = [n for n in _NAMED.findall(question) if not _FILE_NAME.search(n)]
+    if "python" in tokens(" ".join(named)):  # requires-python, python_requires
         toks.add("python")
     for t in toks:
         kinds |= _INTENTS.get(t, set())
