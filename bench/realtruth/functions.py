@@ -16,12 +16,17 @@ PER_REPO_FUNCS = 22
 _SKIP_DIRS = ("tests/", "test/", "docs/", "examples/", "migrations/")
 
 
-def _py_files(g, rev, dirs):
+def _py_files(g, rev, dirs, exts=(".py",)):
     files = []
     for d in dirs:
-        files += [p for p in g.ls(rev, d) if p.endswith(".py")
+        files += [p for p in g.ls(rev, d) if p.endswith(exts)
                   and not any(s in p + "/" for s in _SKIP_DIRS)]
     return files
+
+
+def _code_files(g, rev, dirs):
+    """Python, JavaScript and TypeScript sources (renames.py follows definitions in all three)."""
+    return _py_files(g, rev, dirs, (".py", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx"))
 
 
 def _q(repo, family, question, kinds, value, path, *, subject=None, stale=(), evidence=None,

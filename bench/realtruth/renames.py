@@ -1,4 +1,5 @@
-"""Renamed functions and classes, found with ``ast``: in one first-parent commit a def (or class)
+"""Renamed functions and classes, found with ``ast`` (JavaScript/TypeScript: the narrow
+definition patterns of ``extract_js.body_fingerprints``): in one first-parent commit a def (or class)
 disappears and one with an identical -- or clearly most similar (>= 0.9, the runner-up < 0.8)
 -- body appears under another name.  Each rename is followed through later renames to HEAD.
 
@@ -13,6 +14,7 @@ import hashlib
 from dataclasses import dataclass
 
 import extract as X
+import extract_js as J
 import phrasing as P
 from gitread import day_edges, day_of
 
@@ -42,9 +44,19 @@ def _rank(*salt):
     return hashlib.sha1(repr(("order",) + salt).encode()).hexdigest()
 
 
+_JS = (".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx")
+
+
 def _py_files(g, rev, dirs):
-    from functions import _py_files as files
+    from functions import _code_files as files
     return files(g, rev, dirs)
+
+
+def _defs(path: str, text: str) -> dict:
+    """qualname -> body of each definition in one file version (SyntaxError: unparseable)."""
+    if path.endswith(_JS):
+        return J.body_fingerprints(text)
+    return X.body_fingerprints(text) if path.endswith(".py") else {}
 
 
 def _renames(g, dirs):
@@ -52,10 +64,10 @@ def _renames(g, dirs):
     found = []
     prints: dict[str, dict] = {}  # blob id -> {qualname: body}: each blob is parsed once
 
-    def fingerprints(blob):
+    def fingerprints(blob, path):
         if blob not in prints:
             try:
-                prints[blob] = X.body_fingerprints(g.blob(blob) or "") if set(blob) != {"0"} else {}
+                prints[blob] = _defs(path, g.blob(blob) or "") if set(blob) != {"0"} else {}
             except SyntaxError:
                 prints[blob] = {}
         return prints[blob]
@@ -70,10 +82,10 @@ def _renames(g, dirs):
         for line in raw.splitlines():
             meta, _, path = line.partition("\t")
             parts = meta.split()
-            if len(parts) < 4 or not path.endswith(".py"):
+            if len(parts) < 4 or not path.endswith((".py",) + _JS) or "/test" in "/" + path:
                 continue
             for blob, acc in ((parts[2], before), (parts[3], after)):
-                for qual, body in fingerprints(blob).items():
+                for qual, body in fingerprints(blob, path).items():
                     acc.setdefault(body, []).append((qual, path))
         names_after = {q for v in after.values() for q, _ in v}
         names_before = {q for v in before.values() for q, _ in v}
@@ -102,7 +114,7 @@ def lineages(g, dirs) -> list[Lineage]:
     head_defs: dict = {}
     for path in _py_files(g, g.head.sha, dirs):
         try:
-            for qual in X.body_fingerprints(g.show(g.head.sha, path) or ""):
+            for qual in _defs(path, g.show(g.head.sha, path) or ""):
                 head_defs.setdefault(_leaf(qual), []).append((qual, path))
         except SyntaxError:
             pass
@@ -151,6 +163,8 @@ def _doc_at(g, sha, path, qual):
     if text is None:
         return None
     try:
+        if path.endswith(_JS):
+            return J.js_functions(text).get(("def", qual))
         return X.functions(text).get(("def", qual))
     except SyntaxError:
         return None
