@@ -27,7 +27,8 @@ dependencies = ["click>=8.1"]
 PACKAGE_JSON = """{
   "name": "webapp-frontend",
   "private": true,
-  "dependencies": {"http-errors": "^2.0.0", "@ngneat/falso": "^7.1.1", "react": "^18.2.0"}
+  "dependencies": {"http-errors": "^2.0.0", "@ngneat/falso": "^7.1.1", "react": "^18.2.0",
+                   "methods": "~1.1.2"}
 }
 """
 ROUTES = '''from flask import Flask
@@ -152,6 +153,9 @@ def top(r, question, n=1):
     # "http" inside a package's name is no HTTP route; "/falso" after "@ngneat" is no path
     ("Which http-errors release does the frontend need at runtime?", "dependency", "^2.0.0"),
     ("What version constraint does the frontend put on @ngneat/falso?", "dependency", "^7.1.1"),
+    # a package named by a word that usually frames a question ("methods") is still a package
+    ("What version constraint does the frontend put on methods?", "dependency", "~1.1.2"),
+    ("What is the frontend's requirement for methods?", "dependency", "~1.1.2"),
     # the Dockerfile's own facts, not compose's or heroku.yml's mention of it
     ("What is the default of the `NIGHTLY` build argument in the Dockerfile?", "docker", "0"),
     ("What image does the Dockerfile of webapp start FROM?", "docker", "python:3.12-slim"),

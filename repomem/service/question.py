@@ -48,8 +48,10 @@ _PROJECT_SLOT = re.compile(
 # package, whatever else it is (mypy is also a config section, py short for python, build a
 # dependency group, should a stop word), unless it names the interpreter or frames the question.
 _VERSION_SLOT = re.compile(
-    r"\b(?:what|which|the)\s+`?(@?[\w][\w.\-/]*)`?\s+(?:version|pin|release)s?\b"
-    r"|\bversions?\s+of\s+(?:the\s+)?`?(@?[\w][\w.\-/]*)`?", re.I)
+    r"\b(?:what|which|the)\s+`?(@?[\w][\w.\-/]*)`?\s+(?:version|pin|release|requirement)s?\b"
+    r"|\bversions?\s+of\s+(?:the\s+)?`?(@?[\w][\w.\-/]*)`?"
+    r"|\b(?:put|place)s?\s+on\s+(?:the\s+)?`?(@?[\w][\w.\-/]*)`?"  # "the constraint X puts on methods"
+    r"|\brequirement\s+(?:for|on)\s+(?:the\s+)?`?(@?[\w][\w.\-/]*)`?", re.I)
 _NOT_PACKAGES = {"python", "node", "node_js", "nodejs", "interpreter", "runtime", "go",
                  "rust", "java", "same", "exact", "major", "minor", "this", "that", "its",
                  "their", "which", "what", "a", "an", "the"}
@@ -63,7 +65,7 @@ def version_slots(question: str) -> set[str]:
 def _slot_spans(question: str) -> list[tuple[int, int]]:
     out = []
     for m in _VERSION_SLOT.finditer(question):
-        g = 1 if m.group(1) else 2
+        g = next(i for i in range(1, 5) if m.group(i))
         name = norm_ident(m.group(g))
         if name and name not in _NOT_PACKAGES and (name not in _FRAME or name in _GROUPS):
             out.append(m.span(g))
