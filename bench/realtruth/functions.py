@@ -153,3 +153,56 @@ def ts_routes(g, repo, proj):
             out.append(_q(repo, "route", q, ["route"], value, path,
                           evidence={"commit": head, "path": path, "jsdoc": doc, "prefix": prefix}))
     return out
+
+
+def asof_code(g, questions, found_at, per_repo=8):
+    """The same code questions asked about a past day: for each current question, the earliest
+    of a few days spread over the history (halfway, 70%, 85% of the first-parent chain) on which
+    ``found_at(sha, question)`` gives the same answer at both edges of the day (day start and
+    end, effective and raw committer time).  FOUND_AT returns the value the question's fact had
+    at that commit, or None when it was absent."""
+    from gitread import day_edges, day_of
+    from repos import asof_wording
+
+    chain = g.chain
+    days = sorted({day_of(chain[int(len(chain) * f)].eff) for f in (0.5, 0.7, 0.85)})
+    out = []
+    for q in sorted(questions, key=lambda q: _rank("asof", q["question"])):
+        for day in days:
+            start, end = day_edges(day)
+            commits = [g.in_effect(t, raw=raw) for t in (start, end) for raw in (False, True)]
+            if None in commits:
+                continue
+            if {found_at(c.sha, q) for c in commits} != {q["value"]}:
+                continue
+            out.append(dict(q, question=asof_wording(q["question"], day), as_of=day,
+                            evidence=dict(q["evidence"], day_start_commit=commits[0].sha,
+                                          day_end_commit=commits[2].sha,
+                                          checked="git show at both edges")))
+            break
+        if len(out) >= per_repo:
+            break
+    return out
+
+
+def js_function_at(g):
+    """found_at for js_functions questions: the name, when the file at SHA has a JSDoc'd
+    definition of it with the same first sentence."""
+    def at(sha, q):
+        text = g.show(sha, q["path"])
+        doc = J.js_functions(text).get(("def", q["value"])) if text else None
+        return q["value"] if doc is not None and doc == q["evidence"]["jsdoc"] else None
+    return at
+
+
+def ts_route_at(g):
+    """found_at for ts_routes questions: the route's METHOD /path at SHA, found by its JSDoc."""
+    def at(sha, q):
+        routes_ts = g.show(sha, "src/app/routes/routes.ts") or ""
+        m = re.search(r"Router\(\)\.use\(\s*['\"]([^'\"]+)['\"]", routes_ts)
+        prefix = m.group(1) if m else ""
+        hits = {f"{verb.upper()} {prefix.rstrip('/')}{rpath}"
+                for doc, verb, rpath in _TS_ROUTE.findall(g.show(sha, q["path"]) or "")
+                if doc.strip().rstrip(".") == q["evidence"]["jsdoc"]}
+        return hits.pop() if len(hits) == 1 else None
+    return at

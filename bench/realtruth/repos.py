@@ -188,23 +188,33 @@ def bakerydemo() -> Config:
 
 
 def express() -> Config:
-    import functions as F
-    import renames as R
     return Config("express", "express", [Source("package.json", J.package_json)],
                   describe_for("express"),
-                  extra=lambda g: F.js_functions(g, "express", "express", ["lib"])
-                  + R.renamed_questions(g, "express", "express", ["lib"])
-                  + R.asof_before_rename(g, "express", "express", ["lib"]))
+                  extra=lambda g: _js_code(g))
+
+
+def _js_code(g):
+    import functions as F
+    import renames as R
+    funcs = F.js_functions(g, "express", "express", ["lib"])
+    return (funcs + F.asof_code(g, funcs, F.js_function_at(g))
+            + R.renamed_questions(g, "express", "express", ["lib"])
+            + R.asof_before_rename(g, "express", "express", ["lib"]))
 
 
 def realworld() -> Config:
-    import functions as F
-    import renames as R
     return Config("node-express-realworld", "the RealWorld API", [
         Source("package.json", J.package_json), Source("Dockerfile", D.dockerfile)],
         describe_for("the RealWorld API"),
-        extra=lambda g: F.ts_routes(g, "node-express-realworld", "the RealWorld API")
-        + R.renamed_questions(g, "node-express-realworld", "the RealWorld API", ["src"]))
+        extra=lambda g: _ts_code(g))
+
+
+def _ts_code(g):
+    import functions as F
+    import renames as R
+    routes = F.ts_routes(g, "node-express-realworld", "the RealWorld API")
+    return (routes + F.asof_code(g, routes, F.ts_route_at(g))
+            + R.renamed_questions(g, "node-express-realworld", "the RealWorld API", ["src"]))
 
 
 CONFIGS = {"click": click, "httpx": httpx, "microblog": microblog, "bakerydemo": bakerydemo,
