@@ -1,12 +1,13 @@
-"""The one tokenizer: identifiers split on snake_case/camelCase, lightly stemmed, with a small
-table of developer synonyms (``tokens``), and whole identifiers kept for lexical ranking
-(``norm_ident``; the Snowball-stemmed BM25 tokens are ``service.lexical.lexical_tokens``).
-The hash embedder, the BM25 index, the question parser,
-the ranker and the stale-reference check all tokenize with it, so a question and a fact meet on
-the same words."""
+"""The one tokenizer: identifiers split on snake_case/camelCase, with a small table of developer
+synonyms, in two strengths over the same split, stop words and synonyms -- ``tokens`` (light
+suffix stripping: the hash embedder, the question parser and the stale-reference check; stored
+embeddings depend on it) and ``lexical_tokens`` (Snowball stems plus whole identifiers: the BM25
+index and the ranker's word signals) -- and ``norm_ident``, one spelling of an identifier.  A
+question and a fact meet on the same words because both go through this module."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 _STOP = set("""a an the of to in on for and or is are was be been what which who whom whose how
@@ -57,3 +58,59 @@ def norm_ident(word: str) -> str:
     return re.sub(r"[-_.]+", "_", word.lower()).strip("_")
 
 
+# The tokenizer's name, kept in the snapshot's arrays and in every cached document digest: an
+# index built by another tokenizer is not read (the question's tokens would not meet it), and
+# its cached tokens are not reused.
+TOKENIZER = "snowball-english-1"
+
+
+@functools.lru_cache(maxsize=1)
+def _stemmer():
+    import Stemmer  # PyStemmer: Snowball's C stemmers
+
+    return Stemmer.Stemmer("english")
+
+
+@functools.lru_cache(maxsize=1)
+def _stem_synonyms() -> dict[str, str]:
+    stem = _stemmer().stemWord
+    return {stem(k): stem(v) for k, v in _SYNONYMS.items() if stem(k) != stem(v)}
+
+
+# Words of a question that a fact's name spells otherwise: "how many workers" is WORKER_COUNT.
+_LEXICAL_SYNONYMS = {"mani": "count"}
+
+
+def stem_word(word: str) -> str:
+    """A plain word's Snowball stem, inflections of a synonym included ("listened" is "port")."""
+    if not word.isalpha():
+        return word
+    w = _stemmer().stemWord(word)
+    w = _stem_synonyms().get(w, w)
+    return _LEXICAL_SYNONYMS.get(w, w)
+
+
+# A whole identifier as written: a dotted/dashed/underscored name, or a word with digits or inner
+# capitals.  The words split "urllib3" into "urllib" + "3" (right for similarity), but a lexical
+# ranker needs the identifier itself: "3" is in every version number, "urllib3" is rare.
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[.\-][A-Za-z0-9_]+)*")
+
+
+@functools.lru_cache(maxsize=1 << 16)  # as-of questions re-index the same fact texts
+def lexical_tokens(text: str) -> tuple[str, ...]:
+    """The embedder's words (split on case and underscores, stop words dropped, developer
+    synonyms), each reduced to its Snowball stem, plus each whole identifier the words split,
+    normalised (norm_ident).  The stem makes "tries" meet tryRender and "initializes"
+    initialize, which the embedder's light suffix stripping cannot ("tri" is not "try"); the
+    embedder keeps its own words, so that stored embeddings keep their meaning."""
+    out = []
+    for raw in _SPLIT.findall(text):
+        w = raw.lower()
+        if w not in _STOP:
+            out.append(stem_word(_SYNONYMS.get(w, w)))
+    for raw in _IDENT.findall(text):
+        if len(_SPLIT.findall(raw)) > 1:
+            whole = norm_ident(raw)
+            if whole:
+                out.append(whole)
+    return tuple(out)

@@ -10,17 +10,10 @@ the cold-ask budget).  As-of questions build it for the versions valid then.
 
 from __future__ import annotations
 
-import functools
 import json
-import re
 
 from repomem.core.model import short_hash
-from repomem.core.tokens import _SPLIT, _STOP, _SYNONYMS, norm_ident
-
-# The tokenizer's name, kept in the snapshot's arrays and in every cached document digest: an
-# index built by another tokenizer is not read (the question's tokens would not meet it), and
-# its cached tokens are not reused.
-TOKENIZER = "snowball-english-1"
+from repomem.core.tokens import TOKENIZER, lexical_tokens, norm_ident, stem_word
 
 # Field weights, chosen by hand on the issue's failing questions and then checked on the dev half
 # of the real-history benchmark (click and microblog; a grid of a few settings, where raising
@@ -42,58 +35,6 @@ BM25 = {"k1": 1.2, "b": 0.5}  # short fields: length normalisation matters less 
 # Words about functions in general ("what is the function called"): the intent signal uses
 # them; as lexical terms they would only find func_name and get_name.
 _META = {"func", "name"}
-
-
-@functools.lru_cache(maxsize=1)
-def _stemmer():
-    import Stemmer  # PyStemmer: Snowball's C stemmers
-
-    return Stemmer.Stemmer("english")
-
-
-@functools.lru_cache(maxsize=1)
-def _stem_synonyms() -> dict[str, str]:
-    stem = _stemmer().stemWord
-    return {stem(k): stem(v) for k, v in _SYNONYMS.items() if stem(k) != stem(v)}
-
-
-# Words of a question that a fact's name spells otherwise: "how many workers" is WORKER_COUNT.
-_LEXICAL_SYNONYMS = {"mani": "count"}
-
-
-def _stem(word: str) -> str:
-    """A plain word's Snowball stem, inflections of a synonym included ("listened" is "port")."""
-    if not word.isalpha():
-        return word
-    w = _stemmer().stemWord(word)
-    w = _stem_synonyms().get(w, w)
-    return _LEXICAL_SYNONYMS.get(w, w)
-
-
-# A whole identifier as written: a dotted/dashed/underscored name, or a word with digits or inner
-# capitals.  The words split "urllib3" into "urllib" + "3" (right for similarity), but a lexical
-# ranker needs the identifier itself: "3" is in every version number, "urllib3" is rare.
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[.\-][A-Za-z0-9_]+)*")
-
-
-@functools.lru_cache(maxsize=1 << 16)  # as-of questions re-index the same fact texts
-def lexical_tokens(text: str) -> tuple[str, ...]:
-    """The embedder's words (split on case and underscores, stop words dropped, developer
-    synonyms), each reduced to its Snowball stem, plus each whole identifier the words split,
-    normalised (norm_ident).  The stem makes "tries" meet tryRender and "initializes"
-    initialize, which the embedder's light suffix stripping cannot ("tri" is not "try"); the
-    embedder keeps its own words, so that stored embeddings keep their meaning."""
-    out = []
-    for raw in _SPLIT.findall(text):
-        w = raw.lower()
-        if w not in _STOP:
-            out.append(_stem(_SYNONYMS.get(w, w)))
-    for raw in _IDENT.findall(text):
-        if len(_SPLIT.findall(raw)) > 1:
-            whole = norm_ident(raw)
-            if whole:
-                out.append(whole)
-    return tuple(out)
 
 
 def fields(row: dict) -> dict[str, str]:
@@ -205,7 +146,7 @@ class Lexical:
         import numpy as np
 
         out = np.zeros(self.n, dtype=np.float32)
-        drop = {_stem(d) for d in drop}
+        drop = {stem_word(d) for d in drop}
         for t in sorted(set(lexical_tokens(question)) - _META - drop):
             for f, w in FIELD_WEIGHTS[profile].items():
                 i = self.vocab.get(f"{f}:{t}")
