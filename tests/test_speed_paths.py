@@ -102,6 +102,42 @@ def test_first_ingest_folded_batch_by_batch_equals_a_refold(new_repo, tmp_path, 
     assert [f["value"] for f in facts(r2)["facts"] if f["key"].endswith("PORT")] == ["0"]
 
 
+def test_first_ingest_writes_closed_versions_between_batches_and_the_view_is_a_refold(
+        new_repo, tmp_path, monkeypatch):
+    from repomem.service import ingest as ingest_mod
+    from repomem.service import view
+    from repomem.storage.store import FOREVER, Store
+
+    monkeypatch.setattr(ingest_mod, "RECORD_BATCH", 2)
+    monkeypatch.setattr(ingest_mod._EarlyRows, "MIN_ROWS", 1)
+    early: list = []
+    real = Store.put_versions
+
+    def spy(self, versions, embedder):
+        assert all(v.valid_to is not None for v in versions)  # closed: final rows only
+        early.extend(v.id for v in versions)
+        return real(self, versions, embedder)
+
+    monkeypatch.setattr(Store, "put_versions", spy)
+    repo = new_repo()
+    for i in range(7):
+        commit(repo, f"2026-01-0{i + 1}T00:00:00Z", f"c{i}",
+               {"app.py": f"PORT = {i}\n\n\ndef f(x):\n    return x * {i}\n"})
+    r = Repo.open(repo, store=tmp_path / "s")
+    stats = ingest(r, all_history=True)
+    with r.store.reader():
+        closed = {row["id"] for row in r.store.rows() if row["valid_to"] != FOREVER}
+    assert len(early) == len(set(early)) and set(early) == closed  # PORT 0..5, batch by batch
+    assert len(closed) == 6 and stats["added"] == stats["versions"] == 8  # + PORT 6 and f
+    streamed = _versions(r)
+    r.store.drop_views()
+    r2 = Repo.open(repo, store=tmp_path / "s")
+    view.sync_view(r2)
+    assert _versions(r2) == streamed
+    assert [v["value"] for v in history(r2, "constant:app.py:PORT")["versions"]] == \
+        [str(i) for i in range(7)]
+
+
 def test_finished_facts_are_memoised_but_stay_redacted_and_keep_their_fingerprint():
     src = 'API_TOKEN = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"\n\n\ndef f(x):\n    return x\n'
     first = mine_file("app.py", src.encode())

@@ -28,9 +28,9 @@ def _may_move(path: str) -> bool:
     """Whether the file's facts may hold functions or classes: only then are its old version's
     facts needed (to match moves).  A worker whose batch starts mid-history would otherwise
     mine the old version of every settings file its first commits touch, for nothing."""
-    from repomem.miners import all_miners
+    from repomem.miners import accepting
 
-    return any(m.accepts(path) for m in all_miners() if m.name in _MOVABLE_MINERS)
+    return any(m.name in _MOVABLE_MINERS for m in accepting(path))
 
 
 _MOVABLE_MINERS = ("python", "lang")  # the miners that emit FUNCTION and CLASS facts

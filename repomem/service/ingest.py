@@ -70,15 +70,17 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
         pre = Ledger() if (all_history or not revs) and todo and len(todo) == len(infos) \
             and not early else None
         eff = git.effective_times(infos) if pre is not None else {}
+        closed_rows = _EarlyRows(r, pre, emb) if pre is not None else None
         try:
             for recs in _mined(r, batches):
                 now = int(time.time())
                 r.store.put_records(recs, now)
-                if pre is not None:
+                if pre is not None and closed_rows is not None:
                     # folded already: keeping every record of the history in memory for the
                     # fold at the end was most of the peak memory (a fallback reads them back)
                     for rec in recs:
                         pre.apply(rec, eff[rec.sha], now)
+                    closed_rows.write()
                 else:
                     fresh.update((rec.sha, (rec, now)) for rec in recs)
                 crashpoint("records")
@@ -91,9 +93,42 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
             if show:
                 print(file=sys.stderr)
             shallow.note(r.store, r.root, infos)
-            stats = sync_view(r, emb, fresh, pre, patched)
+            stats = sync_view(r, emb, fresh, pre, patched,
+                              closed_rows.written if closed_rows else None)
         stats.update(commits=len(infos), new=new, remined=regrafted)
         return stats
+
+
+class _EarlyRows:
+    """A first ingest writes the versions its fold has closed to Chroma between batches, while
+    the workers mine the next ones, instead of all of them after the last batch (then only this
+    process runs: on express ~2.5 s of embedding and upserts with one core idle).  A closed
+    version never changes again, so its row is final; the view stays marked incomplete until
+    ``sync_view`` has written the rest, so a crash in between leaves a view the next run redoes."""
+
+    MIN_ROWS = 250  # fewer, larger upserts
+
+    def __init__(self, r: Repo, ledger: Ledger, emb):
+        self.r, self.ledger, self.emb = r, ledger, emb
+        self.seen = 0  # versions of the ledger looked at
+        self.pending: list = []  # versions still open when last looked at
+        self.written: set[str] = set()
+
+    def write(self) -> None:
+        from repomem.service import summaries
+
+        self.pending += self.ledger.versions[self.seen:]
+        self.seen = len(self.ledger.versions)
+        closed = [v for v in self.pending if v.valid_to is not None]
+        if len(closed) < self.MIN_ROWS:
+            return
+        self.pending = [v for v in self.pending if v.valid_to is None]
+        if not self.written:
+            view = self.r.store.view_name("view")
+            if (self.r.store.get_meta(view) or {}).get("complete"):
+                self.r.store.set_meta(view, {"id": "", "complete": False})
+        self.r.store.put_versions(summaries.apply(self.r.store.path, closed), self.emb)
+        self.written.update(v.id for v in closed)
 
 
 def _workers(n_commits: int) -> int:

@@ -56,9 +56,10 @@ def _records(r: Repo, shas: list[str], fresh: dict | None) -> dict:
 
 
 def sync_view(r: Repo, emb=None, fresh: dict | None = None, folded: Ledger | None = None,
-              patched: tuple | None = None) -> dict:
+              patched: tuple | None = None, written: set[str] | None = None) -> dict:
     """FOLDED: a ledger the caller folded from nothing, used when it applied exactly the records
     the view is the fold of (a first ingest folds batch by batch while workers mine).
+    WRITTEN: ids of FOLDED's closed versions the caller wrote to Chroma meanwhile (``early_rows``).
     PATCHED: (summaries digest, ledger): the saved fold state as this writer loaded it, with
     records applied on top and ``dirty`` saying what they changed (the provisional snapshot's
     work, not done twice)."""
@@ -96,12 +97,14 @@ def sync_view(r: Repo, emb=None, fresh: dict | None = None, folded: Ledger | Non
             stats = r.store.sync_versions(summaries.apply(r.store.path, changed), emb,
                                           complete=False)
         else:  # backfill, checkout, reset, rebase: fold the whole history again
+            rows_written = None
             if folded is not None and folded.applied == applied:
-                ledger = folded
+                ledger, rows_written = folded, written
             else:
                 recs = _records(r, applied, fresh)
                 ledger = fold([(recs[s][0], eff[s], recs[s][1]) for s in applied])
-            stats = r.store.sync_versions(summaries.apply(r.store.path, ledger.versions), emb)
+            stats = r.store.sync_versions(summaries.apply(r.store.path, ledger.versions), emb,
+                                          known=rows_written)
         crashpoint("view")
         _save_fold(r, ledger, extra)
         state = {"id": vid, "complete": True, "head": git.head(r.root)}
