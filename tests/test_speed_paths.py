@@ -109,7 +109,7 @@ def test_first_ingest_writes_closed_versions_between_batches_and_the_view_is_a_r
     from repomem.storage.store import FOREVER, Store
 
     monkeypatch.setattr(ingest_mod, "RECORD_BATCH", 2)
-    monkeypatch.setattr(ingest_mod._EarlyRows, "MIN_ROWS", 1)
+    monkeypatch.setattr(view.EarlyRows, "MIN_ROWS", 1)
     early: list = []
     real = Store.put_versions
 

@@ -243,9 +243,11 @@ def _init_worker(repo: str, log_level: int) -> None:
     _WORKER_MINER = CommitMiner(repo)
 
 
-def mine_batch(batch: list[git.CommitInfo]) -> list[CommitRecord]:
+def mine_batch(batch: list[git.CommitInfo], changes: dict | None = None) -> list[CommitRecord]:
+    """changes: ``git.changes`` of the batch, when the caller has them."""
     assert _WORKER_MINER is not None
-    changes = git.changes(_WORKER_MINER.repo, batch)
+    if changes is None:
+        changes = git.changes(_WORKER_MINER.repo, batch)
     _WORKER_MINER.prefetch(batch, changes)
     return [_WORKER_MINER.mine(c, changes.get(c.sha, [])) for c in batch]
 

@@ -23,12 +23,14 @@ from repomem.core.ledger import Ledger
 from repomem.miners.mining import CommitMiner, mine_batch, worker_pool
 from repomem.service import shallow, viewcache
 from repomem.service.repo import Repo, _embedder, require_store
-from repomem.service.view import _provisional, sync_view
+from repomem.service.view import EarlyRows, _provisional, sync_view
 from repomem.storage import storepath
 
 log = logging.getLogger("repomem")
 RECORD_BATCH = 200
 PARALLEL_MIN = 400
+BATCHES_PER_WORKER = 10  # batches a worker's share of the history is cut into (by bytes)
+PER_COMMIT = 1000  # the cost of a commit besides its bytes to mine, in bytes (a record, a diff)
 
 
 def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
@@ -64,15 +66,18 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
         started = time.time()
         done = 0
         fresh: dict = dict(early)  # records mined by this run: the fold need not read them back
-        batches = [todo[i:i + RECORD_BATCH] for i in range(0, len(todo), RECORD_BATCH)]
+        workers = _workers(len(todo))
+        changes = git.changes(r.root, todo) if workers > 1 else None
+        batches = _batches(r, todo, changes, workers) if changes is not None else \
+            [todo[i:i + RECORD_BATCH] for i in range(0, len(todo), RECORD_BATCH)]
         # A first ingest of the whole chain folds each batch as it arrives, while the workers
         # mine the next ones, instead of folding everything after the last batch.
         pre = Ledger() if (all_history or not revs) and todo and len(todo) == len(infos) \
             and not early else None
         eff = git.effective_times(infos) if pre is not None else {}
-        closed_rows = _EarlyRows(r, pre, emb) if pre is not None else None
+        closed_rows = EarlyRows(r, pre, emb) if pre is not None else None
         try:
-            for recs in _mined(r, batches):
+            for recs in _mined(r, batches, workers, changes):
                 now = int(time.time())
                 r.store.put_records(recs, now)
                 if pre is not None and closed_rows is not None:
@@ -99,38 +104,6 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
         return stats
 
 
-class _EarlyRows:
-    """A first ingest writes the versions its fold has closed to Chroma between batches, while
-    the workers mine the next ones, instead of all of them after the last batch (then only this
-    process runs: on express ~2.5 s of embedding and upserts with one core idle).  A closed
-    version never changes again, so its row is final; the view stays marked incomplete until
-    ``sync_view`` has written the rest, so a crash in between leaves a view the next run redoes."""
-
-    MIN_ROWS = 250  # fewer, larger upserts
-
-    def __init__(self, r: Repo, ledger: Ledger, emb):
-        self.r, self.ledger, self.emb = r, ledger, emb
-        self.seen = 0  # versions of the ledger looked at
-        self.pending: list = []  # versions still open when last looked at
-        self.written: set[str] = set()
-
-    def write(self) -> None:
-        from repomem.service import summaries
-
-        self.pending += self.ledger.versions[self.seen:]
-        self.seen = len(self.ledger.versions)
-        closed = [v for v in self.pending if v.valid_to is not None]
-        if len(closed) < self.MIN_ROWS:
-            return
-        self.pending = [v for v in self.pending if v.valid_to is None]
-        if not self.written:
-            view = self.r.store.view_name("view")
-            if (self.r.store.get_meta(view) or {}).get("complete"):
-                self.r.store.set_meta(view, {"id": "", "complete": False})
-        self.r.store.put_versions(summaries.apply(self.r.store.path, closed), self.emb)
-        self.written.update(v.id for v in closed)
-
-
 def _workers(n_commits: int) -> int:
     """Mining processes for a run: one below PARALLEL_MIN commits (starting workers costs more
     than it saves), else one per core up to 4; REPOMEM_WORKERS overrides."""
@@ -142,21 +115,49 @@ def _workers(n_commits: int) -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
-def _mined(r: Repo, batches: list[list[git.CommitInfo]]):
+def _batches(r: Repo, todo: list[git.CommitInfo], changes: dict,
+             workers: int) -> list[list[git.CommitInfo]]:
+    """Batches for mining workers, cut by work rather than by commit count: a batch holds at
+    most RECORD_BATCH commits and about 1/BATCHES_PER_WORKER of a worker's share of the bytes
+    to mine (the file versions the commits add).  A history's heavy stretch (a reformat of
+    every file: express's batch 18 of 200 commits had 4x the bytes of the others) then does
+    not leave one worker mining it alone at the end while the other has nothing left."""
+    from repomem.miners import wants
+
+    sizes = git.blob_sizes(r.root, list({ch.new_blob for chs in changes.values() for ch in chs
+                                         if ch.new_blob is not None and wants(ch.path)}))
+    cost = [PER_COMMIT + sum(sizes.get(ch.new_blob, 0) for ch in changes.get(c.sha, ())
+                             if ch.new_blob is not None) for c in todo]
+    target = sum(cost) / (BATCHES_PER_WORKER * workers)
+    out: list[list[git.CommitInfo]] = [[]]
+    acc = 0
+    for c, n in zip(todo, cost):
+        if out[-1] and (acc + n > target or len(out[-1]) >= RECORD_BATCH):
+            out.append([])
+            acc = 0
+        out[-1].append(c)
+        acc += n
+    return out
+
+
+def _mined(r: Repo, batches: list[list[git.CommitInfo]], workers: int | None = None,
+           changes: dict | None = None):
     """Records of each batch, in order.  A missing object raises after the batches before it
-    were yielded (and stored), so what is good is kept."""
+    were yielded (and stored), so what is good is kept.  changes: ``git.changes`` of every
+    commit of the batches, when the caller has them."""
     if not batches:
         return
-    workers = _workers(sum(len(b) for b in batches))
+    if workers is None:
+        workers = _workers(sum(len(b) for b in batches))
     if workers == 1 or len(batches) == 1:
         with CommitMiner(r.root) as miner:
             for batch in batches:
-                changes = git.changes(r.root, batch)
-                miner.prefetch(batch, changes)
+                got = changes if changes is not None else git.changes(r.root, batch)
+                miner.prefetch(batch, got)
                 recs = []
                 for c in batch:
                     try:
-                        recs.append(miner.mine(c, changes.get(c.sha, [])))
+                        recs.append(miner.mine(c, got.get(c.sha, [])))
                     except RepomemError:
                         if recs:
                             yield recs
@@ -168,17 +169,24 @@ def _mined(r: Repo, batches: list[list[git.CommitInfo]]):
     todo = iter(batches)
     # A bounded window of batches in flight: results must not pile up in memory while the
     # store writes lag behind the miners.
-    window = collections.deque(pool.submit(mine_batch, b)
-                               for b in itertools.islice(todo, 2 * workers))
+    def submit(batch):
+        mine = {c.sha: changes.get(c.sha, []) for c in batch} if changes is not None else None
+        return pool.submit(mine_batch, batch, mine)
+
+    window = collections.deque(submit(b) for b in itertools.islice(todo, 2 * workers))
+    finished = False
     try:
         while window:
             recs = window.popleft().result()
             nxt = next(todo, None)
             if nxt is not None:
-                window.append(pool.submit(mine_batch, nxt))
+                window.append(submit(nxt))
             yield recs
-    finally:  # on an error (or a generator closed early) do not mine what nobody will store
-        pool.shutdown(wait=True, cancel_futures=True)
+        finished = True
+    finally:
+        # on an error (or a generator closed early) do not mine what nobody will store; after
+        # the last batch the idle workers exit while this process writes the view (~0.3 s)
+        pool.shutdown(wait=not finished, cancel_futures=True)
 
 
 def _import_chroma_meanwhile() -> None:
