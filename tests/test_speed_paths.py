@@ -222,3 +222,25 @@ def test_token_runs_line_by_line_are_the_runs_of_the_text():
     assert secret_scan.token_runs(text) == expected
     assert secret_scan.token_runs(text) == expected  # from the cache of lines
     assert [text[a:b] for a, b in expected][0] == key
+
+
+def test_worker_batches_are_cut_by_bytes_to_mine(new_repo, tmp_path, monkeypatch):
+    from repomem.adapters import git as gitmod
+    from repomem.service import ingest as ingest_mod
+
+    repo = new_repo()
+    for i in range(12):
+        files = {"app.py": f"PORT = {i}\n"}
+        if i == 6:  # a heavy commit: a big module (and a big file nobody mines, which costs nothing)
+            files.update({"big.py": "".join(f"def f{j}(x):\n    return x\n\n\n" for j in range(800)),
+                          "data.bin": "x" * 100_000})
+        commit(repo, f"2026-01-{i + 1:02d}T00:00:00Z", f"c{i}", files)
+    r = Repo.open(repo, store=tmp_path / "s")
+    todo = gitmod.first_parent_chain(repo)
+    monkeypatch.setattr(ingest_mod, "BATCHES_PER_WORKER", 2)
+    batches = ingest_mod._batches(r, todo, gitmod.changes(repo, todo), workers=2)
+    assert [c for b in batches for c in b] == todo
+    assert [b for b in batches if todo[6] in b] == [[todo[6]]]  # alone: as costly as all others
+    assert len(batches) >= 3 and all(len(b) >= 2 for b in batches if todo[6] not in b)
+    monkeypatch.setattr(ingest_mod, "RECORD_BATCH", 2)  # a commit cap still holds
+    assert max(len(b) for b in ingest_mod._batches(r, todo, gitmod.changes(repo, todo), 2)) == 2
