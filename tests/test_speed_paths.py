@@ -108,6 +108,7 @@ def test_first_ingest_writes_closed_versions_between_batches_and_the_view_is_a_r
     from repomem.service import view
     from repomem.storage.store import FOREVER, Store
 
+    monkeypatch.setenv("REPOMEM_WORKERS", "2")  # alone, this process writes the view at the end
     monkeypatch.setattr(ingest_mod, "RECORD_BATCH", 2)
     monkeypatch.setattr(view.EarlyRows, "MIN_ROWS", 1)
     early: list = []
