@@ -29,7 +29,8 @@ from repomem.storage import storepath
 log = logging.getLogger("repomem")
 RECORD_BATCH = 200
 PARALLEL_MIN = 400
-BATCHES_PER_WORKER = 10  # batches a worker's share of the history is cut into (by bytes)
+BATCHES_PER_WORKER = 5  # a worker's share of the bytes to mine is cut into (fewer: more old
+# versions mined again where a worker takes up a path after the other; more: a worse last batch)
 PER_COMMIT = 1000  # the cost of a commit besides its bytes to mine, in bytes (a record, a diff)
 
 
