@@ -29,8 +29,10 @@ from repomem.storage import storepath
 log = logging.getLogger("repomem")
 RECORD_BATCH = 200
 PARALLEL_MIN = 400
-BATCHES_PER_WORKER = 5  # a worker's share of the bytes to mine is cut into (fewer: more old
-# versions mined again where a worker takes up a path after the other; more: a worse last batch)
+# Batches a worker's share of the bytes to mine is cut into.  More: more old versions mined
+# again (a worker taking up a path after the other has no facts of its last version); fewer: a
+# worse last batch.  5 gave the shortest mining in a simulation on express, click and httpx.
+BATCHES_PER_WORKER = 5
 PER_COMMIT = 1000  # the cost of a commit besides its bytes to mine, in bytes (a record, a diff)
 
 
