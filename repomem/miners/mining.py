@@ -252,10 +252,20 @@ def mine_batch(batch: list[git.CommitInfo], changes: dict | None = None) -> list
     return [_WORKER_MINER.mine(c, changes.get(c.sha, [])) for c in batch]
 
 
-def worker_pool(repo, workers: int):
+def _ready() -> None:
+    """A task that only makes the pool start a worker process."""
+
+
+def worker_pool(repo, workers: int, start: bool = False):
+    """start: spawn the workers now (they start up, ~0.3 s, while the caller prepares the
+    batches), not at the first batches submitted."""
     import concurrent.futures
     import multiprocessing
 
-    return concurrent.futures.ProcessPoolExecutor(
+    pool = concurrent.futures.ProcessPoolExecutor(
         max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
         initializer=_init_worker, initargs=(str(repo), logging.getLogger("repomem").getEffectiveLevel()))
+    if start:
+        for _ in range(workers):  # a pool spawns a process per task submitted, up to max_workers
+            pool.submit(_ready)
+    return pool

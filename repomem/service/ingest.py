@@ -70,9 +70,17 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
         done = 0
         fresh: dict = dict(early)  # records mined by this run: the fold need not read them back
         workers = _workers(len(todo))
-        changes = git.changes(r.root, todo) if workers > 1 else None
-        batches = _batches(r, todo, changes, workers) if changes is not None else \
-            [todo[i:i + RECORD_BATCH] for i in range(0, len(todo), RECORD_BATCH)]
+        # started first: the workers start up while this process cuts the batches (~0.2 s)
+        pool = worker_pool(r.root, workers, start=True) \
+            if workers > 1 and len(todo) > RECORD_BATCH else None
+        try:
+            changes = git.changes(r.root, todo) if workers > 1 else None
+            batches = _batches(r, todo, changes, workers) if changes is not None else \
+                [todo[i:i + RECORD_BATCH] for i in range(0, len(todo), RECORD_BATCH)]
+        except BaseException:
+            if pool is not None:
+                pool.shutdown(wait=False)
+            raise
         # A first ingest of the whole chain folds each batch as it arrives, while the workers
         # mine the next ones, instead of folding everything after the last batch.
         pre = Ledger() if (all_history or not revs) and todo and len(todo) == len(infos) \
@@ -82,7 +90,7 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
         # client open while it mines (~50 MB more peak memory, no time saved)
         closed_rows = EarlyRows(r, pre, emb) if pre is not None and workers > 1 else None
         try:
-            for recs in _mined(r, batches, workers, changes):
+            for recs in _mined(r, batches, workers, changes, pool):
                 now = int(time.time())
                 r.store.put_records(recs, now)
                 if pre is not None:
@@ -147,14 +155,16 @@ def _batches(r: Repo, todo: list[git.CommitInfo], changes: dict,
 
 
 def _mined(r: Repo, batches: list[list[git.CommitInfo]], workers: int | None = None,
-           changes: dict | None = None):
+           changes: dict | None = None, pool=None):
     """Records of each batch, in order.  A missing object raises after the batches before it
     were yielded (and stored), so what is good is kept.  changes: ``git.changes`` of every
-    commit of the batches, when the caller has them."""
-    if not batches:
-        return
+    commit of the batches, when the caller has them; pool: the workers, started by the caller."""
     if workers is None:
         workers = _workers(sum(len(b) for b in batches))
+    if pool is not None and (workers == 1 or len(batches) <= 1):
+        pool.shutdown(wait=False)  # not needed after all
+    if not batches:
+        return
     if workers == 1 or len(batches) == 1:
         with CommitMiner(r.root) as miner:
             for batch in batches:
@@ -170,7 +180,7 @@ def _mined(r: Repo, batches: list[list[git.CommitInfo]], workers: int | None = N
                         raise
                 yield recs
         return
-    pool = worker_pool(r.root, workers)
+    pool = pool or worker_pool(r.root, workers)
     _import_chroma_meanwhile()
     todo = iter(batches)
     # A bounded window of batches in flight: results must not pile up in memory while the
