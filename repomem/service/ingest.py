@@ -133,8 +133,8 @@ def _batches(r: Repo, todo: list[git.CommitInfo], changes: dict,
              workers: int) -> list[list[git.CommitInfo]]:
     """Batches for mining workers, cut by work rather than by commit count: a batch holds at
     most RECORD_BATCH commits and about 1/BATCHES_PER_WORKER of a worker's share of the bytes
-    to mine (the file versions the commits add).  A history's heavy stretch (a reformat of
-    every file: express's batch 18 of 200 commits had 4x the bytes of the others) then does
+    to mine (the file versions the commits add).  A history's heavy stretch (changes across
+    many files: express's commits 3,601-3,800 hold 3x the bytes of an average 200) then does
     not leave one worker mining it alone at the end while the other has nothing left."""
     from repomem.miners import wants
 
