@@ -17,6 +17,7 @@ def test_speed_figures_on_a_small_history(new_repo, tmp_path):
     (run,) = res["runs"]
     assert run["versions"] >= 3 and run["bytes_per_version"] > 0 and run["peak_rss_mb"] > 0
     assert run["ratio"] >= 1  # ingesting costs more than reading the diffs
+    assert run["cpu_s"] > 0  # user + sys of the ingest process and its workers
     # answerable (the snapshot for the new HEAD) comes no later than the whole ingest
     assert 0 < res["hook_p50_s"] <= res["hook_full_p50_s"]
     assert 0 < res["code_p50_s"] <= res["code_full_p50_s"]  # app.py gained a function each time

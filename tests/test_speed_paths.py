@@ -102,6 +102,43 @@ def test_first_ingest_folded_batch_by_batch_equals_a_refold(new_repo, tmp_path, 
     assert [f["value"] for f in facts(r2)["facts"] if f["key"].endswith("PORT")] == ["0"]
 
 
+def test_first_ingest_writes_closed_versions_between_batches_and_the_view_is_a_refold(
+        new_repo, tmp_path, monkeypatch):
+    from repomem.service import ingest as ingest_mod
+    from repomem.service import view
+    from repomem.storage.store import FOREVER, Store
+
+    monkeypatch.setenv("REPOMEM_WORKERS", "2")  # alone, this process writes the view at the end
+    monkeypatch.setattr(ingest_mod, "RECORD_BATCH", 2)
+    monkeypatch.setattr(view.EarlyRows, "MIN_ROWS", 1)
+    early: list = []
+    real = Store.put_versions
+
+    def spy(self, versions, embedder):
+        assert all(v.valid_to is not None for v in versions)  # closed: final rows only
+        early.extend(v.id for v in versions)
+        return real(self, versions, embedder)
+
+    monkeypatch.setattr(Store, "put_versions", spy)
+    repo = new_repo()
+    for i in range(7):
+        commit(repo, f"2026-01-0{i + 1}T00:00:00Z", f"c{i}",
+               {"app.py": f"PORT = {i}\n\n\ndef f(x):\n    return x * {i}\n"})
+    r = Repo.open(repo, store=tmp_path / "s")
+    stats = ingest(r, all_history=True)
+    with r.store.reader():
+        closed = {row["id"] for row in r.store.rows() if row["valid_to"] != FOREVER}
+    assert len(early) == len(set(early)) and set(early) == closed  # PORT 0..5, batch by batch
+    assert len(closed) == 6 and stats["added"] == stats["versions"] == 8  # + PORT 6 and f
+    streamed = _versions(r)
+    r.store.drop_views()
+    r2 = Repo.open(repo, store=tmp_path / "s")
+    view.sync_view(r2)
+    assert _versions(r2) == streamed
+    assert [v["value"] for v in history(r2, "constant:app.py:PORT")["versions"]] == \
+        [str(i) for i in range(7)]
+
+
 def test_finished_facts_are_memoised_but_stay_redacted_and_keep_their_fingerprint():
     src = 'API_TOKEN = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"\n\n\ndef f(x):\n    return x\n'
     first = mine_file("app.py", src.encode())
@@ -186,3 +223,25 @@ def test_token_runs_line_by_line_are_the_runs_of_the_text():
     assert secret_scan.token_runs(text) == expected
     assert secret_scan.token_runs(text) == expected  # from the cache of lines
     assert [text[a:b] for a, b in expected][0] == key
+
+
+def test_worker_batches_are_cut_by_bytes_to_mine(new_repo, tmp_path, monkeypatch):
+    from repomem.adapters import git as gitmod
+    from repomem.service import ingest as ingest_mod
+
+    repo = new_repo()
+    for i in range(12):
+        files = {"app.py": f"PORT = {i}\n"}
+        if i == 6:  # a heavy commit: a big module (and a big file nobody mines, which costs nothing)
+            files.update({"big.py": "".join(f"def f{j}(x):\n    return x\n\n\n" for j in range(800)),
+                          "data.bin": "x" * 100_000})
+        commit(repo, f"2026-01-{i + 1:02d}T00:00:00Z", f"c{i}", files)
+    r = Repo.open(repo, store=tmp_path / "s")
+    todo = gitmod.first_parent_chain(repo)
+    monkeypatch.setattr(ingest_mod, "BATCHES_PER_WORKER", 2)
+    batches = ingest_mod._batches(r, todo, gitmod.changes(repo, todo), workers=2)
+    assert [c for b in batches for c in b] == todo
+    assert [b for b in batches if todo[6] in b] == [[todo[6]]]  # alone: as costly as all others
+    assert len(batches) >= 3 and all(len(b) >= 2 for b in batches if todo[6] not in b)
+    monkeypatch.setattr(ingest_mod, "RECORD_BATCH", 2)  # a commit cap still holds
+    assert max(len(b) for b in ingest_mod._batches(r, todo, gitmod.changes(repo, todo), 2)) == 2

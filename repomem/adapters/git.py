@@ -247,6 +247,15 @@ def changes(repo: str | Path, commits: list[CommitInfo]) -> dict[str, list[Chang
     return result
 
 
+def blob_sizes(repo: str | Path, shas: list[str]) -> dict[str, int]:
+    """Sizes of these blobs (one ``git cat-file --batch-check``; a missing one is left out)."""
+    if not shas:
+        return {}
+    out = git(repo, "cat-file", "--batch-check", input="".join(f"{s}\n" for s in shas).encode())
+    rows = [ln.split() for ln in out.decode().splitlines()]
+    return {row[0]: int(row[2]) for row in rows if len(row) == 3 and row[2].isdigit()}
+
+
 class BlobReader:
     """One long-lived ``git cat-file --batch`` process: a blob per request, no process per file."""
 

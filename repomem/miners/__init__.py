@@ -90,9 +90,29 @@ def all_miners() -> list[Miner]:
     return _MINERS
 
 
+# The miners that accept a path, by path: a history asks about the same few hundred paths for
+# every commit that touches them (~5 asks each: which blobs to read ahead, which to mine, which
+# old versions to read back), and each miner's ``accepts`` splits and matches the path again.
+# Valid for one list of miners (a new registration builds a new list).
+_ACCEPTING: dict[str, tuple[Miner, ...]] = {}
+_ACCEPTING_FOR: list = []
+
+
+def accepting(path: str) -> tuple[Miner, ...]:
+    global _ACCEPTING_FOR
+    miners = all_miners()
+    if miners is not _ACCEPTING_FOR or len(_ACCEPTING) >= 50_000:
+        _ACCEPTING.clear()
+        _ACCEPTING_FOR = miners
+    got = _ACCEPTING.get(path)
+    if got is None:
+        got = _ACCEPTING[path] = tuple(m for m in miners if m.accepts(path))
+    return got
+
+
 def wants(path: str) -> bool:
     """True when some miner reads this path (cheap: decides which blobs git must hand over)."""
-    return any(m.accepts(path) for m in all_miners())
+    return bool(accepting(path))
 
 
 def _bounded(f: Fact) -> Fact:
@@ -138,7 +158,7 @@ def mine_file(path: str, data: bytes) -> list[Fact]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise MineError(f"not UTF-8 ({e.reason} at byte {e.start})") from None
-    miners = [m for m in all_miners() if m.accepts(path)]
+    miners = accepting(path)
     if not miners:
         return []
     text = redact_blob(text, code=path.endswith((".py", ".pyi")))

@@ -28,9 +28,9 @@ def _may_move(path: str) -> bool:
     """Whether the file's facts may hold functions or classes: only then are its old version's
     facts needed (to match moves).  A worker whose batch starts mid-history would otherwise
     mine the old version of every settings file its first commits touch, for nothing."""
-    from repomem.miners import all_miners
+    from repomem.miners import accepting
 
-    return any(m.accepts(path) for m in all_miners() if m.name in _MOVABLE_MINERS)
+    return any(m.name in _MOVABLE_MINERS for m in accepting(path))
 
 
 _MOVABLE_MINERS = ("python", "lang")  # the miners that emit FUNCTION and CLASS facts
@@ -243,17 +243,29 @@ def _init_worker(repo: str, log_level: int) -> None:
     _WORKER_MINER = CommitMiner(repo)
 
 
-def mine_batch(batch: list[git.CommitInfo]) -> list[CommitRecord]:
+def mine_batch(batch: list[git.CommitInfo], changes: dict | None = None) -> list[CommitRecord]:
+    """changes: ``git.changes`` of the batch, when the caller has them."""
     assert _WORKER_MINER is not None
-    changes = git.changes(_WORKER_MINER.repo, batch)
+    if changes is None:
+        changes = git.changes(_WORKER_MINER.repo, batch)
     _WORKER_MINER.prefetch(batch, changes)
     return [_WORKER_MINER.mine(c, changes.get(c.sha, [])) for c in batch]
 
 
-def worker_pool(repo, workers: int):
+def _ready() -> None:
+    """A task that only makes the pool start a worker process."""
+
+
+def worker_pool(repo, workers: int, start: bool = False):
+    """start: spawn the workers now (they start up, ~0.3 s, while the caller prepares the
+    batches), not at the first batches submitted."""
     import concurrent.futures
     import multiprocessing
 
-    return concurrent.futures.ProcessPoolExecutor(
+    pool = concurrent.futures.ProcessPoolExecutor(
         max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
         initializer=_init_worker, initargs=(str(repo), logging.getLogger("repomem").getEffectiveLevel()))
+    if start:
+        for _ in range(workers):  # a pool spawns a process per task submitted, up to max_workers
+            pool.submit(_ready)
+    return pool
