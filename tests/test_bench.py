@@ -29,6 +29,12 @@ def result(tmp_path_factory):
     return dict(main, rows=rows, summary=stale.summarize(rows))
 
 
+# The tests reading ``result`` run on one pytest-xdist worker (the README's test command uses
+# --dist loadgroup): the ~20 s fixture is built once, not once per worker.
+shares_result = pytest.mark.xdist_group("test_bench-result")
+
+
+@shares_result
 def test_repomem_serves_no_stale_value_in_any_condition(result):
     summ = result["summary"]
     assert set(summ) == set(stale.CONDITIONS)
@@ -38,6 +44,7 @@ def test_repomem_serves_no_stale_value_in_any_condition(result):
         assert rm["accuracy"] >= 0.97 and rm["asof_accuracy"] >= 0.97, (cond, rm)
 
 
+@shares_result
 def test_scenarios_are_not_too_easy_for_the_baselines(result):
     summ = result["summary"]
     assert summ["many-versions"]["rag"]["stale"] > 0
@@ -46,6 +53,7 @@ def test_scenarios_are_not_too_easy_for_the_baselines(result):
     assert all(summ[c]["rag+dates"]["exposed"] > 0 for c in summ)
 
 
+@shares_result
 def test_report_renders(result, tmp_path):
     md = report.stale_tables(result)
     assert "| repomem |" in md and "many-versions" in md
