@@ -12,7 +12,7 @@ from repomem.service.repo import Repo
 
 
 def _port(repo, store) -> str:
-    assert worker.wait_idle(store)
+    assert worker.wait_idle(store, timeout=60)
     return ask(Repo.open(repo), "PORT in app.py", k=1)["answer"]
 
 

@@ -45,7 +45,7 @@ def test_install_chains_and_uninstall_restores_a_foreign_hook(new_repo):
     foreign.unlink()
     commit(repo, "2026-01-02T10:00:00+00:00", "two", {"app.py": "PORT = 9090\n"})
     assert foreign.read_text() == "ran\n"
-    assert worker.wait_idle(store)
+    assert worker.wait_idle(store, timeout=60)
     assert _port(repo) == "9090"
 
     # A second install is a no-op for the chained hook (it is not moved over itself).
@@ -103,7 +103,7 @@ def test_rebase_runs_no_per_commit_work_and_catches_up_once(new_repo, tmp_path):
         commit(repo, f"2026-01-0{i + 2}T10:00:00+00:00", f"t{i}", {f"t{i}.py": f"X{i} = {i}\n"})
     git(repo, "checkout", "-q", "main")
     commit(repo, "2026-01-06T10:00:00+00:00", "m", {"m.py": "M = 1\n"})
-    assert worker.wait_idle(store)  # a live worker would take the requests instead of the spy
+    assert worker.wait_idle(store, timeout=60)  # a live worker would take the requests instead of the spy
     spy, log = _spy_python(tmp_path)
     hooks.install(repo, python=str(spy))
     git(repo, "rebase", "-q", "main", "topic")
@@ -129,11 +129,11 @@ def test_shim_is_small_posix_sh(new_repo):
 def test_a_burst_of_commits_coalesces(new_repo):
     repo = new_repo()
     store = _init(repo)
-    assert worker.wait_idle(store)
+    assert worker.wait_idle(store, timeout=60)
     (store / "worker.log").unlink(missing_ok=True)
     for i in range(6):
         commit(repo, f"2026-01-0{i + 2}T10:00:00+00:00", f"c{i}", {"app.py": f"PORT = {i}\n"})
-    assert worker.wait_idle(store)
+    assert worker.wait_idle(store, timeout=60)
     runs = (store / "worker.log").read_text().count(" indexed ")
     assert 1 <= runs < 6
     assert _port(repo) == "5"
@@ -149,6 +149,6 @@ def test_falls_back_to_repomem_on_path(new_repo, tmp_path):
     (repo / "app.py").write_text("PORT = 4444\n")
     subprocess.run(["git", "-C", str(repo), "-c", "user.name=T", "-c", "user.email=t@example.com",
                     "commit", "-q", "-am", "via PATH"], env=env, check=True)
-    assert worker.wait_idle(store)
+    assert worker.wait_idle(store, timeout=60)
     assert _port(repo) == "4444"
     assert "is gone: falls back to 'repomem' on PATH" in cli("hooks", "status", "--repo", repo)[1]

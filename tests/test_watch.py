@@ -93,7 +93,7 @@ def test_overlay_keys_match_the_committed_keys(new_repo):
     assert overlay.load(r) == []
 
 
-def _wait(pred, timeout=10.0):
+def _wait(pred, timeout=60.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         got = pred()
@@ -117,7 +117,7 @@ def test_daemon_sees_an_edit_then_its_commit(new_repo):
         assert f["key"] == "constant:app.py:PORT" and f["uncommitted"]
 
         git(repo, "commit", "-q", "-am", "port 4321", date="2026-01-02T10:00:00+00:00")
-        assert worker.wait_idle(store)
+        assert worker.wait_idle(store, timeout=60)
         _wait(lambda: not overlay.load(r))
         fact = ask(r, "PORT in app.py", k=1)["facts"][0]
         assert fact["value"] == "4321" and fact["commit"] == git(repo, "rev-parse", "HEAD")

@@ -203,8 +203,10 @@ def _du(path: Path) -> int:
 
 
 def measure(repo: Path, work: Path, label: str, asks: int = 30, cold: int = 5,
-            incremental: int = 5, log=None) -> dict:
-    """Ingest ``repo``'s whole first-parent history into a fresh store under ``work``."""
+            incremental: int = 5, log=None, hook_commits: int = 20) -> dict:
+    """Ingest ``repo``'s whole first-parent history into a fresh store under ``work``.
+    ``hook_commits``: timed commits on each side of the hook overhead (the test suite's tiny run
+    takes a few; each one with hooks waits for its worker process)."""
     from repomem.service.ingest import ingest
     from repomem.service.query import ask
     from repomem.service.repo import Repo
@@ -270,12 +272,12 @@ def measure(repo: Path, work: Path, label: str, asks: int = 30, cold: int = 5,
         finally:
             r.store.close()
         out["incremental_p50_s"] = round(statistics.median(inc), 3)
-    out["hook_overhead"] = hook_overhead(repo)
+    out["hook_overhead"] = hook_overhead(repo, hook_commits)
     shutil.rmtree(store, ignore_errors=True)
     return out
 
 
-def hook_overhead(repo: Path):
+def hook_overhead(repo: Path, n: int = 20):
     """Added wall time of `git commit` with repomem's hooks (repomem.bench.hooks builds its own
     repository; ``repo`` is unused).  A failure is reported in the table, not raised: the other
     figures of the run stay valid."""
@@ -283,7 +285,7 @@ def hook_overhead(repo: Path):
     from repomem.core.errors import RepomemError
 
     try:
-        return bench_hooks.measure()
+        return bench_hooks.measure(n)
     except (RepomemError, OSError, subprocess.SubprocessError, AssertionError) as e:
         return f"error: {type(e).__name__}: {e}"
 

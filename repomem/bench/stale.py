@@ -219,15 +219,18 @@ def _ts(when: str) -> int:
 # ------------------------------------------------------------------------------------ the run
 
 def run(workdir: Path, quick: bool = False, conditions: list[str] | None = None,
-        embedder: str | None = None, only: list[str] | None = None, log=None) -> dict:
-    """Returns {"rows": per-question results, "summary": {cond: {system: metrics}}}."""
+        embedder: str | None = None, only: list[str] | None = None, log=None,
+        built: dict[tuple[str, str], tuple[Path, list[str]]] | None = None) -> dict:
+    """Returns {"rows": per-question results, "summary": {cond: {system: metrics}}}.
+    ``built``: the scenario repositories of an earlier call, (kind, name) -> (path, shas), filled
+    by this one (the test suite runs one condition at a time and builds each repository once)."""
     suite_mod = load_suite()
     conditions = conditions or CONDITIONS
     names = set(only or (suite_mod.QUICK if quick else []))
     emb = get_embedder(embedder)
     workdir = Path(workdir)
     rows = []
-    built: dict[tuple[str, str], tuple[Path, list[str]]] = {}
+    built = {} if built is None else built
     started = time.time()
     for cond in conditions:
         kind = {"many-versions": "many", "noise": "noise"}.get(cond, "base")
