@@ -210,9 +210,11 @@ def _import_chroma_meanwhile() -> None:
     view at the end) in a thread meanwhile.  A failure is left for the real import to report."""
     import threading
 
+    from repomem.storage.chromaimport import import_chromadb
+
     def run():
         try:
-            import chromadb  # noqa: F401
+            import_chromadb()  # under the lock the main thread's import also takes
         except Exception:  # reported by the import that needs it
             pass
 

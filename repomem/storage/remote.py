@@ -42,7 +42,9 @@ class Remote:
         return f"rm-{slug}-{short_hash(self.name, n=8)}"
 
     def client(self):
-        import chromadb
+        from repomem.storage.chromaimport import import_chromadb
+
+        chromadb = import_chromadb()  # ingest may be importing it in a thread (store.py)
         from chromadb.config import Settings
 
         parts = urlsplit(self.url if "://" in self.url else f"http://{self.url}")

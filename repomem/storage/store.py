@@ -24,6 +24,7 @@ from repomem.core.ledger import Version
 from repomem.core.model import short_hash
 from repomem.core.records import CommitRecord
 from repomem.storage import atomic
+from repomem.storage.chromaimport import import_chromadb
 from repomem.storage.recordstore import RecordStore, SqliteRecords
 
 SNAPSHOT = "current-view.npz"  # the current-view snapshot (repomem/service/viewcache.py)
@@ -71,6 +72,7 @@ _CLIENTS: dict[str, tuple[str | None, object]] = {}
 
 
 def _drop_client(path: str) -> None:
+    import_chromadb()
     from chromadb.api.shared_system_client import SharedSystemClient
 
     _CLIENTS.pop(path, None)
@@ -85,7 +87,7 @@ def _client_for(path: str, generation: str | None):
     if hit is not None and hit[0] == generation:
         return hit[1]
     _drop_client(path)
-    import chromadb
+    chromadb = import_chromadb()
     from chromadb.config import Settings
 
     client = chromadb.PersistentClient(path=path, settings=Settings(anonymized_telemetry=False,
