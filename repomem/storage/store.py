@@ -96,6 +96,23 @@ def _client_for(path: str, generation: str | None):
     return client
 
 
+def _version_row(v: Version) -> tuple[str, dict, str]:
+    """(id, metadata with the document's hash, document) of one version's Chroma row."""
+    meta, doc = version_meta(v), version_document(v)
+    meta["doc_hash"] = short_hash(doc)
+    return v.id, meta, doc
+
+
+def _upsert(col, rows: list[tuple[str, dict, str]], embedder) -> None:
+    """Rows written with their embeddings, in batches.  No Chroma document: it would be
+    full-text indexed at ~0.5 ms a row, and the text is a function of the payload
+    (version_document) anyway."""
+    for i in range(0, len(rows), _BATCH):
+        chunk = rows[i:i + _BATCH]
+        col.upsert(ids=[c[0] for c in chunk], metadatas=[c[1] for c in chunk],
+                   embeddings=embedder.embed([c[2] for c in chunk]))
+
+
 class Store:
     def __init__(self, path: Path, embedder_spec: str | None = None, worktree: str = "",
                  remote=None):
@@ -343,14 +360,7 @@ class Store:
     def put_versions(self, versions: list[Version], embedder) -> None:
         """Upsert these versions' rows as they are, without reading the view first (a first
         ingest writes closed versions, which never change again, while workers mine)."""
-        col = self._col("versions")
-        for i in range(0, len(versions), _BATCH):
-            chunk = versions[i:i + _BATCH]
-            metas = [version_meta(v) for v in chunk]
-            docs = [version_document(v) for v in chunk]
-            for meta, doc in zip(metas, docs):
-                meta["doc_hash"] = short_hash(doc)
-            col.upsert(ids=[v.id for v in chunk], metadatas=metas, embeddings=embedder.embed(docs))
+        _upsert(self._col("versions"), [_version_row(v) for v in versions], embedder)
 
     def sync_versions(self, versions: list[Version], embedder,
                       complete: bool = True, known: set[str] | None = None) -> dict[str, int]:
@@ -384,20 +394,14 @@ class Store:
             if v.id in known and v.id in have:
                 early += 1  # added by this writer, before this call
                 continue
-            meta = version_meta(v)
-            doc = version_document(v)
-            meta["doc_hash"] = short_hash(doc)
+            row = _version_row(v)
+            meta = row[1]
             old = have.get(v.id)
             if old is None or old.get("doc_hash") != meta["doc_hash"]:
-                add.append((v.id, meta, doc))
+                add.append(row)
             elif old != meta:
                 update_meta.append((v.id, meta))
-        for i in range(0, len(add), _BATCH):
-            chunk = add[i:i + _BATCH]
-            # No Chroma document: it would be full-text indexed at ~0.5 ms a row, and the text
-            # is a function of the payload (version_document) anyway.
-            col.upsert(ids=[c[0] for c in chunk], metadatas=[c[1] for c in chunk],
-                       embeddings=embedder.embed([c[2] for c in chunk]))
+        _upsert(col, add, embedder)
         for i in range(0, len(update_meta), _BATCH):
             upd = update_meta[i:i + _BATCH]
             col.update(ids=[c[0] for c in upd], metadatas=[c[1] for c in upd])
