@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import extract as X
 import extract_js as J
 import phrasing as P
+from functions import _code_files
 from gitread import day_edges, day_of
 
 PER_REPO_RENAMES = 14
@@ -45,11 +46,6 @@ def _rank(*salt):
 
 
 _JS = (".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx")
-
-
-def _py_files(g, rev, dirs):
-    from functions import _code_files as files
-    return files(g, rev, dirs)
 
 
 def _defs(path: str, text: str) -> dict:
@@ -82,7 +78,7 @@ def _renames(g, dirs):
         for line in raw.splitlines():
             meta, _, path = line.partition("\t")
             parts = meta.split()
-            if len(parts) < 4 or not path.endswith((".py",) + _JS) or "/test" in "/" + path:
+            if len(parts) < 4 or not path.endswith((".py",) + _JS):
                 continue
             for blob, acc in ((parts[2], before), (parts[3], after)):
                 for qual, body in fingerprints(blob, path).items():
@@ -112,7 +108,7 @@ def lineages(g, dirs) -> list[Lineage]:
     if key in _CACHE:
         return _CACHE[key]
     head_defs: dict = {}
-    for path in _py_files(g, g.head.sha, dirs):
+    for path in _code_files(g, g.head.sha, dirs):
         try:
             for qual in _defs(path, g.show(g.head.sha, path) or ""):
                 head_defs.setdefault(_leaf(qual), []).append((qual, path))
