@@ -12,6 +12,9 @@ settings-like classes (``config:<path>:<Class>.<NAME>``).
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import itertools
 import re
 from typing import cast
 
@@ -217,10 +220,38 @@ def _describe(name: str, param_names: list[str], returns: str) -> str:
     return out
 
 
+# A function's own fact by the exact text of the lines it spans (decorators included), its
+# path and its class: a file version shares most functions with the one before, and building
+# their facts again was a fifth of mining a Python history.  Only the line number is set anew.
+# Its routes are not kept: they depend on router wiring elsewhere in the file.
+_FACTS: dict[tuple[str, str, bytes], Fact] = {}
+FACTS_MAX = 16384
+
+
+def _lines_key(src: _Source, path: str, cls: str, first, fn) -> tuple[str, str, bytes]:
+    lo = src.data.rfind(b"\n", 0, first.start_byte) + 1
+    hi = src.data.find(b"\n", fn.end_byte)
+    span = src.data[lo:] if hi < 0 else src.data[lo:hi]
+    return path, cls, hashlib.blake2b(span, digest_size=16).digest()
+
+
 def _function_facts(src: _Source, path: str, decorators, fn, cls: str, wiring: Wiring) -> list[Fact]:
+    key = _lines_key(src, path, cls, decorators[0] if decorators else fn, fn)
+    fact = _FACTS.get(key)
+    if fact is None:
+        fact = _function_fact(src, path, decorators, fn, cls)
+        if len(_FACTS) >= FACTS_MAX:  # drop the older half (dicts keep insertion order)
+            for k in list(itertools.islice(_FACTS, FACTS_MAX // 2)):
+                del _FACTS[k]
+        _FACTS[key] = fact
+    elif fact.line != fn.start_point[0] + 1:
+        fact = dataclasses.replace(fact, line=fn.start_point[0] + 1)
+    return [fact, *_route_facts(src, path, decorators, fact, wiring)]
+
+
+def _function_fact(src: _Source, path: str, decorators, fn, cls: str) -> Fact:
     name = src.text(fn.child_by_field_name("name"))
     qualname = f"{cls}.{name}" if cls else name
-    anchor = f"{path}::{qualname}"
     params_node, body = fn.child_by_field_name("parameters"), fn.child_by_field_name("body")
     ret_node = fn.child_by_field_name("return_type")
     params, param_names = _params(src, params_node)
@@ -237,28 +268,30 @@ def _function_facts(src: _Source, path: str, decorators, fn, cls: str, wiring: W
     start = def_row
     if decorators:
         start = max(decorators[0].start_point[0], def_row - (MAX_TEXT_LINES - len(def_rows)))
-    text = src.rows(start, def_rows[-1])
-
-    facts = [Fact(
-        key="function", kind=FUNCTION, anchor=anchor, subject=f"{'method' if cls else 'function'} {qualname}",
+    return Fact(
+        key="function", kind=FUNCTION, anchor=f"{path}::{qualname}",
+        subject=f"{'method' if cls else 'function'} {qualname}",
         value=name, attrs=(("class", cls), ("location", path), ("signature", signature)),
-        path=path, line=def_row + 1, text=text, purpose=purpose,
+        path=path, line=def_row + 1, text=src.rows(start, def_rows[-1]), purpose=purpose,
         fingerprint=_function_fingerprint(src, body, doc_node, name),
-    )]
-    n = 0
+    )
+
+
+def _route_facts(src: _Source, path: str, decorators, fn_fact: Fact, wiring: Wiring) -> list[Fact]:
+    qualname = cast(str, fn_fact.anchor)[len(path) + 2:]  # anchor: path::qualname
+    facts: list[Fact] = []
     for dec in decorators:
         route = _route(src, dec)
         if route is None:
             continue
         value, extra = wiring.route(route[2], route[0], route[1])
-        n += 1
         first, last = dec.start_point[0], dec.end_point[0]
         facts.append(Fact(
-            key="route" if n == 1 else f"route#{n}", kind=ROUTE, anchor=anchor,
-            subject=f"route of {qualname}", value=value, attrs=tuple(sorted((("handler", name), *extra))),
-            path=path,
+            key="route" if not facts else f"route#{len(facts) + 1}", kind=ROUTE, anchor=fn_fact.anchor,
+            subject=f"route of {qualname}", value=value,
+            attrs=tuple(sorted((("handler", fn_fact.value), *extra))), path=path,
             line=first + 1, text=src.rows(first, min(last, first + MAX_TEXT_LINES - 1)),
-            purpose=purpose + ROUTE_PURPOSE_SUFFIX,
+            purpose=fn_fact.purpose + ROUTE_PURPOSE_SUFFIX,
         ))
     return facts
 
