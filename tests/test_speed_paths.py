@@ -152,6 +152,52 @@ def test_finished_facts_are_memoised_but_stay_redacted_and_keep_their_fingerprin
     assert str(f_new.fingerprint) == str(f_old.fingerprint) != ""
 
 
+def test_memoised_facts_of_moved_lines_keep_their_new_line_and_stay_redacted():
+    src = 'def f(x):\n    return x\n\n\nAPI_TOKEN = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"\n'
+    mine_file("app.py", src.encode())
+    moved = mine_file("app.py", ("# a header\n\n" + src).encode())
+    token = [f for f in moved if f.key.endswith("API_TOKEN")][0]
+    assert token.line == 7 and token.value.startswith("<redacted:") and "ghp_" not in token.text
+    assert [f.line for f in moved if f.value == "f"] == [3]
+
+
+def _clear_mining_caches():
+    from repomem.core import identity
+    from repomem.miners import _FINISHED
+    from repomem.miners import python as py_miner
+
+    _FINISHED.clear()
+    py_miner._FACTS.clear()
+    identity._CACHE.clear()
+
+
+def test_python_function_facts_from_the_cache_equal_freshly_mined_ones():
+    """Each version is mined after the one before (most functions come from the cache) and
+    again with every cache emptied: facts, lines and fingerprints must agree."""
+    base = ('from fastapi import APIRouter\nrouter = APIRouter(prefix="/v1")\n\n\n'
+            '@router.get("/items")\ndef items(limit: int = 10):\n    """List items."""\n'
+            '    return []\n\n\nclass Store:\n    def get(self, key):\n        return key\n')
+    versions = [
+        base,
+        "# moved down\n\n" + base,  # every function moves
+        base.replace("def items(limit: int = 10):", "def items(limit: int = 10):  # paged"),
+        base.replace('prefix="/v1"', 'prefix="/v2"'),  # the route's value changes elsewhere
+        base.replace("class Store:", "class Cache:"),  # same method text, another class
+        base.replace('@router.get("/items")\n', ""),  # the decorator (its route) goes
+    ]
+    _clear_mining_caches()
+    cached = [mine_file("api.py", v.encode()) for v in versions]
+    for v, got in zip(versions, cached):
+        _clear_mining_caches()
+        fresh = mine_file("api.py", v.encode())
+        assert got == fresh
+        assert [f.line for f in got] == [f.line for f in fresh]
+        assert [str(f.fingerprint) for f in got] == [str(f.fingerprint) for f in fresh]
+    assert [f.value for f in cached[3] if f.kind == "route"] == ["GET /v2/items"]
+    assert [f.anchor for f in cached[4] if f.value == "get"] == ["api.py::Cache.get"]
+    assert not [f for f in cached[5] if f.kind == "route"]
+
+
 def test_only_files_with_functions_need_their_old_version():
     assert _may_move("src/app.py") and _may_move("lib/router/index.js") and _may_move("a/b.go")
     assert not _may_move("package.json") and not _may_move("config/settings.yml")

@@ -172,9 +172,10 @@ def mine_file(path: str, data: bytes) -> list[Fact]:
 
 # Most facts of a file version are the facts of its previous version (a commit changes a few
 # functions of a file), and bounding, encoding and redacting a fact depend on the fact alone:
-# the finished fact is memoised by the mined one.  Fact equality ignores the fingerprint, so a
-# hit returns the mined fact itself when finishing changed nothing (almost always), else the
-# finished one carrying this fact's own fingerprint.  Cleared when full (a few MB).
+# the finished fact is memoised by the mined one, less its line (finishing never reads it, and
+# an edit above a function moves every fact below it).  A hit returns the mined fact itself
+# when finishing changed nothing (almost always), else the finished one carrying this fact's
+# own line and fingerprint.  Cleared when full (a few MB).
 _FINISHED: dict = {}
 _FINISHED_MAX = 20_000
 _SAME = object()  # finishing returned the fact itself
@@ -182,8 +183,8 @@ _SAME = object()  # finishing returned the fact itself
 
 def _finish(f: Fact, redact_fact) -> Fact:
     # keyed by the compared fields, not the fact: a fact holds its fingerprint's source bytes
-    k = (f.key, f.kind, f.subject, f.value, f.path, f.line, f.text, f.purpose, f.attrs,
-         f.anchor, f.is_set)
+    k = (f.key, f.kind, f.subject, f.value, f.path, f.text, f.purpose, f.attrs, f.anchor,
+         f.is_set)
     try:
         done = _FINISHED.get(k)
     except TypeError:  # an unhashable attribute value: finish it every time
@@ -191,7 +192,7 @@ def _finish(f: Fact, redact_fact) -> Fact:
     if done is _SAME:
         return f
     if done is not None:
-        return dataclasses.replace(done, fingerprint=f.fingerprint)
+        return dataclasses.replace(done, line=f.line, fingerprint=f.fingerprint)
     done = redact_fact(_bounded(_encodable(f)))
     if len(_FINISHED) >= _FINISHED_MAX:
         _FINISHED.clear()
