@@ -35,6 +35,8 @@ class HashEmbedder:
 
     def __init__(self) -> None:
         self._memo: dict[str, tuple[int, float]] = {}
+        # a token's additions, in order: its word feature, then its trigrams at a quarter weight
+        self._terms: dict[str, tuple[tuple[int, float], ...]] = {}
 
     def _feat(self, f: str) -> tuple[int, float]:
         hit = self._memo.get(f)
@@ -42,15 +44,22 @@ class HashEmbedder:
             hit = self._memo[f] = _bucket(f)
         return hit
 
+    def _token_terms(self, tok: str) -> tuple[tuple[int, float], ...]:
+        terms = [self._feat("w:" + tok)]
+        if len(tok) >= 5:
+            for j in range(len(tok) - 2):
+                i, s = self._feat("c:" + tok[j:j + 3])
+                terms.append((i, 0.25 * s))
+        if len(self._terms) >= 200_000:
+            self._terms.clear()
+        got = self._terms[tok] = tuple(terms)
+        return got
+
     def embed_one(self, text: str) -> list[float]:
         vec = [0.0] * DIM
         for tok in tokens(text):
-            i, s = self._feat("w:" + tok)
-            vec[i] += s
-            if len(tok) >= 5:
-                for j in range(len(tok) - 2):
-                    i, s = self._feat("c:" + tok[j:j + 3])
-                    vec[i] += 0.25 * s
+            for i, s in self._terms.get(tok) or self._token_terms(tok):
+                vec[i] += s
         norm = math.sqrt(sum(x * x for x in vec))
         if norm == 0:
             vec[0] = 1.0  # Chroma rejects an all-zero vector under cosine distance

@@ -36,19 +36,33 @@ _SYNONYMS = {
 _SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+(?:\.\d+)*")
 
 
+def _token(raw: str) -> str:
+    """One word's token; "" for a stop word."""
+    w = raw.lower()
+    if w in _STOP:
+        return ""
+    w = _SYNONYMS.get(w, w)
+    if len(w) > 4 and not w[0].isdigit():
+        for suf in ("ing", "ed", "es", "s"):
+            if w.endswith(suf) and len(w) - len(suf) >= 3:
+                w = w[: -len(suf)]
+                break
+    return _SYNONYMS.get(w, w)
+
+
+_TOKEN_OF: dict[str, str] = {}  # a word's token, memoised: a history repeats its words
+
+
 def tokens(text: str) -> list[str]:
     out = []
     for raw in _SPLIT.findall(text):
-        w = raw.lower()
-        if w in _STOP:
-            continue
-        w = _SYNONYMS.get(w, w)
-        if len(w) > 4 and not w[0].isdigit():
-            for suf in ("ing", "ed", "es", "s"):
-                if w.endswith(suf) and len(w) - len(suf) >= 3:
-                    w = w[: -len(suf)]
-                    break
-        out.append(_SYNONYMS.get(w, w))
+        tok = _TOKEN_OF.get(raw)
+        if tok is None:
+            if len(_TOKEN_OF) >= 200_000:
+                _TOKEN_OF.clear()
+            tok = _TOKEN_OF[raw] = _token(raw)
+        if tok:
+            out.append(tok)
     return out
 
 
