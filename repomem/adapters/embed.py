@@ -9,6 +9,7 @@ recorded in the store and a store opened with another embedder is an error.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 from typing import Callable, Protocol
@@ -18,10 +19,23 @@ from repomem.core.tokens import tokens
 DIM = 256
 
 
+@functools.lru_cache(maxsize=1 << 18)
 def _bucket(feature: str) -> tuple[int, float]:
     h = hashlib.blake2b(feature.encode(), digest_size=8).digest()
     n = int.from_bytes(h, "little")
     return n % DIM, (1.0 if (n >> 63) & 1 else -1.0)
+
+
+@functools.lru_cache(maxsize=1 << 17)  # a history repeats its words
+def _token_terms(tok: str) -> tuple[tuple[int, float], ...]:
+    """A token's additions to the vector, in order: its word feature, then its trigrams at a
+    quarter weight."""
+    terms = [_bucket("w:" + tok)]
+    if len(tok) >= 5:
+        for j in range(len(tok) - 2):
+            i, s = _bucket("c:" + tok[j:j + 3])
+            terms.append((i, 0.25 * s))
+    return tuple(terms)
 
 
 class Embedder(Protocol):
@@ -33,32 +47,10 @@ class Embedder(Protocol):
 class HashEmbedder:
     name = f"hash-v1-{DIM}"
 
-    def __init__(self) -> None:
-        self._memo: dict[str, tuple[int, float]] = {}
-        # a token's additions, in order: its word feature, then its trigrams at a quarter weight
-        self._terms: dict[str, tuple[tuple[int, float], ...]] = {}
-
-    def _feat(self, f: str) -> tuple[int, float]:
-        hit = self._memo.get(f)
-        if hit is None:
-            hit = self._memo[f] = _bucket(f)
-        return hit
-
-    def _token_terms(self, tok: str) -> tuple[tuple[int, float], ...]:
-        terms = [self._feat("w:" + tok)]
-        if len(tok) >= 5:
-            for j in range(len(tok) - 2):
-                i, s = self._feat("c:" + tok[j:j + 3])
-                terms.append((i, 0.25 * s))
-        if len(self._terms) >= 200_000:
-            self._terms.clear()
-        got = self._terms[tok] = tuple(terms)
-        return got
-
     def embed_one(self, text: str) -> list[float]:
         vec = [0.0] * DIM
         for tok in tokens(text):
-            for i, s in self._terms.get(tok) or self._token_terms(tok):
+            for i, s in _token_terms(tok):
                 vec[i] += s
         norm = math.sqrt(sum(x * x for x in vec))
         if norm == 0:

@@ -41,6 +41,16 @@ CACHE_MAX = 10_000  # bodies (a fingerprint is about as long as its body): a few
 _CACHE: dict[bytes, str] = {}
 
 
+def remember(memo: dict, key, value, limit: int):
+    """``memo[key] = value`` for a memo of at most ``limit`` entries: when full, its older half
+    goes first (dicts keep insertion order).  Returns value."""
+    if len(memo) >= limit:
+        for k in list(itertools.islice(memo, limit // 2)):
+            del memo[k]
+    memo[key] = value
+    return value
+
+
 class Fingerprint:
     """A function's fingerprint, computed when first read (``str(fp)``) and then kept.
 
@@ -58,10 +68,7 @@ class Fingerprint:
         if self._text is None:
             self._text = self._make()
             if self._key is not None:
-                if len(_CACHE) >= CACHE_MAX:  # drop the older half (dicts keep insertion order)
-                    for k in list(itertools.islice(_CACHE, CACHE_MAX // 2)):
-                        del _CACHE[k]
-                _CACHE[self._key] = self._text
+                remember(_CACHE, self._key, self._text, CACHE_MAX)
         self._make = None  # frees what the computation needed (source bytes, closures)
         return self._text
 

@@ -36,12 +36,19 @@ _SYNONYMS = {
 _SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+(?:\.\d+)*")
 
 
+def _word(raw: str) -> str:
+    """A split word lower-cased, as its synonym's word; "" for a stop word.  Both strengths
+    start here."""
+    w = raw.lower()
+    return "" if w in _STOP else _SYNONYMS.get(w, w)
+
+
+@functools.lru_cache(maxsize=1 << 17)  # a history repeats its words
 def _token(raw: str) -> str:
     """One word's token; "" for a stop word."""
-    w = raw.lower()
-    if w in _STOP:
+    w = _word(raw)
+    if not w:
         return ""
-    w = _SYNONYMS.get(w, w)
     if len(w) > 4 and not w[0].isdigit():
         for suf in ("ing", "ed", "es", "s"):
             if w.endswith(suf) and len(w) - len(suf) >= 3:
@@ -50,20 +57,8 @@ def _token(raw: str) -> str:
     return _SYNONYMS.get(w, w)
 
 
-_TOKEN_OF: dict[str, str] = {}  # a word's token, memoised: a history repeats its words
-
-
 def tokens(text: str) -> list[str]:
-    out = []
-    for raw in _SPLIT.findall(text):
-        tok = _TOKEN_OF.get(raw)
-        if tok is None:
-            if len(_TOKEN_OF) >= 200_000:
-                _TOKEN_OF.clear()
-            tok = _TOKEN_OF[raw] = _token(raw)
-        if tok:
-            out.append(tok)
-    return out
+    return [tok for raw in _SPLIT.findall(text) if (tok := _token(raw))]
 
 
 def norm_ident(word: str) -> str:
@@ -119,9 +114,9 @@ def lexical_tokens(text: str) -> tuple[str, ...]:
     embedder keeps its own words, so that stored embeddings keep their meaning."""
     out = []
     for raw in _SPLIT.findall(text):
-        w = raw.lower()
-        if w not in _STOP:
-            out.append(stem_word(_SYNONYMS.get(w, w)))
+        w = _word(raw)
+        if w:
+            out.append(stem_word(w))
     for raw in _IDENT.findall(text):
         if len(_SPLIT.findall(raw)) > 1:
             whole = norm_ident(raw)

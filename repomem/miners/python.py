@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import itertools
 import re
 from typing import cast
 
-from repomem.core.identity import Fingerprint, body_key
+from repomem.core.identity import Fingerprint, body_key, remember
 from repomem.core.model import CLASS, FUNCTION, ROUTE, Fact
 from repomem.miners._base import MineError
 from repomem.miners._pyroutes import Wiring
@@ -239,11 +238,7 @@ def _function_facts(src: _Source, path: str, decorators, fn, cls: str, wiring: W
     key = _lines_key(src, path, cls, decorators[0] if decorators else fn, fn)
     fact = _FACTS.get(key)
     if fact is None:
-        fact = _function_fact(src, path, decorators, fn, cls)
-        if len(_FACTS) >= FACTS_MAX:  # drop the older half (dicts keep insertion order)
-            for k in list(itertools.islice(_FACTS, FACTS_MAX // 2)):
-                del _FACTS[k]
-        _FACTS[key] = fact
+        fact = remember(_FACTS, key, _function_fact(src, path, decorators, fn, cls), FACTS_MAX)
     elif fact.line != fn.start_point[0] + 1:
         fact = dataclasses.replace(fact, line=fn.start_point[0] + 1)
     return [fact, *_route_facts(src, path, decorators, fact, wiring)]
