@@ -11,7 +11,7 @@ import pytest
 from repomem.service.ingest import ingest
 from repomem.service.lexical import lexical_tokens
 from repomem.service.query import ask
-from repomem.service.question import asks_function, intent, version_slots
+from repomem.service.question import asks_function, identifiers, intent, version_slots
 from repomem.service.rank import _summary_said
 from repomem.service.repo import Repo
 from tests.conftest import commit, git
@@ -248,3 +248,31 @@ def test_intent_of_numbers_and_python_versions():
     assert intent("What Python versions are declared as supported in the package metadata?") \
         == {"python"}
     assert "route" not in intent("How many items per page do the list endpoints return?")
+
+
+ECHO = '''def echo(message=None, nl=True):
+    """Print a message and a newline to the standard output."""
+    return message
+'''
+ECHOING = '''class EchoingStdin:
+    def _echo(self, rv):
+        """Echo what was read from the input stream back to the output stream."""
+        return rv
+
+    def read(self, n=-1):
+        return self._echo(self._input.read(n))
+'''
+
+
+@pytest.mark.parametrize("question", ["What does the echo function do?", "What does echo() do?",
+                                      "Where is the echo method defined?"])
+def test_a_plain_word_written_as_a_name_names_the_function_spelled_so(new_repo, question):
+    """"the echo function" and "echo()" name `echo`, not the private method `_echo` whose
+    summary says "echo" twice; a bare "echo" is only a word (see identifiers())."""
+    root = new_repo()
+    commit(root, "2024-03-01T10:00:00Z", "cli", {"cli/utils.py": ECHO, "cli/testing.py": ECHOING})
+    r = Repo.open(root)
+    ingest(r, all_history=True, progress=False)
+    got = ask(r, question)["facts"][0]
+    assert (got["kind"], got["value"], got["path"]) == ("function", "echo", "cli/utils.py")
+    assert identifiers("what does echo do") == [("echo", False, "echo")]

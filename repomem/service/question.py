@@ -97,6 +97,9 @@ _ASKS_FUNCTION = re.compile(
     r"(?:function|helper|method(?!\s+and\s+(?:path|url)))\b(?!\s*`)"
     r"|\bwhat\s+is\s+the\s+(?:function|helper|method)\s+called\b"
     r"|\b(?:function|helper|method)\s+(?:that|which)\s+(?!is\b|was\b)", re.I)
+# What follows a plain word that makes it a name: call parentheses, or the kind of thing it is
+# named ("the echo function", "the Context class").
+_NAME_CUE = re.compile(r"\(\)|\s+(?:function|method|class)\b", re.I)
 _HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\b", re.I)
 # "the Dockerfile": the question is about the Dockerfile's own facts, not compose or heroku.yml
 _DOCKERFILE = re.compile(r"\bDockerfile\b", re.I)
@@ -166,6 +169,8 @@ def identifiers(question: str, project: frozenset[str] | set[str] = frozenset())
         shaped = bool(quoted) or bool(re.search(r"[_\d.\-]|[a-z][A-Z]", raw))
         if not shaped and (name in _FRAME or not set(tokens(raw)) - _FRAME):
             continue
+        # "the echo function", "echo()": a plain word written as a name is one
+        shaped = shaped or bool(_NAME_CUE.match(question, m.end()))
         out.append((name, shaped, raw.split("(")[0]))
         out += _js_alias(name)
     return out

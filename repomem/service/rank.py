@@ -152,6 +152,11 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
             hits = [i for i in hits if _PROJECT_VERSION.search(rows[i]["key"])] or hits
         if hits and (shaped or len(hits) <= RARE):
             exact[hits] += 1
+            # ...but the function spelled as asked before its private namesake: "the echo
+            # function" is `echo`, not the method `EchoingStdin._echo`
+            spelled = [i for i in hits if rows[i]["kind"] == "function" and rows[i]["value"] == raw]
+            if len(spelled) < len(hits):
+                exact[spelled] += 1
         if hits:  # a current fact bears it; else perhaps a retired name (`get_binary_stream`,
             continue  # now _get_binary_stream, which a function's exact spelling does not meet)
         # a retired function name is matched as spelled (`Request` is not the function once
