@@ -333,3 +333,29 @@ def test_a_missing_grammar_is_a_one_line_mine_error(monkeypatch):
     with pytest.raises(MineError, match="tree-sitter-nonexistent-grammar is not installed"):
         MINER.mine("a.go", "package a\n")
     monkeypatch.delitem(lang._LOADED, "go")
+
+
+def test_chained_assignment_is_one_function_named_by_its_innermost_binding():
+    """express's ``res.contentType = res.type = function contentType(type)``: one function (one
+    body, one identity), named ``res.type``, its alias in the signature and text, its JSDoc the
+    purpose; a chain inside a function body stays a private detail."""
+    facts = mine("lib/response.js", """
+        /**
+         * Set _Content-Type_ response header with `type`.
+         */
+        res.contentType =
+        res.type = function contentType(type) {
+          return this.set('Content-Type', type);
+        };
+
+        exports.init = function init(app) {
+          app.a = app.b = function inner() { return 1; };
+        };
+        """)
+    funcs = {f.subject: f for f in facts if f.kind == FUNCTION}
+    assert sorted(funcs) == ["function exports.init", "method res.type"]
+    f = funcs["method res.type"]
+    assert (f.value, f.line, f.anchor) == ("type", 5, "lib/response.js::res.type")
+    assert f.purpose == "Set _Content-Type_ response header with `type`."
+    assert dict(f.attrs)["signature"] == "res.contentType = res.type = function contentType(type)"
+    assert f.text.startswith("res.contentType =\nres.type = function")

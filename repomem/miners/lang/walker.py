@@ -93,7 +93,10 @@ class FileFacts:
         return names[::-1]
 
     def statement(self, node):
-        while node.parent is not None and node.parent.type in self.lang.wrappers:
+        """The statement a definition is part of: up through the wrappers, and up a chained
+        assignment (``res.contentType = res.type = function ...``) to its first alias."""
+        while node.parent is not None and (node.parent.type in self.lang.wrappers or (
+                node.type == node.parent.type == "assignment_expression")):
             node = node.parent
         return node
 

@@ -15,6 +15,13 @@
     left: (member_expression) @name
     right: [(arrow_function) (function_expression)] @function)) @definition.function
 
+;   res.contentType = res.type = function contentType(type) {...}: one function, named by the
+;   innermost binding (the statement's text and signature show its aliases)
+(assignment_expression
+  right: (assignment_expression
+    left: (member_expression) @name
+    right: [(arrow_function) (function_expression)] @function) @definition.function)
+
 (method_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.method
 
 ; module constants: const NAME = <literal>
