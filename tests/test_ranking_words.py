@@ -276,3 +276,38 @@ def test_a_plain_word_written_as_a_name_names_the_function_spelled_so(new_repo, 
     got = ask(r, question)["facts"][0]
     assert (got["kind"], got["value"], got["path"]) == ("function", "echo", "cli/utils.py")
     assert identifiers("what does echo do") == [("echo", False, "echo")]
+
+
+CLIENT = '''class Client:
+    """An HTTP client, with connection pooling and cookie persistence."""
+
+    def send(self, request):
+        return self._transport.handle_request(request)
+
+    def close(self):
+        self._transport.close()
+'''
+
+
+def test_a_class_is_named_by_its_name_not_by_the_one_another_class_gave_up(new_repo):
+    """httpx renamed Client to AsyncClient, then wrote a new (sync) Client: "the Client class" is
+    the current Client, and no note says Client is now AsyncClient.  A class's key is an identity
+    (class:<id>), so its name must come from its value."""
+    root = new_repo()
+    commit(root, "2019-12-01T10:00:00Z", "client", {"pkg/client.py": CLIENT})
+    commit(root, "2019-12-29T10:00:00Z", "rename", {"pkg/client.py": CLIENT.replace(
+        "class Client:", "class AsyncClient:")})
+    commit(root, "2020-01-28T10:00:00Z", "sync client", {"pkg/sync.py": '''class Client:
+    """A synchronous HTTP client: requests sent one at a time on a blocking transport."""
+
+    def get(self, url):
+        return self.request("GET", url)
+'''})
+    r = Repo.open(root)
+    ingest(r, all_history=True, progress=False)
+    for question in ("What does the Client class do?", "What is `Client` for?"):
+        got = ask(r, question)
+        assert (got["facts"][0]["kind"], got["facts"][0]["path"]) == ("class", "pkg/sync.py")
+        assert not got.get("lineage")
+    got = ask(r, "What does the AsyncClient class do?")["facts"][0]
+    assert (got["value"], got["path"]) == ("AsyncClient", "pkg/client.py")

@@ -45,10 +45,11 @@ def fields(row: dict) -> dict[str, str]:
 
 def names(row: dict) -> set[str]:
     """The normalised names a fact is known by: a function's name, a dependency's, a setting's
-    key (whole, last part, and for a config key each part), a route's path and handler."""
+    key (whole, last part, and for a config key each part), a route's path and handler; a
+    function or class by its name (its key is an identity, ``class:abf1721b331b``)."""
     kind, key, value = row["kind"], row["key"], row["value"]
     out: set[str] = set()
-    if kind == "function":
+    if kind in ("function", "class"):
         out.add(value)
     elif kind == "route":  # its path, and its handler's name ("route of user")
         subject = row["subject"]

@@ -40,6 +40,8 @@ SIGNALS = {"lexical": 1.0, "vector": 0.7, "intent": 0.6, "scope": 0.3, "exact": 
 RARE = 5  # a plain word is an identifier when at most this many facts bear it as a name
 
 _AUX = re.compile(r"(?:^|/)(?:examples?|docs?|tests?|samples?|demos?|benchmarks?|fixtures)/")
+# Kinds named like code: case-sensitive, and only by a word written as a name (see _exact)
+_CODE_NAMES = ("function", "class")
 _ROOT_GROUPS = {"main", "runtime", "default", "dependencies", "install_requires"}
 
 
@@ -136,7 +138,7 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
         # asked by what it does is not the one its question quotes.
         # A leading underscore marks privacy, not another name: `get_text_stream` is
         # _get_text_stream (8 of the dev half's 11 renamed questions are such).
-        hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] != "function"
+        hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] not in _CODE_NAMES
                 or (shaped and not by_purpose
                     and rows[i]["value"].lstrip("_") == raw.lstrip("_"))]
         if name in packages and name not in facts.project:
@@ -154,7 +156,7 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
             exact[hits] += 1
             # ...but the function spelled as asked before its private namesake: "the echo
             # function" is `echo`, not the method `EchoingStdin._echo`
-            spelled = [i for i in hits if rows[i]["kind"] == "function" and rows[i]["value"] == raw]
+            spelled = [i for i in hits if rows[i]["kind"] in _CODE_NAMES and rows[i]["value"] == raw]
             if len(spelled) < len(hits):
                 exact[spelled] += 1
         if hits:  # a current fact bears it; else perhaps a retired name (`get_binary_stream`,
@@ -162,26 +164,30 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
         # a retired function name is matched as spelled (`Request` is not the function once
         # named request), even in "where did `same_origin` go: which function is it?"
         old = [(i, e) for i, e in facts.retired.get(name, ()) if e[2] <= t
-               and (rows[i]["kind"] != "function" or (shaped and e[0] == raw))]
+               and (rows[i]["kind"] not in _CODE_NAMES or (shaped and e[0] == raw))]
         if old and (shaped or len(old) <= RARE):
             for i, (value, commit, ended) in old:
                 exact[i] += 1
                 lineage.append({"name": value, "key": rows[i]["key"], "now": rows[i]["value"],
                                 "commit": commit, "at": ended})
     for name, _, _ in joined(question):  # "the HTTP read timeout": read_timeout
-        hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] != "function"]
+        hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] not in _CODE_NAMES]
         if hits and len(hits) <= RARE:
             exact[hits] += 1
     return exact, lineage
 
 
-def _retired_values(question: str, top: list[dict], t: int, have: set) -> list[dict]:
+def _retired_values(question: str, top: list[dict], t: int, have: set, taken: set) -> list[dict]:
     """Lineage notes for the best facts whose earlier value the question quotes ("we listened on
-    8000: what is the port now?").  Ranking is not changed: the value is no name to match."""
+    8000: what is the port now?").  Ranking is not changed: the value is no name to match.
+    taken: names the question gave a current function or class (a new `Client` after the old
+    one became `AsyncClient`): no note says such a name is now another's."""
     words = set(re.findall(r"[\w.:/<>\-]+", question))
     out = []
     for row in top:
         for value, commit, ended in row.get("former") or ():
+            if row["kind"] in _CODE_NAMES and value in taken:
+                continue
             if ended <= t and len(value) >= 3 and value in words and value != row["value"] \
                     and (row["key"], value) not in have and value.lower() not in ("true", "false"):
                 out.append({"name": value, "key": row["key"], "now": row["value"],
@@ -313,7 +319,8 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     score = [round(float(tier[i] + fused[i]), 6) for i in order]  # a position keeps its score
     best = _first_route_first(rows, order, exact * tier)
     keep = {rows[i]["key"] for i in best}
+    taken = {rows[i]["value"] for i in np.flatnonzero(named) if rows[i]["kind"] in _CODE_NAMES}
     lineage += _retired_values(question, [rows[i] for i in best[:3]], t,
-                               {(x["key"], x["name"]) for x in lineage})
+                               {(x["key"], x["name"]) for x in lineage}, taken)
     lineage = sorted((x for x in lineage if x["key"] in keep), key=lambda x: (x["at"], x["key"]))
     return [dict(rows[i], score=sc) for i, sc in zip(best, score)], lineage
