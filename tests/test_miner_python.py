@@ -229,6 +229,12 @@ def test_multiple_routes_numbered():
     ("_PRIVATE_MAX = 10", "10"),
     ("TIMEOUT: int = 30", "30"),
     ("API_V2: str = 'v2'", "v2"),
+    # built from values only: the call as written (httpx's default timeout and pool limits)
+    ("DEFAULT_TIMEOUT_CONFIG = Timeout(timeout=5.0)", "Timeout(timeout=5.0)"),
+    ("DEFAULT_LIMITS = Limits(max_connections=100,\n    max_keepalive_connections=20)",
+     "Limits(max_connections=100, max_keepalive_connections=20)"),
+    ("SESSION_LIFETIME = timedelta(days=7 * 2)", "timedelta(days=7 * 2)"),
+    ("VERSION_RE = re.compile(r'^v\\d+$')", "re.compile(r'^v\\d+$')"),
 ])
 def test_constant_literals(line, value):
     facts = mine(line + "\n")
@@ -250,7 +256,8 @@ def test_constant_literals(line, value):
     "PATHS = [BASE, 'x']", "X = 1 + Y", "X = 'a' * 3", "X = 9 ** 9 ** 9", "X = 10 ** 100",
     "X = 1 / 0", "X = 2 ** 0.5 ** 2 + 1j", "__all__ = ['a']", "X = os.getenv('A').split(',')",
     "X = os.environ['KEY']", "X = os.environ.get(NAME, 1)", "A = B = 1", "self.X = 1", "X += 1", "X = -Y",
-    "X = lambda: 1", "X, Y = 1, 2",
+    "X = lambda: 1", "X, Y = 1, 2", "T = TypeVar('T')", "T = t.TypeVar('T', bound='Client')",
+    "SENTINEL = object()", "X = make(Y)", "X = Timeout(timeout=DEFAULT)",
 ])
 def test_non_constants_ignored(line):
     assert by_kind(mine(line + "\n"), CONSTANT) == []

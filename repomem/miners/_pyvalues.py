@@ -6,6 +6,8 @@
 * an environment lookup with a default (``os.environ.get("PORT", 8000)``, ``os.getenv(...)``,
   ``os.environ.get("KEY") or "dev"``, wrapped in ``int(...)`` or not) is worth its default, and
   says in its attrs which variable overrides it (``env``); without a default it is ``None``;
+* a call whose every argument is such a value (``Timeout(timeout=5.0)``, ``timedelta(days=7)``)
+  is worth the call as written;
 * settings-like classes (pydantic models and settings, dataclasses, attrs classes, and
   ``class Config``-style classes whose UPPER_CASE attributes are settings) are recognised here.
 """
@@ -138,7 +140,29 @@ def setting_value(src, node, literal, string) -> tuple[str, tuple] | None:
                 return "None", (("env", var),)
             got = setting_value(src, default, literal, string)
             return (got[0], (("env", var),)) if got is not None and not got[1] else None
+        return _constructed(src, node, name, pos, kw, literal, string)
     return None
+
+
+# Calls that declare a type, not a value (``T = TypeVar("T")``).
+_TYPE_CALLS = {"TypeVar", "NewType", "ParamSpec", "TypeVarTuple", "TypeAliasType", "NamedTuple",
+               "TypedDict", "namedtuple"}
+
+
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+
+
+def _constructed(src, call, name: str, pos, kw, literal, string) -> tuple[str, tuple] | None:
+    """A call whose every argument is a value (``Timeout(timeout=5.0)``, ``timedelta(days=7)``,
+    ``re.compile("^v[0-9]+")``): the call as written, whitespace collapsed -- what the setting is
+    built from is the setting.  Argument-less calls (``object()``) state nothing."""
+    if (not pos and not kw) or not _DOTTED.fullmatch(name) or name.rsplit(".", 1)[-1] in _TYPE_CALLS:
+        return None  # nothing given, a type, or a call on a call's result (os.getenv("A").split(","))
+    for arg in [*pos, *kw.values()]:
+        got = setting_value(src, arg, literal, string)
+        if got is None or got[1]:
+            return None
+    return " ".join(src.text(call).split()), ()
 
 
 def _split_env(src, call, literal, string):
