@@ -311,3 +311,57 @@ def test_a_class_is_named_by_its_name_not_by_the_one_another_class_gave_up(new_r
         assert not got.get("lineage")
     got = ask(r, "What does the AsyncClient class do?")["facts"][0]
     assert (got["value"], got["path"]) == ("AsyncClient", "pkg/client.py")
+
+
+MODELS = '''class User(db.Model):
+    """A registered account: its posts, followers and the hash of its password."""
+
+    def avatar(self, size):
+        return f"https://www.gravatar.com/avatar/{self.email}?s={size}"
+'''
+ROUTES_USER = '''@bp.route("/user/<username>")
+def user(username):
+    """Show the profile page of one user with their posts."""
+    return render_template("user.html", user=username)
+'''
+
+
+@pytest.fixture(scope="module")
+def blog(tmp_path_factory):
+    root = tmp_path_factory.mktemp("blog") / "repo"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    commit(root, "2024-06-13T10:00:00Z", "blog", {
+        "app/models.py": MODELS, "app/routes.py": ROUTES_USER,
+        "config.py": "class Config:\n    SQLALCHEMY_DATABASE_URI = 'postgresql://db/blog'\n",
+        "app/tests.py": "class TestConfig(Config):\n    SQLALCHEMY_DATABASE_URI = 'sqlite://'\n"})
+    r = Repo.open(root)
+    ingest(r, all_history=True, progress=False)
+    return r
+
+
+@pytest.mark.parametrize("question, want", [
+    # "the User model": a capitalised word and the kind of class it is name the class
+    ("What does the User model store?", ("class", "User", "app/models.py")),
+    ("What is the User model?", ("class", "User", "app/models.py")),
+    # ... and a lower-case one is only a word: "the user model" is not a name
+    ("Which route shows the profile of a user?", ("route", "GET /user/<username>", "app/routes.py")),
+])
+def test_a_capitalised_word_and_its_kind_of_class_name_the_class(blog, question, want):
+    assert first(blog, question) == want
+    assert identifiers("what does the user model store")[0] == ("user", False, "user")
+
+
+@pytest.mark.parametrize("path, aux", [
+    ("tests.py", True), ("app/tests.py", True), ("tests/test_api.py", True),
+    ("src/test_utils.py", True), ("pkg/views_test.py", True), ("conftest.py", True),
+    ("web/src/user.test.js", True), ("web/src/api.spec.ts", True), ("examples/app.py", True),
+    ("config.py", False), ("app/testing.py", False), ("src/contest.py", False),
+    ("web/src/latest.js", False), ("app/models.py", False),
+])
+def test_test_files_are_not_the_projects_own(path, aux):
+    """The project's own facts come before its tests' (rank's scope signal): a tests.py, a
+    test_*.py, a *.test.js count as tests, not only a tests/ folder."""
+    from repomem.service.rank import _AUX
+
+    assert bool(_AUX.search(path)) == aux

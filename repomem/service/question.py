@@ -98,8 +98,11 @@ _ASKS_FUNCTION = re.compile(
     r"|\bwhat\s+is\s+the\s+(?:function|helper|method)\s+called\b"
     r"|\b(?:function|helper|method)\s+(?:that|which)\s+(?!is\b|was\b)", re.I)
 # What follows a plain word that makes it a name: call parentheses, or the kind of thing it is
-# named ("the echo function", "the Context class").
+# named ("the echo function", "the Context class"); a capitalised word, the kind of class it is
+# ("the User model", "the Header component").
 _NAME_CUE = re.compile(r"\(\)|\s+(?:function|method|class)\b", re.I)
+_CLASS_CUE = re.compile(r"\s+(?:model|component|service|controller|view|type|interface|struct|"
+                        r"enum|schema|serializer|form|exception|error)s?\b", re.I)
 _HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\b", re.I)
 # "the Dockerfile": the question is about the Dockerfile's own facts, not compose or heroku.yml
 _DOCKERFILE = re.compile(r"\bDockerfile\b", re.I)
@@ -170,7 +173,8 @@ def identifiers(question: str, project: frozenset[str] | set[str] = frozenset())
         if not shaped and (name in _FRAME or not set(tokens(raw)) - _FRAME):
             continue
         # "the echo function", "echo()": a plain word written as a name is one
-        shaped = shaped or bool(_NAME_CUE.match(question, m.end()))
+        shaped = shaped or bool(_NAME_CUE.match(question, m.end())) or (
+            raw[:1].isupper() and bool(_CLASS_CUE.match(question, m.end())))
         out.append((name, shaped, raw.split("(")[0]))
         out += _js_alias(name)
     return out

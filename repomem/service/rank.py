@@ -39,7 +39,9 @@ SIGNALS = {"lexical": 1.0, "vector": 0.7, "intent": 0.6, "scope": 0.3, "exact": 
            "group": 0.8, "path": 0.5, "summary": 0.5}
 RARE = 5  # a plain word is an identifier when at most this many facts bear it as a name
 
-_AUX = re.compile(r"(?:^|/)(?:examples?|docs?|tests?|samples?|demos?|benchmarks?|fixtures)/")
+_AUX = re.compile(r"(?:^|/)(?:examples?|docs?|tests?|samples?|demos?|benchmarks?|fixtures)/"
+                  r"|(?:^|/)(?:tests?|test_[^/]*|[^/]*_tests?|conftest)\.py$"  # microblog's tests.py
+                  r"|\.(?:test|spec)\.[cm]?[jt]sx?$")
 # Kinds named like code: case-sensitive, and only by a word written as a name (see _exact)
 _CODE_NAMES = ("function", "class")
 _ROOT_GROUPS = {"main", "runtime", "default", "dependencies", "install_requires"}
