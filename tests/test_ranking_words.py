@@ -313,7 +313,11 @@ def test_a_class_is_named_by_its_name_not_by_the_one_another_class_gave_up(new_r
     assert (got["value"], got["path"]) == ("AsyncClient", "pkg/client.py")
 
 
-MODELS = '''class User(db.Model):
+MODELS = '''class InvalidToken(Exception):
+    """Raised when a password reset token is expired or forged."""
+
+
+class User(db.Model):
     """A registered account: its posts, followers and the hash of its password."""
 
     def avatar(self, size):
@@ -334,7 +338,9 @@ def blog(tmp_path_factory):
     commit(root, "2024-06-13T10:00:00Z", "blog", {
         "app/models.py": MODELS, "app/routes.py": ROUTES_USER,
         "config.py": "class Config:\n    SQLALCHEMY_DATABASE_URI = 'postgresql://db/blog'\n",
-        "app/tests.py": "class TestConfig(Config):\n    SQLALCHEMY_DATABASE_URI = 'sqlite://'\n"})
+        "app/tests.py": "class TestConfig(Config):\n    SQLALCHEMY_DATABASE_URI = 'sqlite://'\n",
+        "app/test_tokens.py": "def test_expired_reset_token_raises(client):\n"
+                              "    assert client.reset('expired-token').status_code == 400\n"})
     r = Repo.open(root)
     ingest(r, all_history=True, progress=False)
     return r
@@ -344,6 +350,9 @@ def blog(tmp_path_factory):
     # "the User model": a capitalised word and the kind of class it is name the class
     ("What does the User model store?", ("class", "User", "app/models.py")),
     ("What is the User model?", ("class", "User", "app/models.py")),
+    # an exception is a class, not the test that provokes it
+    ("Which exception is raised for an expired reset token?",
+     ("class", "InvalidToken", "app/models.py")),
     # ... and a lower-case one is only a word: "the user model" is not a name
     ("Which route shows the profile of a user?", ("route", "GET /user/<username>", "app/routes.py")),
 ])

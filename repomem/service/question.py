@@ -18,7 +18,7 @@ _INTENTS = {
     "python": {"python"},
     "port": {"config", "constant", "docker"},
     "route": {"route"},  # HTTP methods count only in capitals (GET /x), see intent()
-    "func": {"function"}, "helper": {"function"}, "class": {"class"},
+    "func": {"function"}, "helper": {"function"}, "class": {"class"}, "exception": {"class"},
     "name": {"function", "class"}, "renamed": {"function", "class"},
     "rename": {"function", "class"}, "metadata": {"config"},
     "config": {"config", "constant", "docker"}, "option": {"config", "constant"},
