@@ -17,6 +17,20 @@ from repomem.service.view import ensure_view
 from repomem.storage.store import FOREVER
 
 _DATE = re.compile(r"^\d{4}-?\d{2}-?\d{2}$")  # 2026-01-01 and 20260101 alike: a whole day
+# A time the question itself names, when no as_of does: "On 2024-01-02, which ...", "as of
+# 2024-01-02T12:00:00Z", "what was the timeout in 2019" (a year: its last day).
+_ASKED_WHEN = re.compile(
+    r"\b(?:on|as\s+of|at|by)\s+(\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:\d{2})?)?)"
+    r"(?![\d:T-])|\b(?:in|during)\s+((?:19|20)\d{2})\b(?![-/.:\d])", re.I)
+
+
+def asked_when(question: str) -> str | None:
+    """The date or datetime a question asks about, as ``--as-of`` takes it; None when it names
+    none."""
+    m = _ASKED_WHEN.search(question)
+    if m is None:
+        return None
+    return m.group(1) or f"{m.group(2)}-12-31"
 _MIN_TS = -62135596800  # 0001-01-01T00:00:00Z, the first second a datetime can show
 
 
@@ -165,7 +179,9 @@ def lineage_line(note: dict) -> str:
 def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
     """The k best facts valid now (or at as_of), best first.  lineage: for each retired name the
     question used, the key's current name and when it changed (the only place an old name is
-    ever shown)."""
+    ever shown).  Without as_of, a date the question names (asked_when) is the time asked."""
+    if as_of is None:
+        as_of = asked_when(question)
     hit = _search_snapshot(r, question, k) if as_of is None else None
     if hit is not None:
         t, ranked, lineage, missing = hit

@@ -1,4 +1,6 @@
-"""Answer a question with the facts valid now (or at --as-of), best first, with provenance.
+"""Answer a question with the facts valid now (or at --as-of, or at a date the question names:
+"on 2024-01-02", "as of 2024-01-02T12:00:00Z", "in 2019" for its last day), best first, with
+provenance.
 
 Example: repomem ask "what port does the payment service listen on?" --json
          repomem ask "session timeout" --as-of 2026-01-15"""
@@ -25,7 +27,7 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from repomem.service.query import ask, lineage_line
+    from repomem.service.query import ask, asked_when, lineage_line
 
     r = open_repo(args)
     if args.llm:
@@ -44,6 +46,8 @@ def run(args) -> int:
     if not result["facts"]:
         echo("no fact matches this question")
         return 0
+    if args.as_of is None and asked_when(args.question):  # the question named the time
+        echo(f"as of {result['as_of']}")
     for note in result.get("lineage", ()):
         print(lineage_line(note))
     if result.get("llm_answer"):

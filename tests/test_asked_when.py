@@ -1,0 +1,47 @@
+"""A time the question itself names is the time asked, when no --as-of/as_of says otherwise."""
+
+from __future__ import annotations
+
+import pytest
+
+from repomem.service.ingest import ingest
+from repomem.service.query import ask, asked_when
+from repomem.service.repo import Repo
+from tests.conftest import cli, commit
+
+
+@pytest.mark.parametrize("question, when", [
+    ("What was the default timeout in 2019?", "2019-12-31"),
+    ("On 2024-01-02, which version of certifi does tiny require?", "2024-01-02"),
+    ("as of 2024-01-02T12:00:00Z, what port does the API listen on", "2024-01-02T12:00:00Z"),
+    ("What port did the API use during 2023", "2023-12-31"),
+    ("which python versions are supported", None),
+    ("what did the 2019 release change", None),  # a year that is no time asked
+    ("what does the 2019-05 migration do", None),
+    ("which port in 20190", None),
+])
+def test_asked_when(question, when):
+    assert asked_when(question) == when
+
+
+@pytest.fixture
+def service(new_repo):
+    root = new_repo()
+    commit(root, "2023-03-01T10:00:00Z", "api", {"api/config.py": "PORT = 8000\n"})
+    commit(root, "2024-01-05T10:00:00Z", "move", {"api/config.py": "PORT = 8080\n"})
+    r = Repo.open(root)
+    ingest(r, all_history=True, progress=False)
+    return r
+
+
+def test_the_question_names_the_time(service):
+    assert ask(service, "Which port does the API listen on?")["answer"] == "8080"
+    got = ask(service, "Which port did the API listen on in 2023?")
+    assert (got["answer"], got["as_of"][:10]) == ("8000", "2023-12-31")
+    assert ask(service, "On 2024-01-06, which port does the API listen on?")["answer"] == "8080"
+    # an explicit as_of wins over the question's own date
+    assert ask(service, "Which port did the API listen on in 2023?", as_of="2024-02-01")["answer"] \
+        == "8080"
+    rc, out, _ = cli("ask", "--repo", str(service.root), "Which port did the API listen on in 2023?")
+    assert rc == 0 and out.splitlines()[0] == "as of 2023-12-31T23:59:59+00:00"
+    assert "PORT in api/config.py: 8000" in out
