@@ -106,6 +106,8 @@ def test_code_comments_docstrings_and_exclusions(sample):
                             "URL = '/api/v1/users/7'  # code, not a comment: not scanned\n"
                             "def helper():\n    '''Wraps get_user_by_id.'''\n"),
         "CHANGELOG.md": "- renamed get_user_by_id to fetch_user\n",
+        # a file named like the old function is no mention of it
+        "docs/testing.md": "See `tests/get_user_by_id.py::test_lookup` and get_user_by_id.md.\n",
         ".cursorrules": "Routes live under /api/v1/users/<id>.\n",
         "notes.txt": "get_user_by_id was renamed  (repomem: ignore)\n",
         ".github/copilot-instructions.md": "Supports Python 3.10 and 3.11.\n",

@@ -299,6 +299,9 @@ def _dynamic(seg: str) -> bool:
     return seg.startswith(("<", "{", ":")) or seg == "*"
 
 
+_CODE_SUFFIXES = "py|pyi|pyx|js|jsx|mjs|cjs|ts|tsx|go|rs|java|json|ya?ml|toml|md|rst|txt|html"
+
+
 class Checker:
     def __init__(self, stale: list[Stale], families: dict):
         self.families = families
@@ -325,8 +328,10 @@ class Checker:
         self.name_re = (re.compile("|".join(f"(?:{_name_pattern(n)})" for n in
                                             sorted(set(names.values()), key=len, reverse=True)),
                                    re.I) if names else None)
+        # not a file named like the function (``test_basic.py::test_flag``, ``views.js``)
         self.func_re = (re.compile(r"(?<!\w)(" + "|".join(map(re.escape, sorted(
-            self.functions, key=len, reverse=True))) + r")(?!\w)") if self.functions else None)
+            self.functions, key=len, reverse=True))) + r")(?!\w|\.(?:" + _CODE_SUFFIXES + r")\b)")
+            if self.functions else None)
 
     def _distinct(self, family: str) -> dict[str, set[str]]:
         members = self.families.get(family, {})
