@@ -126,3 +126,29 @@ def test_reverted_value_is_not_stale(sample):
     res = _scan(repo, {"docs/ops.md": "MAX_RETRIES = 3\nMAX_RETRIES = 5\n"})
     assert [(f["line"], f["stale_value"], f["current_value"]) for f in res["findings"]] == [
         (2, "5", "3")]
+
+
+def test_a_function_mention_is_the_function_only_when_it_can_be(new_repo):
+    """An old function name is reported only where it can mean that function: a plain word when
+    called or spelled with its own object (``res.locals(``), not as an object itself
+    (``res.locals.user``) nor as another object's attribute (``mime.locals()``,
+    ``http.createServer``); a module-level function also with its own module's name."""
+    root = new_repo()
+    create = "function createServer(options) {\n  var app = new Server(options);\n  return app;\n}\n"
+    commit(root, "2011-03-01T10:00:00Z", "api", {
+        "lib/express.js": create,
+        "lib/response.js": "res.locals = function(obj) {\n  this._locals = obj;\n  return this;\n};\n"})
+    commit(root, "2011-10-07T10:00:00Z", "renames", {
+        "lib/express.js": create.replace("createServer", "createApplication"),
+        "lib/response.js": "res.setLocals = function(obj) {\n  this._locals = obj;\n  return this;\n};\n"})
+    commit(root, "2012-01-01T10:00:00Z", "guide", {"docs/guide.md": (
+        "res.locals.user = req.user;\n"          # 1: an object now
+        "res.locals({ title: 'Home' });\n"       # 2: the renamed method, called
+        "mime.locals();\n"                       # 3: another object's
+        "http.createServer(app).listen(80);\n"   # 4: node's, not express's
+        "express.createServer();\n"              # 5: its own module's
+        "Call createServer() to start.\n"        # 6: called
+        "The `locals` option is merged.\n")})    # 7: a word
+    ingest(Repo.open(root), all_history=True, progress=False)
+    got = sorted((f["line"], f["stale_value"]) for f in check_tree(Repo.open(root))["findings"])
+    assert got == [(2, "locals"), (5, "createServer"), (6, "createServer")]

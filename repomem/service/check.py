@@ -60,7 +60,20 @@ _VERSION = re.compile(r"\d+(?:\.\d+)+")
 _HEADING_MD = re.compile(r"^\s{0,3}#{1,6}\s+(.*)$")
 _RST_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+])\1{2,}\s*$")
 _PATHLIKE = re.compile(r"/[^\s`'\"()\[\],;|]*")
-_IDENT_PLAIN = re.compile(r"^[a-z]+$")
+_IDENT_PLAIN = re.compile(r"^[A-Z]?[a-z]+$")  # a word ("encode", "Server"), not only a name
+_OWNER = re.compile(r"([A-Za-z_$][\w$]*)\.$")  # the object before a mention's dot
+
+
+def _owned(s: "Stale", owner: str) -> bool:
+    """Whether ``owner.name`` can mean this function: a method's own object (``res`` of
+    ``method res.contentType``, ``response`` of ``Response.next``), or for a module-level
+    function its module or package (``utils``, ``click`` of src/click/utils.py)."""
+    qual = s.subject.split(" ", 1)[-1]
+    mine = qual.rpartition(".")[0].rsplit(".", 1)[-1]
+    if mine:
+        return owner.lower() == mine.lower()
+    parts = s.path.rsplit(".", 1)[0].split("/")
+    return owner in parts
 
 
 @dataclass(frozen=True)
@@ -76,6 +89,7 @@ class Stale:
     current: str | None  # the key's current value (None: removed since)
     commit: str
     at: int
+    path: str = ""  # where the superseded version was
 
 
 @dataclass
@@ -148,7 +162,7 @@ def stale_values(rows: list[dict]) -> tuple[list[Stale], dict]:
                     or nxt["value"] == v["value"] or "<redacted" in v["value"]):
                 continue
             base = dict(key=key, kind=kind, subject=v["subject"], old_value=v["value"],
-                        current=cur, commit=v["end_commit"], at=v["valid_to"])
+                        current=cur, commit=v["end_commit"], at=v["valid_to"], path=v["path"] or "")
             if kind == "function":
                 stale.append(Stale(family=v["value"], old=v["value"], **base))
             elif kind in ("dependency", "python"):
@@ -378,11 +392,17 @@ class Checker:
         if self.func_re:
             for m in self.func_re.finditer(text):
                 name = m.group(1)
-                if _IDENT_PLAIN.match(name):
-                    before, after = text[:m.start()], text[m.end():]
-                    if not (after.startswith(("(", "`")) or before.endswith((".", "`"))):
-                        continue
+                before, after = text[:m.start()], text[m.end():]
+                # a plain word names the function only when called (``encode(``) or when its
+                # owner is spelled (``res.locals``): `options` is a parameter, `mime.x` an object
+                plain = bool(_IDENT_PLAIN.match(name))
+                if plain and (not (after.startswith("(") or before.endswith("."))
+                              or after.startswith(".")):  # res.locals.user: an object
+                    continue
+                owner = _OWNER.search(before) if before.endswith(".") else None
                 for s in self.functions[name]:
+                    if before.endswith(".") and not _owned(s, owner.group(1) if owner else ""):
+                        continue  # `mime.contentType()`, `http.createServer()`: another's
                     yield s, name
         if self.routes:
             for pm in _PATHLIKE.finditer(text):
