@@ -62,6 +62,19 @@ class {name}:
 '''
 
 
+def test_bases_on_several_lines_read_as_on_one():
+    """click's ``class _NumberRangeBase(\\n    _NumberParamTypeBase[...],\\n    t.Generic[...],\\n):``
+    has the bases it would have on one line: no edge spaces, no trailing comma, no comment."""
+    got = classes('''
+        class Range(
+            Base[T, U],  # numbers
+            t.Generic[T],
+        ):
+            pass
+        ''')
+    assert dict(got["class Range"].attrs)["bases"] == "Base[T, U], t.Generic[T]"
+
+
 def test_renamed_and_moved_class_keeps_its_key(new_repo):
     repo = new_repo()
     commit(repo, "2026-01-05T10:00:00+00:00", "cache", {"app/cache.py": BODY.format(name="MemoryCache", what="values")})

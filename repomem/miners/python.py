@@ -96,7 +96,9 @@ def _class_facts(src: _Source, path: str, by_anchor: dict[str, list[Fact]], root
         name = src.text(cls.child_by_field_name("name"))
         body = cls.child_by_field_name("body")
         sup = cls.child_by_field_name("superclasses")
-        bases = _collapse(src.text(sup))[1:-1] if sup is not None else ""
+        # one line whatever the layout: (\n    Base[T],\n    Mixin,\n) is "Base[T], Mixin"
+        bases = ", ".join(_collapse(src.text(c)) for c in sup.named_children
+                          if c.type != "comment") if sup is not None else ""
         doc_node, doc = _docstring(src, body)
         parts = [_collapse(src.text(c)) for c in body.named_children
                  if c.type not in ("function_definition", "decorated_definition", "class_definition",
