@@ -358,4 +358,6 @@ def test_chained_assignment_is_one_function_named_by_its_innermost_binding():
     assert (f.value, f.line, f.anchor) == ("type", 5, "lib/response.js::res.type")
     assert f.purpose == "Set _Content-Type_ response header with `type`."
     assert dict(f.attrs)["signature"] == "res.contentType = res.type = function contentType(type)"
+    assert dict(f.attrs)["aliases"] == "res.contentType"  # asked for by that name too
+    assert "aliases" not in dict(funcs["function exports.init"].attrs)
     assert f.text.startswith("res.contentType =\nres.type = function")

@@ -358,6 +358,18 @@ def blog(tmp_path_factory):
 ])
 def test_a_capitalised_word_and_its_kind_of_class_name_the_class(blog, question, want):
     assert first(blog, question) == want
+
+
+def test_class_intent_and_a_capitalised_frame_word_written_as_a_name():
+    # the tokenizer stems "class" to "clas" and "renamed" to "renam": still their intents
+    assert intent("What is the Group class?") == {"class"}
+    assert intent("What was get_user renamed to?") == {"function", "class"}
+    # "Group" frames dependency questions ("the dev group"), but "the Group class" names it
+    assert identifiers("What is the Group class?") == [("group", True, "Group")]
+    assert identifiers("which test function checks the port")[0][0] != "test"
+    # a decorator is a function, and "the command decorator" names it
+    assert intent("What does the command decorator do?") == {"function"}
+    assert identifiers("What does the command decorator do?")[0] == ("command", True, "command")
     assert identifiers("what does the user model store")[0] == ("user", False, "user")
 
 
@@ -374,3 +386,52 @@ def test_test_files_are_not_the_projects_own(path, aux):
     from repomem.service.rank import _AUX
 
     assert bool(_AUX.search(path)) == aux
+
+
+RESPONSE_JS = """/**
+ * Set header `field` to `val`, or pass an object of header fields.
+ */
+res.set =
+res.header = function header(field, val) {
+  this.setHeader(field, val);
+  return this;
+};
+
+/**
+ * Send a response.
+ */
+res.send = function send(body) {
+  return this.end(body);
+};
+"""
+APP_JS = """/**
+ * Assign setting `name` to `value`.
+ */
+app.set = function set(setting, val) {
+  this.settings[setting] = val;
+  return this;
+};
+"""
+CONTEXT_PY = '''class Context:
+    def invoke(self, callback, *args):
+        """Invoke a command callback in exactly the way it expects."""
+        return callback(*args)
+
+
+def test_context_invoke_runs_the_callback():
+    """Context invoke runs the callback with the context invoke arguments."""
+'''
+
+
+def test_a_method_by_its_qualified_name_or_an_alias(new_repo):
+    """`Context.invoke` is the method Context.invoke (not the test about it); res.set is the
+    function bound as res.set = res.header (not app.set)."""
+    root = new_repo()
+    commit(root, "2024-03-01T10:00:00Z", "web", {"lib/response.js": RESPONSE_JS,
+                                                 "lib/application.js": APP_JS,
+                                                 "cli/core.py": CONTEXT_PY})
+    r = Repo.open(root)
+    ingest(r, all_history=True, progress=False)
+    assert first(r, "What does Context.invoke do?") == ("function", "invoke", "cli/core.py")
+    assert first(r, "What does res.set do?") == ("function", "header", "lib/response.js")
+    assert first(r, "What does app.set do?") == ("function", "set", "lib/application.js")

@@ -19,6 +19,7 @@ _INTENTS = {
     "port": {"config", "constant", "docker"},
     "route": {"route"},  # HTTP methods count only in capitals (GET /x), see intent()
     "func": {"function"}, "helper": {"function"}, "class": {"class"}, "exception": {"class"},
+    "decorator": {"function"},
     "name": {"function", "class"}, "renamed": {"function", "class"},
     "rename": {"function", "class"}, "metadata": {"config"},
     "config": {"config", "constant", "docker"}, "option": {"config", "constant"},
@@ -26,6 +27,9 @@ _INTENTS = {
     "default": {"config", "constant"}, "timeout": {"config", "constant"},
     "constant": {"constant"}, "image": {"docker", "config"}, "docker": {"docker"},
 }
+# Intent words the tokenizer stems past recognition ("class" -> "clas", "renamed" -> "renam";
+# "classes" -> "class"): the key _INTENTS knows them by.
+_STEMMED = {"clas": "class", "renam": "renamed"}
 # Words for a dependency group -> the group's usual name (requirements/docs.txt is "docs").
 _GROUPS = {"dev": "dev", "development": "dev", "develop": "dev", "docs": "docs", "doc": "docs",
            "documentation": "docs", "test": "tests", "tests": "tests", "testing": "tests",
@@ -100,7 +104,7 @@ _ASKS_FUNCTION = re.compile(
 # What follows a plain word that makes it a name: call parentheses, or the kind of thing it is
 # named ("the echo function", "the Context class"); a capitalised word, the kind of class it is
 # ("the User model", "the Header component").
-_NAME_CUE = re.compile(r"\(\)|\s+(?:function|method|class)\b", re.I)
+_NAME_CUE = re.compile(r"\(\)|\s+(?:function|method|class|decorator)\b", re.I)
 _CLASS_CUE = re.compile(r"\s+(?:model|component|service|controller|view|type|interface|struct|"
                         r"enum|schema|serializer|form|exception|error)s?\b", re.I)
 _HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\b", re.I)
@@ -115,7 +119,7 @@ def intent(question: str) -> set[str]:
     """The kinds of fact the question's wording asks for; empty when it does not say."""
     kinds: set[str] = set()
     question = _without_slots(question)
-    toks = set(tokens(_NAMED.sub(" ", question)))
+    toks = {_STEMMED.get(t, t) for t in tokens(_NAMED.sub(" ", question))}
     named = [n for n in _NAMED.findall(question) if not _FILE_NAME.search(n)]
     if "python" in tokens(" ".join(named)):  # requires-python, python_requires
         toks.add("python")
@@ -170,11 +174,15 @@ def identifiers(question: str, project: frozenset[str] | set[str] = frozenset())
                 or re.search(r"\bversion\s+of\s+$", question[:m.start()], re.I)):
             continue
         shaped = bool(quoted) or bool(re.search(r"[_\d.\-]|[a-z][A-Z]", raw))
-        if not shaped and (name in _FRAME or not set(tokens(raw)) - _FRAME):
-            continue
-        # "the echo function", "echo()": a plain word written as a name is one
-        shaped = shaped or bool(_NAME_CUE.match(question, m.end())) or (
+        # "the echo function", "echo()", "the User model": a plain word written as a name is
+        # one -- a capitalised one even when it is a word that frames questions ("the Group
+        # class"), a lower-case one not ("which test function ...")
+        cued = bool(_NAME_CUE.match(question, m.end())) or (
             raw[:1].isupper() and bool(_CLASS_CUE.match(question, m.end())))
+        if not shaped and not (cued and raw[:1].isupper()) \
+                and (name in _FRAME or not set(tokens(raw)) - _FRAME):
+            continue
+        shaped = shaped or cued
         out.append((name, shaped, raw.split("(")[0]))
         out += _js_alias(name)
     return out

@@ -192,11 +192,18 @@ class FileFacts:
         first = stmt.start_point[0]
         text = self.src.rows(first, min(body.start_point[0], first + MAX_TEXT_LINES - 1))
         anchor = f"{self.path}::{qual}"
+        aliases = []  # res.contentType = res.type = function ...: the names bound around it
+        link = d
+        while link.type == "assignment_expression" and link.parent is not None \
+                and link.parent.type == "assignment_expression":
+            link = link.parent
+            aliases.append(self.text(link.child_by_field_name("left")))
+        attrs = (("class", ".".join(scope)), ("location", self.path), ("signature", signature))
         fact = Fact(
             key="function", kind=FUNCTION, anchor=anchor,
             subject=f"{'method' if scope or ('.' in full and not exported) else 'function'} {qual}",
             value=name,
-            attrs=(("class", ".".join(scope)), ("location", self.path), ("signature", signature)),
+            attrs=((("aliases", ", ".join(aliases[::-1])),) if aliases else ()) + attrs,
             path=self.path, line=first + 1, text=text, purpose=purpose,
             fingerprint=self._fingerprint(body, name))
         return qual, params, fact, d
