@@ -17,6 +17,9 @@ from repomem.service.view import ensure_view
 from repomem.storage.store import FOREVER
 
 _DATE = re.compile(r"^\d{4}-?\d{2}-?\d{2}$")  # 2026-01-01 and 20260101 alike: a whole day
+_MIN_TS = -62135596800  # 0001-01-01T00:00:00Z, the first second a datetime can show
+
+
 # A time the question itself names, when no as_of does: "On 2024-01-02, which ...", "as of
 # 2024-01-02T12:00:00Z", "what was the timeout in 2019" (a year: its last day).
 _ASKED_WHEN = re.compile(
@@ -31,7 +34,6 @@ def asked_when(question: str) -> str | None:
     if m is None:
         return None
     return m.group(1) or f"{m.group(2)}-12-31"
-_MIN_TS = -62135596800  # 0001-01-01T00:00:00Z, the first second a datetime can show
 
 
 def iso(ts: int | None) -> str | None:
