@@ -435,3 +435,9 @@ def test_a_method_by_its_qualified_name_or_an_alias(new_repo):
     assert first(r, "What does Context.invoke do?") == ("function", "invoke", "cli/core.py")
     assert first(r, "What does res.set do?") == ("function", "header", "lib/response.js")
     assert first(r, "What does app.set do?") == ("function", "set", "lib/application.js")
+    # and `repomem history` takes those names too
+    from repomem.service.query import history
+
+    header = ask(r, "What does res.set do?")["facts"][0]["key"]
+    assert history(r, "res.set")["key"] == history(r, "res.header")["key"] == header
+    assert history(r, "Context.invoke")["versions"][0]["value"] == "invoke"

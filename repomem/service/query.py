@@ -211,14 +211,19 @@ def facts(r: Repo, as_of: str | None = None, kind: str | None = None, tx: bool =
 
 def history(r: Repo, key: str, tx: bool = False) -> dict:
     """All versions of a key, oldest first.  KEY may also be a fact's current subject or value
-    (a function's name), or a name one of its earlier versions bore: it is resolved to the key
-    of the current fact it names."""
+    (a function's name), a method's qualified name or alias (``Context.invoke``, ``res.set``),
+    or a name one of its earlier versions bore: it is resolved to the key of the current fact
+    it names."""
     ensure_view(r)
     with r.store.reader():
         rows = r.store.rows({"key": key})
         if not rows:
+            from repomem.service.rank import qualnames
+
             current = r.store.rows({"valid_to": {"$gt": int(time.time())}})
             keys = sorted({x["key"] for x in current if key in (x["value"], x["subject"])})
+            if not keys:  # a method by its qualified name or an alias (res.type, res.contentType)
+                keys = sorted({x["key"] for x in current if key in qualnames(x)})
             if not keys:  # an old name: the versions that remember bearing it (removed keys too)
                 keys = sorted({x["key"] for x in r.store.rows()
                                if any(key == f[0] for f in x.get("former") or ())})

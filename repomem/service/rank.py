@@ -75,7 +75,7 @@ _PROJECT_KEYS = {"config:pyproject.toml:project.name", "config:pyproject.toml:to
                  "config:setup.cfg:metadata.name", "config:package.json:name"}
 
 
-def _qualnames(row: dict) -> list[str]:
+def qualnames(row: dict) -> list[str]:
     """A method's qualified name (``Context.invoke`` of "method Context.invoke") and the other
     names it is bound to (express's ``res.set = res.header = function header``)."""
     if row["kind"] not in _CODE_NAMES:
@@ -102,7 +102,7 @@ class _Facts:
         for i, row in enumerate(rows):
             for n in names(row):
                 self.names.setdefault(n, []).append(i)
-            for qual in _qualnames(row):  # `Context.invoke`, res.send, res.set (an alias)
+            for qual in qualnames(row):  # `Context.invoke`, res.send, res.set (an alias)
                 self.names.setdefault(norm_ident(qual), []).append(i)
             for entry in row.get("former") or ():
                 old = route_path(entry[0]) if row["kind"] == "route" else norm_ident(entry[0])
@@ -158,7 +158,7 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
         hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] not in _CODE_NAMES
                 or (shaped and not by_purpose
                     and (rows[i]["value"].lstrip("_") == raw.lstrip("_")
-                         or raw in _qualnames(rows[i])))]
+                         or raw in qualnames(rows[i])))]
         if name in packages and name not in facts.project:
             # "what mypy version": the package, not the [tool.mypy] settings that bear its name
             deps = [i for i in hits if rows[i]["kind"] == "dependency"]
