@@ -1,8 +1,9 @@
 """All versions of one key, oldest first, with validity and how each ended.
 
-KEY is a key from 'repomem facts --json' or 'ask --json'; a current function name or a
-fact's subject is accepted too when it names exactly one key, and so is a name that an earlier
-version bore (a function's name before a rename)."""
+KEY is a key from 'repomem facts --json' or 'ask --json'; a current function name, a method's
+qualified name (Context.invoke, res.send) or a fact's subject is accepted too when it names
+exactly one key, and so is a name that an earlier version bore (a function's name before a
+rename)."""
 
 from __future__ import annotations
 
