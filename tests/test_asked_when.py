@@ -1,4 +1,5 @@
-"""A time the question itself names is the time asked, when no --as-of/as_of says otherwise."""
+"""A time the question itself names is the time asked, when no --as-of/as_of says otherwise;
+an empty question is a one-line error."""
 
 from __future__ import annotations
 
@@ -45,3 +46,10 @@ def test_the_question_names_the_time(service):
     rc, out, _ = cli("ask", "--repo", str(service.root), "Which port did the API listen on in 2023?")
     assert rc == 0 and out.splitlines()[0] == "as of 2023-12-31T23:59:59+00:00"
     assert "PORT in api/config.py: 8000" in out
+
+
+@pytest.mark.parametrize("question", ["", "   ", " ? "])
+def test_an_empty_question_is_a_one_line_error(service, question):
+    rc, out, err = cli("ask", "--repo", str(service.root), question, check=False)
+    assert (rc, out) == (1, "")
+    assert err.splitlines()[0] == "repomem: error: the question is empty"

@@ -182,6 +182,9 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
     """The k best facts valid now (or at as_of), best first.  lineage: for each retired name the
     question used, the key's current name and when it changed (the only place an old name is
     ever shown).  Without as_of, a date the question names (asked_when) is the time asked."""
+    if not re.search(r"\w", question):
+        raise RepomemError("the question is empty",
+                           hint='ask in words, e.g. repomem ask "which port does the API listen on?"')
     if as_of is None:
         as_of = asked_when(question)
     hit = _search_snapshot(r, question, k) if as_of is None else None
