@@ -9,7 +9,7 @@ import textwrap
 from repomem.core.model import ROUTE
 from repomem.miners.python import MINER
 from repomem.service.ingest import ingest
-from repomem.service.query import facts, history
+from repomem.service.query import ask, facts, history
 from repomem.service.repo import Repo
 from tests.conftest import commit
 
@@ -196,3 +196,71 @@ def test_nested_routers_compose_through_every_level(new_repo):
     ingest(Repo.open(repo), all_history=True, progress=False)
     now = current_routes(repo)["read_items"]
     assert (now["value"], now["attrs"]["relative"]) == ("GET /items/", "true")
+
+
+DJANGO_ROOT = """\
+import debug_toolbar
+from django.conf import settings
+from django.urls import include, path, re_path
+
+from shop.search import views as search_views
+
+urlpatterns = [
+    path("{prefix}", include("shop.blog.urls")),
+    path("search/", search_views.search, name="search"),
+    path("__debug__/", include(debug_toolbar.urls)),
+]
+
+if settings.DEBUG:
+    urlpatterns += [path("test404/", TemplateView.as_view(template_name="404.html"))]
+"""
+DJANGO_BLOG = """\
+from django.urls import path, re_path
+
+from . import views
+
+urlpatterns = [
+    path("", views.index, name="blog_index"),
+    re_path(r"^(?P<slug>[-\\w]+)/$", views.post_detail, name="post_detail"),
+]
+"""
+
+
+def test_django_urlconfs_compose_across_files_and_a_moved_include_supersedes(new_repo):
+    """Django's urlpatterns: path()/re_path() are routes keyed by their name (else their view),
+    include() mounts another URLconf under its prefix, and moving the include moves every route
+    under it -- on a real history, as the Flask and FastAPI wiring does."""
+    repo = new_repo()
+    commit(repo, "2026-01-05T10:00:00+00:00", "blog", {
+        "shop/urls.py": DJANGO_ROOT.format(prefix="blog/"), "shop/blog/urls.py": DJANGO_BLOG})
+    c2 = commit(repo, "2026-02-05T10:00:00+00:00", "blog -> articles",
+                {"shop/urls.py": DJANGO_ROOT.format(prefix="articles/")})
+    r = Repo.open(repo)
+    ingest(r, all_history=True, progress=False)
+    now = {f["attrs"].get("name") or f["attrs"]["handler"]: f for f in facts(r, kind="route")["facts"]}
+    assert {k: v["value"] for k, v in now.items()} == {
+        "search": "ANY /search/", "blog_index": "ANY /articles/",
+        "post_detail": r"ANY /articles/(?P<slug>[-\w]+)/",
+        'TemplateView.as_view(template_name="404.html")': "ANY /test404/"}
+    post = now["post_detail"]
+    assert (post["key"], post["path"], post["commit"]) == (
+        "route:shop/blog/urls.py:post_detail", "shop/blog/urls.py", c2)
+    versions = history(r, post["key"])["versions"]
+    assert [v["value"] for v in versions] == [r"ANY /blog/(?P<slug>[-\w]+)/",
+                                              r"ANY /articles/(?P<slug>[-\w]+)/"]
+    # the wiring stays internal; the question finds the route
+    assert {f["kind"] for f in facts(r)["facts"]} <= {"route", "function", "constant"}
+    got = ask(r, "Which URL shows the search page?")["facts"][0]
+    assert (got["kind"], got["value"]) == ("route", "ANY /search/")
+
+
+def test_a_django_urlconf_states_only_what_it_can():
+    got = {f.key: f.value for f in MINER.mine("site/urls.py", textwrap.dedent('''
+        urlpatterns = i18n_patterns(
+            path("about/", views.about, name="about"),
+            path(PREFIX, views.home, name="home"),       # not a literal: no route
+            path("api/", include([path("x/", views.x)])),  # an inline list: no module to mount
+        )
+        other = [path("never/", views.never)]             # not urlpatterns
+        ''')) if f.kind in ("route", "mount")}
+    assert got == {"route:site/urls.py:about": "ANY /about/"}

@@ -23,6 +23,7 @@ from repomem.miners._base import MineError
 from repomem.miners._pyroutes import Wiring
 from repomem.miners._pysettings import constants_and_settings
 from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _first_error_line, _Source, _string_value, _words
+from repomem.miners._pyurls import UrlConf
 
 ROUTE_VERBS = {"get", "post", "put", "delete", "patch", "head", "options", "websocket", "route", "api_route"}
 ROUTE_PURPOSE_SUFFIX = " (HTTP endpoint / API route / URL path)"
@@ -325,7 +326,10 @@ class PythonMiner:
             by_anchor[anchor] = facts
         out = [f for facts in by_anchor.values() for f in facts]
         out += _class_facts(src, path, by_anchor, root)
-        return out + constants_and_settings(src, root, path) + wiring.facts
+        out += constants_and_settings(src, root, path) + wiring.facts
+        if b"urlpatterns" in src.data:  # a Django URLconf
+            out += UrlConf(src, root, path, wiring.module, wiring.imports).facts
+        return out
 
 
 MINER = PythonMiner()

@@ -1,0 +1,161 @@
+"""Django URL configurations: the routes of a module's ``urlpatterns``.
+
+``path("search/", views.search, name="search")``, ``re_path(r"^blog/(?P<slug>[\\w-]+)/$", ...)``
+and the old ``url(...)`` are routes; ``path("blog/", include("blog.urls"))`` mounts another
+URLconf under a prefix.  They use the wiring the Flask/FastAPI miner uses (_pyroutes): a module's
+``urlpatterns`` is a router (``router:<module>:urlpatterns``, no prefix of its own), an
+``include`` a ``mount`` of the included module's router with its prefix (``prepend``), and each
+route carries ``router`` and ``path`` so the ledger composes the full path across files.
+
+A route is keyed by its URLconf file and the name it is reversed by (``name="search"``: the
+route's identity in Django), else by its view as written: ``route:<path>:<name or view>``.  Its
+value is ``ANY /search/`` (a Django view takes every method unless it says otherwise).  Every
+statement of the module that binds or extends ``urlpatterns`` counts, also under ``if
+settings.DEBUG:``; ``i18n_patterns(...)`` and ``+`` concatenations are looked into.
+"""
+
+from __future__ import annotations
+
+import re
+
+from repomem.core.model import MOUNT, ROUTE, ROUTER, Fact
+from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _Source, _string_value, _words
+
+ROUTE_CALLS = {"path", "re_path", "url"}
+NAME = "urlpatterns"
+MAX_ROUTES = 500  # one URLconf; a generated table past this states nothing anyone asks about
+_BLOCKS = {"if_statement", "elif_clause", "else_clause", "try_statement", "except_clause",
+           "finally_clause", "with_statement", "block"}
+
+
+def _statements(node):
+    """Module-level statements, and those inside module-level if/try/with blocks."""
+    for child in node.named_children:
+        if child.type in _BLOCKS:
+            yield from _statements(child)
+        else:
+            yield child
+
+
+def _bound_values(root):
+    """The right-hand sides of ``urlpatterns = ...`` / ``urlpatterns += ...``, in source order."""
+    for stmt in _statements(root):
+        if stmt.type != "expression_statement" or stmt.named_child_count != 1:
+            continue
+        asg = stmt.named_children[0]
+        if asg.type not in ("assignment", "augmented_assignment"):
+            continue
+        left, right = asg.child_by_field_name("left"), asg.child_by_field_name("right")
+        if left is not None and right is not None and left.type == "identifier" \
+                and left.text == NAME.encode():
+            yield right
+
+
+def _calls(node):
+    """The path()/re_path()/url() calls in an expression, in source order (not inside them)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type == "call":
+            f = n.child_by_field_name("function")
+            if f is not None and f.text.decode("utf-8", "replace").rsplit(".", 1)[-1] in ROUTE_CALLS:
+                yield n
+                continue
+        stack.extend(reversed(n.named_children))
+
+
+def _url(pattern: str, regex: bool) -> str:
+    """A pattern as a path from the site root: ``search/`` -> ``/search/``; a regex keeps its
+    groups but loses its anchors (``^blog/(?P<slug>[-\\w]+)/$`` -> ``/blog/(?P<slug>[-\\w]+)/``)."""
+    if regex:
+        pattern = re.sub(r"^\^|\$$", "", pattern)
+    return "/" + pattern.lstrip("/")
+
+
+class UrlConf:
+    """One module's Django routes and includes, as route, router and mount facts."""
+
+    def __init__(self, src: _Source, root, path: str, module: str, imports: dict[str, str]):
+        self.src, self.path, self.module, self.imports = src, path, module, imports
+        self.rid = f"{module}:{NAME}"
+        self.facts: list[Fact] = []
+        self.per_key: dict[str, int] = {}
+        values = list(_bound_values(root))
+        if not values:
+            return
+        first = values[0]
+        line = first.parent.start_point[0]
+        self.facts.append(Fact(
+            key=f"{ROUTER}:{self.rid}", kind=ROUTER, subject=f"{NAME} of {module}", value="",
+            path=path, line=line + 1, text=src.lines[line].strip(), purpose="",
+            attrs=(("literal", "true"),)))
+        routes = 0
+        for value in values:
+            for call in _calls(value):
+                if routes >= MAX_ROUTES:
+                    return
+                routes += self._call(call)
+
+    def _call(self, call) -> int:
+        src = self.src
+        kind = src.text(call.child_by_field_name("function")).rsplit(".", 1)[-1]
+        args = call.child_by_field_name("arguments")
+        pos = [a for a in args.named_children if a.type not in ("keyword_argument", "comment")] \
+            if args is not None else []
+        kw = {src.text(a.child_by_field_name("name")): a.child_by_field_name("value")
+              for a in (args.named_children if args is not None else ()) if a.type == "keyword_argument"}
+        pattern = _string_value(src, pos[0]) if pos else None
+        view = pos[1] if len(pos) > 1 else kw.get("view")
+        if pattern is None or view is None:
+            return 0
+        url = _url(pattern, regex=kind != "path")
+        first, last = call.start_point[0], call.end_point[0]
+        text = src.rows(first, min(last, first + MAX_TEXT_LINES - 1))
+        if view.type == "call" and src.text(view.child_by_field_name("function")).rsplit(".", 1)[-1] == "include":
+            return self._include(view, url, first, text)
+        name = _string_value(src, kw["name"]) if "name" in kw else None
+        handler = _collapse(src.text(view))
+        slot = f"{ROUTE}:{self.path}:{name or handler}"
+        n = self.per_key[slot] = self.per_key.get(slot, 0) + 1
+        words = " ".join(w for p in url.split("/") for w in _words(p))
+        purpose = " - ".join(p for p in (words, " ".join(_words(name or "")),
+                                         " ".join(_words(handler.split("(")[0]))) if p)
+        attrs = [("handler", handler), ("path", url), ("router", self.rid)]
+        if name:
+            attrs.append(("name", name))
+        self.facts.append(Fact(
+            key=slot if n == 1 else f"{slot}#{n}", kind=ROUTE,
+            subject=f"route {name or handler}", value=f"ANY {url}", path=self.path,
+            line=first + 1, text=text, purpose=purpose, attrs=tuple(sorted(attrs))))
+        return 1
+
+    def _include(self, call, url: str, line: int, text: str) -> int:
+        """``include("blog.urls")`` / ``include(blog_urls)``: a mount of that module's routes."""
+        args = call.child_by_field_name("arguments")
+        target = next((a for a in args.named_children if a.type not in ("keyword_argument", "comment")),
+                      None) if args is not None else None
+        if target is None:
+            return 0
+        module = _string_value(self.src, target)
+        if module is None and target.type in ("identifier", "attribute"):
+            module = self._module(self.src.text(target))
+        if not module:
+            return 0  # include([...]) of a list, include((patterns, app_name)): no module
+        child = f"{module}:{NAME}"
+        n = sum(1 for f in self.facts if f.kind == MOUNT) + 1
+        self.facts.append(Fact(
+            key=f"{MOUNT}:{self.path}:{child}#{n}", kind=MOUNT, subject=f"mount of {child}",
+            value=url, path=self.path, line=line + 1, text=text.strip(), purpose="",
+            attrs=(("child", child), ("given", "true"), ("literal", "true"), ("mode", "prepend"),
+                   ("parent", self.rid))))
+        return 1
+
+    def _module(self, expr: str) -> str | None:
+        """The module an imported name stands for: ``wagtailadmin_urls`` of ``from wagtail.admin
+        import urls as wagtailadmin_urls`` is wagtail.admin.urls; ``debug_toolbar.urls``."""
+        head, _, rest = expr.partition(".")
+        target = self.imports.get(head)
+        if target is None:  # import debug_toolbar ... include(debug_toolbar.urls)
+            return expr if rest else None
+        base = target.replace(":", ".")
+        return f"{base}.{rest}" if rest else base
