@@ -258,9 +258,10 @@ def test_a_django_urlconf_states_only_what_it_can():
     got = {f.key: f.value for f in MINER.mine("site/urls.py", textwrap.dedent('''
         urlpatterns = i18n_patterns(
             path("about/", views.about, name="about"),
+            path(route="team/", view=views.team, name="team"),
             path(PREFIX, views.home, name="home"),       # not a literal: no route
             path("api/", include([path("x/", views.x)])),  # an inline list: no module to mount
         )
         other = [path("never/", views.never)]             # not urlpatterns
         ''')) if f.kind in ("route", "mount")}
-    assert got == {"route:site/urls.py:about": "ANY /about/"}
+    assert got == {"route:site/urls.py:about": "ANY /about/", "route:site/urls.py:team": "ANY /team/"}

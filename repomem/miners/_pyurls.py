@@ -104,7 +104,8 @@ class UrlConf:
             if args is not None else []
         kw = {src.text(a.child_by_field_name("name")): a.child_by_field_name("value")
               for a in (args.named_children if args is not None else ()) if a.type == "keyword_argument"}
-        pattern = _string_value(src, pos[0]) if pos else None
+        given = pos[0] if pos else kw.get("route", kw.get("regex"))
+        pattern = _string_value(src, given) if given is not None else None
         view = pos[1] if len(pos) > 1 else kw.get("view")
         if pattern is None or view is None:
             return 0
