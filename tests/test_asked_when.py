@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from repomem.service.context import build_context
 from repomem.service.ingest import ingest
-from repomem.service.query import ask, asked_when
+from repomem.service.query import ask, asked, asked_when
 from repomem.service.repo import Repo
 from tests.conftest import cli, commit
 
@@ -35,17 +36,29 @@ def service(new_repo):
     return r
 
 
+def _ask(r, question, as_of=None):
+    return ask(r, question, asked(question, as_of))
+
+
 def test_the_question_names_the_time(service):
-    assert ask(service, "Which port does the API listen on?")["answer"] == "8080"
-    got = ask(service, "Which port did the API listen on in 2023?")
+    assert _ask(service, "Which port does the API listen on?")["answer"] == "8080"
+    got = _ask(service, "Which port did the API listen on in 2023?")
     assert (got["answer"], got["as_of"][:10]) == ("8000", "2023-12-31")
-    assert ask(service, "On 2024-01-06, which port does the API listen on?")["answer"] == "8080"
+    assert _ask(service, "On 2024-01-06, which port does the API listen on?")["answer"] == "8080"
     # an explicit as_of wins over the question's own date
-    assert ask(service, "Which port did the API listen on in 2023?", as_of="2024-02-01")["answer"] \
+    assert _ask(service, "Which port did the API listen on in 2023?", "2024-02-01")["answer"] \
         == "8080"
     rc, out, _ = cli("ask", "--repo", str(service.root), "Which port did the API listen on in 2023?")
     assert rc == 0 and out.splitlines()[0] == "as of 2023-12-31T23:59:59+00:00"
     assert "PORT in api/config.py: 8000" in out
+
+
+def test_an_agents_prompt_gets_the_current_facts_whatever_year_it_names(service):
+    """The pre-prompt context is the current facts: "the bug reported in 2023" is no time asked;
+    an empty prompt matches nothing rather than arbitrary facts."""
+    block = build_context(service, "Fix the port bug the API had in 2023")
+    assert "PORT in api/config.py: `8080`" in block and "8000" not in block
+    assert build_context(service, " ? ").endswith("- (no indexed fact matches this question)\n")
 
 
 @pytest.mark.parametrize("question", ["", "   ", " ? "])

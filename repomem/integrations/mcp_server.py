@@ -75,7 +75,8 @@ def build_server(repo: str = ".", store: str | None = None):
         as_of: optional ISO date (2026-02-01), datetime, or git revision, to ask what was true
         then instead of now; without it, a date the question names ("on 2026-02-01", "in
         2025": its last day) is the time asked.  k: how many facts (default 5)."""
-        res = _guard(lock, query.ask, r, question, as_of, max(1, min(int(k), 20)))
+        when = _guard(lock, query.asked, question, as_of)
+        res = _guard(lock, query.ask, r, question, when, max(1, min(int(k), 20)))
         out = {"question": question, "as_of": res["as_of"], "answer": res["answer"],
                "facts": [_slim(f) for f in res["facts"]]}
         if res.get("lineage"):  # the question named a retired name: what it is now

@@ -4,6 +4,8 @@ answering model does measurably worse when it sees "was A, now B"."""
 
 from __future__ import annotations
 
+import re
+
 from repomem.service.query import ask, lineage_line
 
 
@@ -27,7 +29,9 @@ def build_context(r, question: str, budget: int = 400, k: int = 8,
                   overlay: list[dict] | None = None) -> str:
     """overlay: uncommitted facts from the watcher, shown flagged and ahead of committed ones
     for the same key."""
-    result = ask(r, question, k=k)
+    # an empty prompt matches nothing (ask would rank arbitrary facts); a date in the prompt is
+    # no time asked (the context is the current facts)
+    result = ask(r, question, k=k) if re.search(r"\w", question) else {"facts": []}
     facts = result["facts"]
     over = {f["key"]: f for f in (overlay or [])}
     head = "## Repository facts (repomem: current values from git"

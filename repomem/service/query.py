@@ -29,11 +29,21 @@ _ASKED_WHEN = re.compile(
 
 def asked_when(question: str) -> str | None:
     """The date or datetime a question asks about, as ``--as-of`` takes it; None when it names
-    none."""
+    none.  For questions asked (``repomem ask``, MCP ``ask``), not for an agent's prompt, whose
+    context is always the current facts ("fix the bug reported in 2023")."""
     m = _ASKED_WHEN.search(question)
     if m is None:
         return None
     return m.group(1) or f"{m.group(2)}-12-31"
+
+
+def asked(question: str, as_of: str | None) -> str | None:
+    """The time a question is asked about: as_of, else the date it names; an empty question is
+    an error (it would match arbitrary facts)."""
+    if not re.search(r"\w", question):
+        raise RepomemError("the question is empty",
+                           hint='ask in words, e.g. repomem ask "which port does the API listen on?"')
+    return as_of if as_of is not None else asked_when(question)
 
 
 def iso(ts: int | None) -> str | None:
@@ -181,12 +191,7 @@ def lineage_line(note: dict) -> str:
 def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
     """The k best facts valid now (or at as_of), best first.  lineage: for each retired name the
     question used, the key's current name and when it changed (the only place an old name is
-    ever shown).  Without as_of, a date the question names (asked_when) is the time asked."""
-    if not re.search(r"\w", question):
-        raise RepomemError("the question is empty",
-                           hint='ask in words, e.g. repomem ask "which port does the API listen on?"')
-    if as_of is None:
-        as_of = asked_when(question)
+    ever shown)."""
     hit = _search_snapshot(r, question, k) if as_of is None else None
     if hit is not None:
         t, ranked, lineage, missing = hit

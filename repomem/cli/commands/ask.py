@@ -27,16 +27,17 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from repomem.service.query import ask, asked_when, lineage_line
+    from repomem.service.query import ask, asked, lineage_line
 
+    when = asked(args.question, args.as_of)
     r = open_repo(args)
     if args.llm:
         from repomem.adapters.ollama_client import parse_llm
         from repomem.service.agents import llm_answer
 
-        result = llm_answer(r, args.question, parse_llm(args.llm), args.as_of, max(1, args.k))
+        result = llm_answer(r, args.question, parse_llm(args.llm), when, max(1, args.k))
     else:
-        result = ask(r, args.question, args.as_of, max(1, args.k))
+        result = ask(r, args.question, when, max(1, args.k))
     if result.pop("unindexed_commits", 0):
         echo("repomem: note: HEAD has commits that are not indexed yet; run 'repomem ingest'",
              file=sys.stderr)
@@ -46,7 +47,7 @@ def run(args) -> int:
     if not result["facts"]:
         echo("no fact matches this question")
         return 0
-    if args.as_of is None and asked_when(args.question):  # the question named the time
+    if args.as_of is None and when is not None:  # the question named the time
         echo(f"as of {result['as_of']}")
     for note in result.get("lineage", ()):
         print(lineage_line(note))
