@@ -45,6 +45,10 @@ def test_mcp_lists_tools_and_answers_current_and_as_of(payments):
                                                     "on in production?"})
         then = await s.call_tool("ask", {"question": "What port does the payment service listen "
                                                      "on in production?", "as_of": "2026-02-01"})
+        # the question's own date is the time asked; an empty question is an error
+        named = await s.call_tool("ask", {"question": "On 2026-02-01, what port does the payment "
+                                                      "service listen on in production?"})
+        empty = await s.call_tool("ask", {"question": " ? "})
         fn = await s.call_tool("ask", {"question": "What is the function that looks up a user "
                                                    "by primary key called now?"})
         hist = await s.call_tool("key_history", {"key": "fetch_user"})
@@ -52,9 +56,9 @@ def test_mcp_lists_tools_and_answers_current_and_as_of(payments):
         ctx = await s.call_tool("context", {"question": "user lookup function and its route"})
         since = await s.call_tool("changes_since", {"since": "2026-02-10"})
         bad = await s.call_tool("key_history", {"key": "no_such_thing"})
-        return tools, now, then, fn, hist, routes, ctx, since, bad
+        return tools, now, then, fn, hist, routes, ctx, since, bad, named, empty
 
-    tools, now, then, fn, hist, routes, ctx, since, bad = _mcp(repo, script)
+    tools, now, then, fn, hist, routes, ctx, since, bad, named, empty = _mcp(repo, script)
     assert {t.name for t in tools} == TOOLS
     for t in tools:
         assert len(t.description) > 80 and t.annotations.read_only_hint
@@ -63,6 +67,9 @@ def test_mcp_lists_tools_and_answers_current_and_as_of(payments):
     assert now.structured_content["answer"] == "8080" and top["commit"] == shas[1]
     assert top["path"] == "config/production.toml" and top["valid_from"].startswith("2026-02-10")
     assert then.structured_content["answer"] == "8000"
+    assert named.structured_content["answer"] == "8000"
+    assert named.structured_content["as_of"].startswith("2026-02-01")
+    assert empty.is_error and "the question is empty" in empty.content[0].text
     facts = fn.structured_content["facts"]
     assert fn.structured_content["answer"] == "fetch_user"
     assert "get_user_by_id" not in json.dumps(facts)
