@@ -120,6 +120,18 @@ def test_code_comments_docstrings_and_exclusions(sample):
                    ("tools/client.py", 5, "get_user_by_id")]
 
 
+def test_examples_and_pythons_own_history_are_no_claims(sample):
+    """"a port like 8000" is an example and "in Python 3.10 and later" says what Python does;
+    "Supports Python 3.10" and "the port is 8000" are claims about the project."""
+    repo, _ = sample
+    res = _scan(repo, {"docs/notes.md": (
+        "Pick a port like 8000 for local runs.\n"            # 1: an example
+        "In Python 3.10 and later, zip() takes strict=.\n"   # 2: Python's own history
+        "Supports Python 3.10 and 3.11.\n"                   # 3: a claim
+        "The production port is 8000.\n")})                  # 4: a claim
+    assert sorted((f["line"], f["stale_value"]) for f in res["findings"]) == [(3, "3.10"), (4, "8000")]
+
+
 def test_reverted_value_is_not_stale(sample):
     repo, _ = sample
     # MAX_RETRIES went 3 -> 5 -> 3: 3 is current again, 5 is stale

@@ -313,6 +313,8 @@ def _dynamic(seg: str) -> bool:
     return seg.startswith(("<", "{", ":")) or seg == "*"
 
 
+_EXAMPLE = re.compile(r"\b(?:like|e\.?g|example|such\s+as)\b", re.I)
+_PY_HISTORY = re.compile(r"\b(?:in|from|since|before|until|as\s+of)\s+$", re.I)
 _CODE_SUFFIXES = "py|pyi|pyx|js|jsx|mjs|cjs|ts|tsx|go|rs|java|json|ya?ml|toml|md|rst|txt|html"
 
 
@@ -380,11 +382,16 @@ class Checker:
                 if not cands:
                     continue
                 rest = text[m.end():m.end() + MAX_GAP + 40]
+                # "In Python 3.7 and later ...", "from Python 3.8 onwards": Python's own history,
+                # not what the project supports
+                history = _PY_HISTORY.search(text[:m.start()]) is not None
                 tied = None
                 for s in cands:
                     vm = re.search(_value_pattern(s.old), rest)
                     if not vm or vm.start() > MAX_GAP or not _GAP.match(rest[:vm.start()]):
                         continue
+                    if _EXAMPLE.search(rest[:vm.start()]) or (history and s.kind == "python"):
+                        continue  # "a version like `0.13.3`": an example, not a claim
                     if tied is None:
                         tied = self._tied(fam, contexts)
                     if (s.key in tied) if tied else not self._holds(fam, s.old, s.kind):
