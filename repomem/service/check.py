@@ -376,49 +376,61 @@ class Checker:
     def scan_line(self, text: str, contexts: list[set[str]]):
         """Yield (stale, mention) for one line."""
         if self.name_re:
-            for m in self.name_re.finditer(text):
-                fam = _norm_name(m.group(0))
-                cands = self.settings.get(fam, [])
-                if not cands:
-                    continue
-                rest = text[m.end():m.end() + MAX_GAP + 40]
-                # "In Python 3.7 and later ...", "from Python 3.8 onwards": Python's own history,
-                # not what the project supports
-                history = _PY_HISTORY.search(text[:m.start()]) is not None
-                tied = None
-                for s in cands:
-                    vm = re.search(_value_pattern(s.old), rest)
-                    if not vm or vm.start() > MAX_GAP or not _GAP.match(rest[:vm.start()]):
-                        continue
-                    if _EXAMPLE.search(rest[:vm.start()]) or (history and s.kind == "python"):
-                        continue  # "a version like `0.13.3`": an example, not a claim
-                    if tied is None:
-                        tied = self._tied(fam, contexts)
-                    if (s.key in tied) if tied else not self._holds(fam, s.old, s.kind):
-                        yield s, text[m.start():m.end() + vm.end()].strip()
+            yield from self._setting_mentions(self.name_re, text, contexts)
         if self.func_re:
-            for m in self.func_re.finditer(text):
-                name = m.group(1)
-                before, after = text[:m.start()], text[m.end():]
-                # a plain word names the function only when called (``encode(``) or when its
-                # owner is spelled (``res.locals``): `options` is a parameter, `mime.x` an object
-                plain = bool(_IDENT_PLAIN.match(name))
-                if plain and (not (after.startswith("(") or before.endswith("."))
-                              or after.startswith(".")):  # res.locals.user: an object
-                    continue
-                owner = _OWNER.search(before) if before.endswith(".") else None
-                for s in self.functions[name]:
-                    if before.endswith(".") and not _owned(s, owner.group(1) if owner else ""):
-                        continue  # `mime.contentType()`, `http.createServer()`: another's
-                    yield s, name
+            yield from self._function_mentions(self.func_re, text)
         if self.routes:
-            for pm in _PATHLIKE.finditer(text):
-                cand = pm.group(0).rstrip(".:!?")
-                if any(rx.fullmatch(cand) for rx in self.current_routes):
+            yield from self._route_mentions(text)
+
+    def _setting_mentions(self, name_re: re.Pattern, text: str, contexts: list[set[str]]):
+        """A setting's name followed closely by one of its old values."""
+        for m in name_re.finditer(text):
+            fam = _norm_name(m.group(0))
+            cands = self.settings.get(fam, [])
+            if not cands:
+                continue
+            rest = text[m.end():m.end() + MAX_GAP + 40]
+            # "In Python 3.7 and later ...", "from Python 3.8 onwards": Python's own history,
+            # not what the project supports
+            history = _PY_HISTORY.search(text[:m.start()]) is not None
+            tied = None
+            for s in cands:
+                vm = re.search(_value_pattern(s.old), rest)
+                if not vm or vm.start() > MAX_GAP or not _GAP.match(rest[:vm.start()]):
                     continue
-                for rx, s in self.routes:
-                    if rx.fullmatch(cand):
-                        yield s, cand
+                if _EXAMPLE.search(rest[:vm.start()]) or (history and s.kind == "python"):
+                    continue  # "a version like `0.13.3`": an example, not a claim
+                if tied is None:
+                    tied = self._tied(fam, contexts)
+                if (s.key in tied) if tied else not self._holds(fam, s.old, s.kind):
+                    yield s, text[m.start():m.end() + vm.end()].strip()
+
+    def _function_mentions(self, func_re: re.Pattern, text: str):
+        """An old function name where it can mean that function."""
+        for m in func_re.finditer(text):
+            name = m.group(1)
+            before, after = text[:m.start()], text[m.end():]
+            # a plain word names the function only when called (``encode(``) or when its owner
+            # is spelled (``res.locals``): `options` is a parameter, `mime.x` an object
+            plain = bool(_IDENT_PLAIN.match(name))
+            if plain and (not (after.startswith("(") or before.endswith("."))
+                          or after.startswith(".")):  # res.locals.user: an object
+                continue
+            owner = _OWNER.search(before) if before.endswith(".") else None
+            for s in self.functions[name]:
+                if before.endswith(".") and not _owned(s, owner.group(1) if owner else ""):
+                    continue  # `mime.contentType()`, `http.createServer()`: another's
+                yield s, name
+
+    def _route_mentions(self, text: str):
+        """A path that matches an old route template and no current route."""
+        for pm in _PATHLIKE.finditer(text):
+            cand = pm.group(0).rstrip(".:!?")
+            if any(rx.fullmatch(cand) for rx in self.current_routes):
+                continue
+            for rx, s in self.routes:
+                if rx.fullmatch(cand):
+                    yield s, cand
 
 
 def _context_words(text: str, heading: str, path: str) -> list[set[str]]:
