@@ -441,3 +441,31 @@ def test_a_method_by_its_qualified_name_or_an_alias(new_repo):
     header = ask(r, "What does res.set do?")["facts"][0]["key"]
     assert history(r, "res.set")["key"] == history(r, "res.header")["key"] == header
     assert history(r, "Context.invoke")["versions"][0]["value"] == "invoke"
+
+
+COMPOSE = """services:
+  db:
+    image: postgres:16.2
+  redis:
+    image: redis:7.2
+  web:
+    build: .
+    environment:
+      REDIS_URL: redis://redis
+"""
+
+
+def test_a_service_version_is_the_tag_of_its_image(new_repo):
+    """"what is the redis version": no package is named redis, so the image the compose service
+    runs (redis:7.2), not the project's own version nor django-redis's pin; "which postgres
+    version" likewise, though no fact bears the name postgres (the service is called db)."""
+    root = new_repo()
+    commit(root, "2024-03-01T10:00:00Z", "stack", {
+        "docker-compose.yml": COMPOSE, "requirements.txt": "django-redis>=5.4\n",
+        "package.json": '{"name": "shop", "version": "2.0.0"}\n'})
+    r = Repo.open(root)
+    ingest(r, all_history=True, progress=False)
+    assert first(r, "What is the redis version?") == ("config", "redis:7.2", "docker-compose.yml")
+    assert first(r, "Which postgres version is used?") == ("config", "postgres:16.2",
+                                                           "docker-compose.yml")
+    assert first(r, "Which version of django-redis is required?")[:2] == ("dependency", ">=5.4")

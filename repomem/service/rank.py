@@ -88,6 +88,20 @@ def qualnames(row: dict) -> list[str]:
     return out
 
 
+_IMAGE_KEY = re.compile(r"(?:^config:.*(?:\.|:)image|^docker:.*:from:.*)$")
+
+
+def _image_name(row: dict) -> str:
+    """The image a compose service or a Dockerfile stage runs, by name: ``redis`` of
+    ``services.redis.image = redis:8.4``, ``postgres`` of ``docker.io/library/postgres:16``."""
+    if row["kind"] not in ("config", "docker") or not _IMAGE_KEY.match(row["key"]):
+        return ""
+    value = row["value"].strip()
+    if ":" not in value and "@" not in value:
+        return ""  # no tag: no version to tell
+    return norm_ident(value.rsplit("/", 1)[-1].split("@", 1)[0].split(":", 1)[0])
+
+
 class _Facts:
     """What ranking needs about a list of rows, computed once per list: a warm process (the MCP
     server, the bench) reuses the snapshot's rows, so only the question's own work remains."""
@@ -99,6 +113,7 @@ class _Facts:
         self.names: dict[str, list[int]] = {}
         self.retired: dict[str, list[tuple[int, list]]] = {}
         self.project: set[str] = set()  # "click" in "click's docs" names the repository
+        self.images: dict[str, list[int]] = {}  # "redis" -> services.redis.image (redis:8.4)
         for i, row in enumerate(rows):
             for n in names(row):
                 self.names.setdefault(n, []).append(i)
@@ -109,6 +124,9 @@ class _Facts:
                 self.retired.setdefault(old, []).append((i, entry))
             if row["key"] in _PROJECT_KEYS:
                 self.project.add(norm_ident(row["value"]))
+            image = _image_name(row)
+            if image:
+                self.images.setdefault(image, []).append(i)
         self.kind = np.array([r["kind"] for r in rows], dtype=object)
         deps = self.kind == "dependency"
         self.root_dep = np.array([d and _root_dependency(r) for d, r in zip(deps, rows)])
@@ -142,7 +160,7 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
     by_purpose = bool(asks_function(question))
     packages = version_slots(question)
     if not by_purpose and "python" not in toks and "version" in toks and not any(
-            facts.names.get(n) or facts.retired.get(n) for n, _, _ in idents):
+            facts.names.get(n) or facts.retired.get(n) or facts.images.get(n) for n, _, _ in idents):
         # "which version is click at?", "what version number does express declare in its
         # package metadata?": no word names a fact, so the project's own version
         # (project.version, __version__, package.json's version) of its own files
@@ -160,12 +178,14 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
                     and (rows[i]["value"].lstrip("_") == raw.lstrip("_")
                          or raw in qualnames(rows[i])))]
         if name in packages and name not in facts.project:
-            # "what mypy version": the package, not the [tool.mypy] settings that bear its name
+            # "what mypy version": the package, not the [tool.mypy] settings that bear its name;
+            # "what redis version", no package of that name: the image a service runs (redis:8.4)
             deps = [i for i in hits if rows[i]["kind"] == "dependency"]
-            if deps:
-                hits = deps
+            images = facts.images.get(name, [])
+            if deps or images:
+                hits = deps or images
                 kinds.clear()
-                kinds.add("dependency")
+                kinds.update({"dependency"} if deps else {rows[i]["kind"] for i in images})
         if not raw:  # the project's own version: its manifest's or __version__, not an
             # example's or a test's, nor a tool's file format version (.readthedocs.yaml)
             hits = [i for i in hits if facts.own[i]] or hits
