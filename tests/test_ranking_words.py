@@ -469,3 +469,25 @@ def test_a_service_version_is_the_tag_of_its_image(new_repo):
     assert first(r, "Which postgres version is used?") == ("config", "postgres:16.2",
                                                            "docker-compose.yml")
     assert first(r, "Which version of django-redis is required?")[:2] == ("dependency", ">=5.4")
+
+
+DECODE = '''def decode(self, content):
+    """Decode the response content with its declared charset."""
+    return content.decode(self.charset)
+'''
+
+
+def test_the_codes_function_before_a_tests_twin(new_repo):
+    """httpx: "which function decodes the response content?" found a test first, its docstring
+    paraphrasing the behaviour it checks.  A function of the code itself gets the whole scope
+    signal over a test's (a setting only half: a test's settings are still settings): two
+    identical functions, one under tests/, are a full scope step apart."""
+    from repomem.service.rank import RRF_K, SIGNALS
+
+    root = new_repo()
+    commit(root, "2024-03-01T10:00:00Z", "decode", {"pkg/codec.py": DECODE,
+                                                    "tests/fakes.py": DECODE})
+    r = Repo.open(root)
+    ingest(r, all_history=True, progress=False)
+    got = {f["path"]: f["score"] for f in ask(r, "Which function decodes the response content?")["facts"]}
+    assert got["pkg/codec.py"] - got["tests/fakes.py"] > 0.9 * SIGNALS["scope"] / (RRF_K + 1)

@@ -343,6 +343,9 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     # for other kinds, the project's own files over its examples, docs and tests
     others = facts.own & wanted & (facts.kind != "dependency")
     fused += others * SIGNALS["scope"] / (RRF_K + 1) / 2
+    # ...and a function or class of the code itself over a test's: a test's docstring paraphrases
+    # the behaviour it checks ("a response with UTF-8 content should decode correctly")
+    fused += (others & np.isin(facts.kind, _CODE_NAMES)) * SIGNALS["scope"] / (RRF_K + 1) / 2
     if kinds and kinds <= {"route", "function", "class"}:
         fused += _summary_said(question, rows, np.argsort(-fused, kind="stable")[:SUMMARY_TOP],
                                kinds) * SIGNALS["summary"] / (RRF_K + 1)
