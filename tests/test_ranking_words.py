@@ -369,6 +369,7 @@ def test_class_intent_and_a_capitalised_frame_word_written_as_a_name():
     assert identifiers("which test function checks the port")[0][0] != "test"
     # a decorator is a function, and "the command decorator" names it
     assert intent("What does the command decorator do?") == {"function"}
+    assert asks_function("Which decorator passes the current context to the callback?")
     assert identifiers("What does the command decorator do?")[0] == ("command", True, "command")
     assert identifiers("what does the user model store")[0] == ("user", False, "user")
 

@@ -261,6 +261,7 @@ def test_a_django_urlconf_states_only_what_it_can():
             path(route="team/", view=views.team, name="team"),
             path(PREFIX, views.home, name="home"),       # not a literal: no route
             path("api/", include([path("x/", views.x)])),  # an inline list: no module to mount
+            path(b"raw/", views.raw),                      # bytes: Django takes str only
         )
         other = [path("never/", views.never)]             # not urlpatterns
         ''')) if f.kind in ("route", "mount")}

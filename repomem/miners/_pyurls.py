@@ -105,7 +105,8 @@ class UrlConf:
         kw = {src.text(a.child_by_field_name("name")): a.child_by_field_name("value")
               for a in (args.named_children if args is not None else ()) if a.type == "keyword_argument"}
         given = pos[0] if pos else kw.get("route", kw.get("regex"))
-        pattern = _string_value(src, given) if given is not None else None
+        pattern = _string_value(src, given) if given is not None \
+            and not src.text(given).lstrip("rR").startswith(("b", "B")) else None  # str only
         view = pos[1] if len(pos) > 1 else kw.get("view")
         if pattern is None or view is None:
             return 0

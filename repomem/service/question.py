@@ -98,9 +98,9 @@ _NAMED = re.compile(r"`[^`]*`|@[\w.\-]+/[\w.\-]+|\b[A-Za-z_]\w*(?:[.\-_]\w+)+\b|
 # known codec" is a parameter), and no setting or dependency is an answer.
 _ASKS_FUNCTION = re.compile(
     r"\b(?:which|what)\s+(?:[\w\-]+\s+){0,2}?"
-    r"(?:function|helper|method(?!\s+and\s+(?:path|url)))\b(?!\s*`)"
-    r"|\bwhat\s+is\s+the\s+(?:function|helper|method)\s+called\b"
-    r"|\b(?:function|helper|method)\s+(?:that|which)\s+(?!is\b|was\b)", re.I)
+    r"(?:function|helper|decorator|method(?!\s+and\s+(?:path|url)))\b(?!\s*`)"
+    r"|\bwhat\s+is\s+the\s+(?:function|helper|decorator|method)\s+called\b"
+    r"|\b(?:function|helper|decorator|method)\s+(?:that|which)\s+(?!is\b|was\b)", re.I)
 # What follows a plain word that makes it a name: call parentheses, or the kind of thing it is
 # named ("the echo function", "the Context class"); a capitalised word, the kind of class it is
 # ("the User model", "the Header component").
