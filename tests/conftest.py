@@ -70,6 +70,23 @@ def commit(repo, date, message, files):
     return git(repo, "rev-parse", "HEAD")
 
 
+def indexed(repo, *commits):
+    """The Repo of a git repository (made at REPO when there is none yet) with these commits,
+    each (date, files), ingested whole."""
+    from repomem.service.ingest import ingest
+    from repomem.service.repo import Repo
+
+    repo = Path(repo)
+    if not (repo / ".git").exists():
+        repo.mkdir(parents=True, exist_ok=True)
+        git(repo, "init", "-q", "-b", "main")
+    for date, files in commits:
+        commit(repo, date, "facts", files)
+    r = Repo.open(repo)
+    ingest(r, all_history=True, progress=False)
+    return r
+
+
 @pytest.fixture
 def new_repo(tmp_path):
     def make(name="repo"):

@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from repomem.service.ingest import ingest
 from repomem.service.lexical import lexical_tokens
 from repomem.service.query import ask
 from repomem.service.question import asks_function, identifiers, intent, version_slots
 from repomem.service.rank import _summary_said
-from repomem.service.repo import Repo
-from tests.conftest import commit, git
+from tests.conftest import indexed
 
 PYPROJECT = """[project]
 name = "webapp"
@@ -114,10 +112,7 @@ def _service(name: str, n: int) -> dict:
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory):
-    root = tmp_path_factory.mktemp("words") / "repo"
-    root.mkdir()
-    git(root, "init", "-q", "-b", "main")
-    commit(root, "2024-01-10T10:00:00Z", "project", {
+    return indexed(tmp_path_factory.mktemp("words") / "repo", ("2024-01-10T10:00:00Z", {
         "pyproject.toml": PYPROJECT, "requirements.txt": REQUIREMENTS,
         "test-requirements.txt": "requests==2.31.0\n", "webapp/views.py": VIEWS,
         "webapp/routes.py": ROUTES, "webapp/settings/base.py": BASE_SETTINGS,
@@ -127,10 +122,7 @@ def repo(tmp_path_factory):
         ".github/workflows/ci.yml": CI, ".env": "WORKER_COUNT=3\n",
         "api/pagination.py": PAGINATION,
         **{k: v for n, svc in enumerate(["geo", "mailer", "media", "audit", "pricing", "loyalty"])
-           for k, v in _service(svc, n).items()}})
-    r = Repo.open(root)
-    ingest(r, all_history=True, progress=False)
-    return r
+           for k, v in _service(svc, n).items()}}))
 
 
 def first(r, question):
@@ -269,10 +261,7 @@ ECHOING = '''class EchoingStdin:
 def test_a_plain_word_written_as_a_name_names_the_function_spelled_so(new_repo, question):
     """"the echo function" and "echo()" name `echo`, not the private method `_echo` whose
     summary says "echo" twice; a bare "echo" is only a word (see identifiers())."""
-    root = new_repo()
-    commit(root, "2024-03-01T10:00:00Z", "cli", {"cli/utils.py": ECHO, "cli/testing.py": ECHOING})
-    r = Repo.open(root)
-    ingest(r, all_history=True, progress=False)
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"cli/utils.py": ECHO, "cli/testing.py": ECHOING}))
     got = ask(r, question)["facts"][0]
     assert (got["kind"], got["value"], got["path"]) == ("function", "echo", "cli/utils.py")
     assert identifiers("what does echo do") == [("echo", False, "echo")]
@@ -293,18 +282,15 @@ def test_a_class_is_named_by_its_name_not_by_the_one_another_class_gave_up(new_r
     """httpx renamed Client to AsyncClient, then wrote a new (sync) Client: "the Client class" is
     the current Client, and no note says Client is now AsyncClient.  A class's key is an identity
     (class:<id>), so its name must come from its value."""
-    root = new_repo()
-    commit(root, "2019-12-01T10:00:00Z", "client", {"pkg/client.py": CLIENT})
-    commit(root, "2019-12-29T10:00:00Z", "rename", {"pkg/client.py": CLIENT.replace(
-        "class Client:", "class AsyncClient:")})
-    commit(root, "2020-01-28T10:00:00Z", "sync client", {"pkg/sync.py": '''class Client:
+    r = indexed(new_repo(), ("2019-12-01T10:00:00Z", {"pkg/client.py": CLIENT}),
+                ("2019-12-29T10:00:00Z", {"pkg/client.py": CLIENT.replace("class Client:",
+                                                                          "class AsyncClient:")}),
+                ("2020-01-28T10:00:00Z", {"pkg/sync.py": '''class Client:
     """A synchronous HTTP client: requests sent one at a time on a blocking transport."""
 
     def get(self, url):
         return self.request("GET", url)
-'''})
-    r = Repo.open(root)
-    ingest(r, all_history=True, progress=False)
+'''}))
     for question in ("What does the Client class do?", "What is `Client` for?"):
         got = ask(r, question)
         assert (got["facts"][0]["kind"], got["facts"][0]["path"]) == ("class", "pkg/sync.py")
@@ -332,18 +318,12 @@ def user(username):
 
 @pytest.fixture(scope="module")
 def blog(tmp_path_factory):
-    root = tmp_path_factory.mktemp("blog") / "repo"
-    root.mkdir()
-    git(root, "init", "-q", "-b", "main")
-    commit(root, "2024-06-13T10:00:00Z", "blog", {
+    return indexed(tmp_path_factory.mktemp("blog") / "repo", ("2024-06-13T10:00:00Z", {
         "app/models.py": MODELS, "app/routes.py": ROUTES_USER,
         "config.py": "class Config:\n    SQLALCHEMY_DATABASE_URI = 'postgresql://db/blog'\n",
         "app/tests.py": "class TestConfig(Config):\n    SQLALCHEMY_DATABASE_URI = 'sqlite://'\n",
         "app/test_tokens.py": "def test_expired_reset_token_raises(client):\n"
-                              "    assert client.reset('expired-token').status_code == 400\n"})
-    r = Repo.open(root)
-    ingest(r, all_history=True, progress=False)
-    return r
+                              "    assert client.reset('expired-token').status_code == 400\n"}))
 
 
 @pytest.mark.parametrize("question, want", [
@@ -427,12 +407,8 @@ def test_context_invoke_runs_the_callback():
 def test_a_method_by_its_qualified_name_or_an_alias(new_repo):
     """`Context.invoke` is the method Context.invoke (not the test about it); res.set is the
     function bound as res.set = res.header (not app.set)."""
-    root = new_repo()
-    commit(root, "2024-03-01T10:00:00Z", "web", {"lib/response.js": RESPONSE_JS,
-                                                 "lib/application.js": APP_JS,
-                                                 "cli/core.py": CONTEXT_PY})
-    r = Repo.open(root)
-    ingest(r, all_history=True, progress=False)
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {
+        "lib/response.js": RESPONSE_JS, "lib/application.js": APP_JS, "cli/core.py": CONTEXT_PY}))
     assert first(r, "What does Context.invoke do?") == ("function", "invoke", "cli/core.py")
     assert first(r, "What does res.set do?") == ("function", "header", "lib/response.js")
     assert first(r, "What does app.set do?") == ("function", "set", "lib/application.js")
@@ -460,12 +436,9 @@ def test_a_service_version_is_the_tag_of_its_image(new_repo):
     """"what is the redis version": no package is named redis, so the image the compose service
     runs (redis:7.2), not the project's own version nor django-redis's pin; "which postgres
     version" likewise, though no fact bears the name postgres (the service is called db)."""
-    root = new_repo()
-    commit(root, "2024-03-01T10:00:00Z", "stack", {
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {
         "docker-compose.yml": COMPOSE, "requirements.txt": "django-redis>=5.4\n",
-        "package.json": '{"name": "shop", "version": "2.0.0"}\n'})
-    r = Repo.open(root)
-    ingest(r, all_history=True, progress=False)
+        "package.json": '{"name": "shop", "version": "2.0.0"}\n'}))
     assert first(r, "What is the redis version?") == ("config", "redis:7.2", "docker-compose.yml")
     assert first(r, "Which postgres version is used?") == ("config", "postgres:16.2",
                                                            "docker-compose.yml")
@@ -485,10 +458,7 @@ def test_the_codes_function_before_a_tests_twin(new_repo):
     identical functions, one under tests/, are a full scope step apart."""
     from repomem.service.rank import RRF_K, SIGNALS
 
-    root = new_repo()
-    commit(root, "2024-03-01T10:00:00Z", "decode", {"pkg/codec.py": DECODE,
-                                                    "tests/fakes.py": DECODE})
-    r = Repo.open(root)
-    ingest(r, all_history=True, progress=False)
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"pkg/codec.py": DECODE,
+                                                      "tests/fakes.py": DECODE}))
     got = {f["path"]: f["score"] for f in ask(r, "Which function decodes the response content?")["facts"]}
     assert got["pkg/codec.py"] - got["tests/fakes.py"] > 0.9 * SIGNALS["scope"] / (RRF_K + 1)
