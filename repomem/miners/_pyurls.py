@@ -19,22 +19,23 @@ from __future__ import annotations
 import re
 
 from repomem.core.model import MOUNT, ROUTE, ROUTER, Fact
+from repomem.miners._pysettings import _BLOCKS
 from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _Source, _string_value, _words
+from repomem.miners._pyvalues import _args
 
 ROUTE_CALLS = {"path", "re_path", "url"}
 NAME = "urlpatterns"
 MAX_ROUTES = 500  # one URLconf; a generated table past this states nothing anyone asks about
-_BLOCKS = {"if_statement", "elif_clause", "else_clause", "try_statement", "except_clause",
-           "finally_clause", "with_statement", "block"}
 
 
-def _statements(node):
-    """Module-level statements, and those inside module-level if/try/with blocks."""
+def _statements(node, depth: int = 0):
+    """Module-level statements, and those inside module-level if/try/with blocks (the blocks
+    the constants miner reads too), in source order."""
     for child in node.named_children:
-        if child.type in _BLOCKS:
-            yield from _statements(child)
-        else:
+        if child.type not in _BLOCKS:
             yield child
+        elif depth < 8:
+            yield from _statements(child, depth + 1)
 
 
 def _bound_values(root):
@@ -99,11 +100,7 @@ class UrlConf:
     def _call(self, call) -> int:
         src = self.src
         kind = src.text(call.child_by_field_name("function")).rsplit(".", 1)[-1]
-        args = call.child_by_field_name("arguments")
-        pos = [a for a in args.named_children if a.type not in ("keyword_argument", "comment")] \
-            if args is not None else []
-        kw = {src.text(a.child_by_field_name("name")): a.child_by_field_name("value")
-              for a in (args.named_children if args is not None else ()) if a.type == "keyword_argument"}
+        pos, kw = _args(call)
         given = pos[0] if pos else kw.get("route", kw.get("regex"))
         pattern = _string_value(src, given) if given is not None \
             and not src.text(given).lstrip("rR").startswith(("b", "B")) else None  # str only
@@ -133,11 +130,10 @@ class UrlConf:
 
     def _include(self, call, url: str, line: int, text: str) -> int:
         """``include("blog.urls")`` / ``include(blog_urls)``: a mount of that module's routes."""
-        args = call.child_by_field_name("arguments")
-        target = next((a for a in args.named_children if a.type not in ("keyword_argument", "comment")),
-                      None) if args is not None else None
-        if target is None:
+        pos, _ = _args(call)
+        if not pos:
             return 0
+        target = pos[0]
         module = _string_value(self.src, target)
         if module is None and target.type in ("identifier", "attribute"):
             module = self._module(self.src.text(target))

@@ -93,12 +93,25 @@ class FileFacts:
         return names[::-1]
 
     def statement(self, node):
-        """The statement a definition is part of: up through the wrappers, and up a chained
-        assignment (``res.contentType = res.type = function ...``) to its first alias."""
-        while node.parent is not None and (node.parent.type in self.lang.wrappers or (
-                node.type == node.parent.type == "assignment_expression")):
+        """The statement a definition is part of: up a chained assignment to its first alias
+        (see aliases), then up through the wrappers."""
+        outer = self.chain(node)
+        if outer:
+            node = outer[-1]
+        while node.parent is not None and node.parent.type in self.lang.wrappers:
             node = node.parent
         return node
+
+    @staticmethod
+    def chain(node) -> list:
+        """The assignments around a chained one, innermost first: ``res.contentType = res.type =
+        function ...`` binds the function to res.type, then to res.contentType."""
+        out = []
+        while node.type == "assignment_expression" and node.parent is not None \
+                and node.parent.type == "assignment_expression":
+            node = node.parent
+            out.append(node)
+        return out
 
     def doc(self, node) -> str | None:
         """First paragraph of the doc comment right above a definition (decorators skipped):
@@ -192,12 +205,7 @@ class FileFacts:
         first = stmt.start_point[0]
         text = self.src.rows(first, min(body.start_point[0], first + MAX_TEXT_LINES - 1))
         anchor = f"{self.path}::{qual}"
-        aliases = []  # res.contentType = res.type = function ...: the names bound around it
-        link = d
-        while link.type == "assignment_expression" and link.parent is not None \
-                and link.parent.type == "assignment_expression":
-            link = link.parent
-            aliases.append(self.text(link.child_by_field_name("left")))
+        aliases = [self.text(a.child_by_field_name("left")) for a in self.chain(d)]
         attrs = (("class", ".".join(scope)), ("location", self.path), ("signature", signature))
         fact = Fact(
             key="function", kind=FUNCTION, anchor=anchor,
