@@ -40,6 +40,7 @@ from pathlib import Path
 
 from repomem.adapters import git, worktree
 from repomem.core.tokens import tokens
+from repomem.service.question import FILE_SUFFIXES
 from repomem.storage.store import FOREVER
 
 DOC_EXT = {".md", ".markdown", ".mdx", ".mdc", ".rst", ".txt", ".adoc", ".org"}
@@ -315,7 +316,6 @@ def _dynamic(seg: str) -> bool:
 
 _EXAMPLE = re.compile(r"\b(?:like|e\.?g|example|such\s+as)\b", re.I)
 _PY_HISTORY = re.compile(r"\b(?:in|from|since|before|until|as\s+of)\s+$", re.I)
-_CODE_SUFFIXES = "py|pyi|pyx|js|jsx|mjs|cjs|ts|tsx|go|rs|java|json|ya?ml|toml|md|rst|txt|html"
 
 
 class Checker:
@@ -346,7 +346,7 @@ class Checker:
                                    re.I) if names else None)
         # not a file named like the function (``test_basic.py::test_flag``, ``views.js``)
         self.func_re = (re.compile(r"(?<!\w)(" + "|".join(map(re.escape, sorted(
-            self.functions, key=len, reverse=True))) + r")(?!\w|\.(?:" + _CODE_SUFFIXES + r")\b)")
+            self.functions, key=len, reverse=True))) + r")(?!\w|\.(?:" + FILE_SUFFIXES + r")\b)")
             if self.functions else None)
 
     def _distinct(self, family: str) -> dict[str, set[str]]:

@@ -112,7 +112,9 @@ _HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\b", re.I)
 _DOCKERFILE = re.compile(r"\bDockerfile\b", re.I)
 # A file's path or name (`httpx/__version__.py`, `setup.cfg`): where the fact is, not what it is
 # about; its ".py" is no "python".
-_FILE_NAME = re.compile(r"/|\.(?:py|pyi|toml|cfg|ini|txt|json|ya?ml|lock|js|jsx|ts|tsx|md|rst)`?$")
+FILE_SUFFIXES = ("py|pyi|pyx|toml|cfg|ini|txt|json|ya?ml|lock|js|jsx|mjs|cjs|ts|tsx|go|rs|java|md|rst"
+                 "|html")  # a regex alternation: the endings of the files questions and docs name
+_FILE_NAME = re.compile(r"/|\.(?:" + FILE_SUFFIXES + r")`?$")
 
 
 def intent(question: str) -> set[str]:
