@@ -255,7 +255,7 @@ def test_constant_literals(line, value):
     "port = 8080", "Port = 1", "PORT = get_port()", "URL = f'http://{HOST}'", "URL = f'plain'",
     "PATHS = [BASE, 'x']", "X = 1 + Y", "X = 'a' * 3", "X = 9 ** 9 ** 9", "X = 10 ** 100",
     "X = 1 / 0", "X = 2 ** 0.5 ** 2 + 1j", "__all__ = ['a']", "X = os.getenv('A').split(',')",
-    "X = os.environ['KEY']", "X = os.environ.get(NAME, 1)", "A = B = 1", "self.X = 1", "X += 1", "X = -Y",
+    "X = os.environ['KEY']", "X = os.environ.get(NAME, 1)", "A = B = f()", "self.X = 1", "X += 1", "X = -Y",
     "X = lambda: 1", "X, Y = 1, 2", "T = TypeVar('T')", "T = t.TypeVar('T', bound='Client')",
     "SENTINEL = object()", "X = make(Y)", "X = Timeout(timeout=DEFAULT)",
 ])
@@ -369,7 +369,50 @@ def test_django_settings_dict_leaves():
     assert (engine.value, engine.line) == ("django.db.backends.postgresql", 6)
     assert engine.text == '"ENGINE": "django.db.backends.postgresql",'
     assert facts["constant:mysite/settings/base.py:DATABASES.default.PORT"].value == "5432"
-    assert "constant:mysite/settings/base.py:DATABASES.default.NAME" not in facts
+    # computed by code: stated as written, and marked so
+    name = facts["constant:mysite/settings/base.py:DATABASES.default.NAME"]
+    assert (name.value, name.attrs) == ('os.path.join(BASE_DIR, "db.sqlite3")', (("expression", "true"),))
+
+
+DJANGO_SETTINGS = """\
+import os
+
+PROJECT_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+STATIC_ROOT = os.path.join(PROJECT_DIR, "collect_static")
+STATICFILES_DIRS = [
+    os.path.join(PROJECT_DIR, "static"),  # the project's own assets
+]
+WAGTAIL_CONTENT_LANGUAGES = LANGUAGES = [("en", "English"), ("de", "German")]
+SECURE_SSL_REDIRECT = os.environ.get("SECURE_SSL_REDIRECT", "True").lower() == "true"
+CHECKS = [c for c in ALL if c]
+HANDLER = lambda request: None
+TABLE = make_table(ROWS, %s)
+lowercase = os.getcwd()
+"""
+
+
+@pytest.mark.parametrize("path", ["mysite/settings.py", "mysite/settings/production.py",
+                                  "app/config.py", "test_settings.py", "conf/local_settings.py"])
+def test_settings_module_values_computed_by_code(path):
+    facts = {f.key.rsplit(":", 1)[-1]: f for f in by_kind(mine(DJANGO_SETTINGS % ("1, " * 100), path), CONSTANT)}
+    assert {k: f.value for k, f in facts.items()} == {
+        "PROJECT_DIR": "os.path.dirname(os.path.dirname(os.path.abspath(__file__)))",
+        "STATIC_ROOT": 'os.path.join(PROJECT_DIR, "collect_static")',
+        "STATICFILES_DIRS": '[os.path.join(PROJECT_DIR, "static"),]',  # one line, no comment
+        "WAGTAIL_CONTENT_LANGUAGES": '[("en", "English"), ("de", "German")]',
+        "LANGUAGES": '[("en", "English"), ("de", "German")]',
+        "SECURE_SSL_REDIRECT": 'os.environ.get("SECURE_SSL_REDIRECT", "True").lower() == "true"',
+    }  # no comprehension, lambda, expression longer than 200 characters, or lower-case name
+    assert facts["STATIC_ROOT"].attrs == (("expression", "true"),)
+    assert facts["LANGUAGES"].attrs == ()  # a literal, evaluated as ever
+    assert facts["LANGUAGES"].line == facts["WAGTAIL_CONTENT_LANGUAGES"].line == 8
+
+
+def test_values_computed_by_code_are_settings_only_in_settings():
+    # an ordinary module's computed constants are code, not settings; its chained literals are
+    src = "BASE = os.path.dirname(__file__)\nA = B = 3\n"
+    assert [(f.key, f.value) for f in by_kind(mine(src, "pkg/paths.py"), CONSTANT)] == [
+        ("constant:pkg/paths.py:A", "3"), ("constant:pkg/paths.py:B", "3")]
 
 
 SETTINGS_CLASSES = """\
@@ -391,6 +434,9 @@ class Settings(BaseSettings):
 
 class Config:
     SECRET_KEY = os.environ.get('SECRET_KEY') or 'you-will-never-guess'
+    SQLALCHEMY_DATABASE_URI = os.environ.get('DATABASE_URL', '').replace(
+        'postgres://', 'postgresql://') or \\
+        'sqlite:///' + os.path.join(basedir, 'app.db')
     POSTS_PER_PAGE = 25
     MAIL_PORT = int(os.environ.get('MAIL_PORT') or 25)
     lowercase = 1
@@ -431,8 +477,12 @@ def test_settings_classes():
         "25", (("env", "MAIL_PORT"),))
     assert facts[p + "Config.POSTS_PER_PAGE"].value == "25"
     assert facts[p + "TestConfig.TESTING"].value == "True"  # a subclass of a config class
+    uri = facts[p + "Config.SQLALCHEMY_DATABASE_URI"]  # computed: as written, on one line
+    assert (uri.value, uri.attrs) == ("os.environ.get('DATABASE_URL', '').replace('postgres://', "
+                                      "'postgresql://') or 'sqlite:///' + os.path.join(basedir, 'app.db')",
+                                      (("expression", "true"),))
     assert facts[p + "Limits.burst"].value == "30"
     assert set(facts) == {p + k for k in (
         "Settings.API_V1_STR", "Settings.ACCESS_TOKEN_EXPIRE_MINUTES", "Settings.pool_size",
-        "Config.SECRET_KEY", "Config.POSTS_PER_PAGE", "Config.MAIL_PORT", "TestConfig.TESTING",
-        "Limits.burst")}
+        "Config.SECRET_KEY", "Config.SQLALCHEMY_DATABASE_URI", "Config.POSTS_PER_PAGE",
+        "Config.MAIL_PORT", "TestConfig.TESTING", "Limits.burst")}

@@ -39,7 +39,12 @@ from repomem.miners._base import (
 #     module constants assigned only inside module-level if/try/with blocks (attrs conditional).
 #  5: Cargo.toml dependencies and package.json engines only as dependency facts, not also
 #     as config.
-MINERS_VERSION = 5
+#  6: Python constants built by a call from literals, multi-line class bases on one line, Django
+#     URLconf routes, a JS chained assignment as one function with aliases; a chained Python
+#     assignment gives each name its value; settings computed by code (a settings module, a
+#     Config class) stated as the expression written (attrs expression); setting names ending
+#     in hosts/validators/hashers are not secret names.
+MINERS_VERSION = 6
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",
            "MineError", "Miner", "all_miners", "excerpt", "mine_file", "redact_stored", "register_miner",

@@ -14,6 +14,10 @@ from repomem.miners._pyvalues import UPPER, setting_value, settings_kind
 CONSTANT_NAME = re.compile(r"^_?[A-Z][A-Z0-9_]*$|^__[a-z][a-z0-9_]*__$")
 NOT_CONSTANTS = {"__all__", "__slots__", "__path__", "__doc__", "__name__", "__package__"}
 MAX_LEAVES = 200  # dict leaves of one setting: a data table is not a setting
+MAX_EXPRESSION = 200  # characters of a setting stated as the expression it is computed by
+# A module of settings (Django's settings.py, settings/production.py, a project's config.py):
+# its UPPER_CASE names are settings whatever their value is built from.
+_SETTINGS_MODULE = re.compile(r"(^|/)(settings|config|configuration)(/|\.py$)|(^|/|_)settings(_\w+)?\.py$")
 
 
 def _purpose(src: _Source, siblings, i: int, name: str) -> str:
@@ -35,18 +39,23 @@ def _purpose(src: _Source, siblings, i: int, name: str) -> str:
 
 def _assignments(src: _Source, block):
     """Yield (index among block's children, statement, name, value node) of ``NAME = value`` and
-    ``NAME: type = value`` statements directly in ``block``."""
+    ``NAME: type = value`` statements directly in ``block``; each name of a chained assignment
+    (``WAGTAIL_CONTENT_LANGUAGES = LANGUAGES = [...]``) with the one value."""
     children = block.children
     for i, stmt in enumerate(children):
         if stmt.type != "expression_statement" or stmt.named_child_count != 1:
             continue
         asg = stmt.named_children[0]
-        if asg.type != "assignment":
-            continue
-        left, right = asg.child_by_field_name("left"), asg.child_by_field_name("right")
-        if left is None or right is None or left.type != "identifier":
-            continue
-        yield i, stmt, src.text(left), right
+        names = []
+        while asg.type == "assignment":
+            left, right = asg.child_by_field_name("left"), asg.child_by_field_name("right")
+            if left is None or right is None or left.type != "identifier":
+                break
+            names.append(src.text(left))
+            asg = right
+        else:
+            for name in names:
+                yield i, stmt, name, asg
 
 
 def _leaves(src: _Source, node, dotted: str):
@@ -64,8 +73,39 @@ def _leaves(src: _Source, node, dotted: str):
             yield f"{dotted}.{k}", v
 
 
-def _value_facts(src: _Source, block, path: str, kind: str, scope: str, accept) -> list[Fact]:
-    """Facts of the assignments in one block (a module or a class body) whose names pass accept."""
+def _expression(src: _Source, node) -> tuple[str, tuple] | None:
+    """A setting computed by code (``os.path.join(PROJECT_DIR, "static")``, ``BASE_DIR / "db"``,
+    ``os.environ["SECRET_KEY"]``): the expression as written, on one line and without its
+    comments, is what a reader of the settings sees -- not evaluated.  Functions,
+    comprehensions and long expressions are not."""
+    if node.type in ("lambda", "generator_expression", "list_comprehension",
+                     "dictionary_comprehension", "set_comprehension"):
+        return None
+    cuts, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        if n.type == "comment":
+            cuts.append((n.start_byte, n.end_byte))
+        elif n.end_point[0] > n.start_point[0]:  # a comment lies on a line of its own or after code
+            stack.extend(n.children)
+    data, pos, parts = src.data, node.start_byte, []
+    for a, b in sorted(cuts):
+        parts.append(data[pos:a])
+        pos = b
+    parts.append(data[pos:node.end_byte])
+    text = ""
+    for line in b"".join(parts).decode("utf-8", "replace").splitlines():
+        line = line.strip().removesuffix("\\").rstrip()  # a continuation's backslash
+        if line:  # "[\n    os.path.join(...),\n]" reads "[os.path.join(...),]"
+            text += line if not text or text.endswith(("(", "[", "{")) or line.startswith((")", "]", "}")) \
+                else " " + line
+    return (text, (("expression", "true"),)) if 0 < len(text) <= MAX_EXPRESSION else None
+
+
+def _value_facts(src: _Source, block, path: str, kind: str, scope: str, accept,
+                 settings: bool = False) -> list[Fact]:
+    """Facts of the assignments in one block (a module or a class body) whose names pass accept.
+    settings: every such name is a setting; one computed by code is stated as written."""
     facts = []
     children = block.children
     prefix = f"{scope}." if scope else ""
@@ -81,6 +121,8 @@ def _value_facts(src: _Source, block, path: str, kind: str, scope: str, accept) 
             items = [(name, right)]
         for dotted, node in items:
             got = setting_value(src, node, _render_literal, _string_value)
+            if got is None and settings:
+                got = _expression(src, node)
             if got is None:
                 continue
             value, attrs = got
@@ -120,7 +162,7 @@ def _settings(src: _Source, root, path: str) -> list[Fact]:
         else:
             def accept(n):
                 return not n.startswith("_") and n not in ("model_config", "Config")
-        facts += _value_facts(src, body, path, CONFIG, name, accept)
+        facts += _value_facts(src, body, path, CONFIG, name, accept, settings=kind == "upper")
     return facts
 
 
@@ -148,10 +190,11 @@ def constants_and_settings(src: _Source, root, path: str) -> list[Fact]:
     first branch in source order that assigns a name gives its value, and attrs say
     ``conditional``: the value the module has unless a condition says otherwise), then the
     settings classes' attributes."""
-    facts = _value_facts(src, root, path, CONSTANT, "", _is_constant)
+    settings = bool(_SETTINGS_MODULE.search(path))
+    facts = _value_facts(src, root, path, CONSTANT, "", _is_constant, settings)
     seen = {f.key for f in facts}
     for block in _blocks(root):
-        for f in _value_facts(src, block, path, CONSTANT, "", _is_constant):
+        for f in _value_facts(src, block, path, CONSTANT, "", _is_constant, settings):
             if f.key not in seen:
                 seen.add(f.key)
                 facts.append(dataclasses.replace(
