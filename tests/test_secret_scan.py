@@ -84,7 +84,7 @@ def test_blob_redacts_every_occurrence_of_a_found_secret():
 
 
 def test_blob_secret_that_is_a_name_is_replaced_only_where_found():
-    src = 'import bcrypt\n\nPASSWORD_HASHER = "bcrypt"\n\n\ndef h(x):\n    return bcrypt.hash(x)\n'
+    src = 'import bcrypt\n\nADMIN_PASSWORD = "bcrypt"\n\n\ndef h(x):\n    return bcrypt.hash(x)\n'
     out = redact_blob(src, code=True)
     assert out.startswith("import bcrypt\n") and "bcrypt.hash(x)" in out
-    assert 'PASSWORD_HASHER = "<redacted:' in out
+    assert 'ADMIN_PASSWORD = "<redacted:' in out

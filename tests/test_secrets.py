@@ -56,7 +56,9 @@ def test_secret_names(name):
 
 @pytest.mark.parametrize("name", [
     "TOKEN_TTL", "token_timeout", "password_min_length", "AUTH_URL", "author", "port", "tokenizer",
-    "PASSWORD_FILE", "session_expiry", "api_version", "username"])
+    "PASSWORD_FILE", "session_expiry", "api_version", "username",
+    # Django's lists of validator and hasher classes, and the hosts a basic-auth gate lets in
+    "AUTH_PASSWORD_VALIDATORS", "PASSWORD_HASHERS", "BASIC_AUTH_WHITELISTED_HTTP_HOSTS"])
 def test_not_secret_names(name):
     assert not secret_name(name)
 

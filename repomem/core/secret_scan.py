@@ -181,7 +181,7 @@ _SAFE_WORDS = {"ttl", "timeout", "expiry", "expires", "expire", "expiration", "l
                "prefix", "field", "param", "provider", "backend", "scheme", "version", "format",
                "policy", "interval", "duration", "retries", "seconds", "minutes", "hours", "days",
                "ms", "validation", "regex", "pattern", "hint", "label", "env", "var", "class",
-               "template"}
+               "template", "hosts", "validator", "validators", "hasher", "hashers"}
 def _words(name: str) -> list[str]:
     name = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name)
     return [w for w in re.split(r"[^A-Za-z0-9]+", name.lower()) if w]

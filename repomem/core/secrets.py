@@ -119,7 +119,7 @@ def _apply(text: str, spans: list[tuple[int, int]], keep_lines: bool = False,
            code: bool = False) -> str:
     """Replace the spans, and every other occurrence of the secrets they hold (a comment that
     repeats a password), by their tokens; a multi-line secret keeps its line breaks.  In code a
-    secret that is also a valid name (``PASSWORD_HASHER = "bcrypt"``) is replaced only where it
+    secret that is also a valid name (``ADMIN_PASSWORD = "bcrypt"``) is replaced only where it
     was found: elsewhere it is the name (``import bcrypt``)."""
     if not spans:
         return text
