@@ -462,3 +462,155 @@ def test_the_codes_function_before_a_tests_twin(new_repo):
                                                       "tests/fakes.py": DECODE}))
     got = {f["path"]: f["score"] for f in ask(r, "Which function decodes the response content?")["facts"]}
     assert got["pkg/codec.py"] - got["tests/fakes.py"] > 0.9 * SIGNALS["scope"] / (RRF_K + 1)
+
+
+SITE_SETTINGS = '''import os
+
+PROJECT_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+STATIC_ROOT = os.path.join(PROJECT_DIR, "static")
+WAGTAIL_SITE_NAME = "The Wagtail Bakery"
+'''
+SITE_MODELS = '''class SiteSettings:
+    """Settings of the site: its title and footer."""
+
+
+def get_site_root(context):
+    """The root page of the site being served."""
+    return context["request"].site.root_page
+'''
+
+
+@pytest.mark.parametrize("question", ["What is the site name?", "what's the site name",
+                                      "Which site name is shown in the admin?"])
+def test_a_name_asked_of_a_thing_is_a_setting(new_repo, question):
+    """bakerydemo: "what is the site name?" read *name* as asking for a function's or class's
+    name (SiteSettings, get_site_root) and dropped the word itself: WAGTAIL_SITE_NAME was not in
+    the top 5.  A noun before *name* makes it the name of that thing, a setting."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"shop/settings/base.py": SITE_SETTINGS,
+                                                      "shop/base/models.py": SITE_MODELS}))
+    assert first(r, question) == ("constant", "The Wagtail Bakery", "shop/settings/base.py")
+    assert first(r, "What is the name of the function that returns the site root?")[:2] == (
+        "function", "get_site_root")
+    assert first(r, "What is the class name for the site settings?")[:2] == ("class", "SiteSettings")
+
+
+@pytest.mark.parametrize("question,named", [
+    ("what is the site name?", True), ("the session cookie name", True),
+    ("what is the database user name", True), ("what is the function name for X", False),
+    ("what is the name of the class that parses", False), ("what's the new name of `get_x`", False),
+    ("which name does the helper have", False), ("what is the function's name", False)])
+def test_names_setting(question, named):
+    from repomem.service.question import names_setting
+
+    assert names_setting(question) is named
+    assert bool(intent(question) & {"function", "class"}) is not named
+
+
+def test_a_setting_computed_by_code_is_answered_and_superseded(new_repo):
+    """bakerydemo's STATIC_ROOT = os.path.join(PROJECT_DIR, "collect_static") was not mined at
+    all (not a literal): "where are static files collected?" found .pre-commit-config.yaml."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"shop/settings/base.py": SITE_SETTINGS}),
+                ("2024-04-01T10:00:00Z", {"shop/settings/base.py": SITE_SETTINGS.replace(
+                    '"static")', '"collect_static")')}))
+    got = ask(r, "Where are static files collected?")["facts"][0]
+    assert (got["subject"], got["value"]) == ("STATIC_ROOT in shop/settings/base.py",
+                                              'os.path.join(PROJECT_DIR, "collect_static")')
+    assert got["valid_from"].startswith("2024-04-01")
+    old = ask(r, "Where are static files collected?", as_of="2024-03-15")["facts"][0]
+    assert old["value"] == 'os.path.join(PROJECT_DIR, "static")'
+
+
+SEND_JS = '''/**
+ * Send a response.
+ */
+res.send = function send(body) {
+  return this.end(body);
+};
+
+/**
+ * Send JSON response.
+ */
+res.json = function json(obj) {
+  return this.send(JSON.stringify(obj));
+};
+'''
+
+
+def test_the_verb_of_a_how_question_names_no_package(new_repo):
+    """express: "how do I send a JSON response?" answered with the dependency `send` (a package
+    express uses): the word after "how do I" is the thing to be done, not a name."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {
+        "package.json": '{"name": "web", "dependencies": {"send": "^1.1.0"}}\n',
+        "lib/response.js": SEND_JS}))
+    for question in ("How do I send a JSON response?", "how to send a json response"):
+        assert first(r, question)[:2] == ("function", "json")
+        assert "send" not in [n for n, _, _ in identifiers(question)]
+    assert first(r, "Which send version is used?")[:2] == ("dependency", "^1.1.0")
+    assert ("send", True, "send") in identifiers("how do I use `send`?")
+
+
+DECORATORS = '''def version_option(version=None, *param_decls, **kwargs):
+    """Add a ``--version`` option which immediately prints the version number and exits."""
+    return option(*param_decls, **kwargs)
+
+
+def help_option(*param_decls, **kwargs):
+    """Pre-configured ``--help`` option which immediately prints the help page and exits."""
+    return option(*param_decls, **kwargs)
+'''
+
+
+def test_a_command_line_option_asks_for_no_version(new_repo):
+    """click: "how do I add a --version option?" answered with project.version: the option's
+    name read as "version", and "option" as a setting asked for."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {
+        "pyproject.toml": '[project]\nname = "cli"\nversion = "8.2.0"\n',
+        "src/cli/decorators.py": DECORATORS}))
+    assert first(r, "How do I add a --version option?")[:2] == ("function", "version_option")
+    assert first(r, "Which decorator adds a --help option?")[:2] == ("function", "help_option")
+    assert first(r, "Which version is cli at?")[:2] == ("config", "8.2.0")
+    assert intent("which option sets the port?") >= {"config"}
+
+
+EXCEPTIONS = '''class Parameter:
+    """A parameter of a command: an option or an argument."""
+
+
+class BadParameter(Exception):
+    """Raised when a parameter's value is not valid."""
+
+
+class MissingParameter(BadParameter):
+    """Raised when a required parameter was not given."""
+'''
+
+
+def test_a_class_named_in_plain_words(new_repo):
+    """click: "which exception is raised for a bad parameter?" answered Parameter: the words
+    "bad parameter" spell BadParameter, which a class bears."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"src/cli/core.py": EXCEPTIONS}))
+    assert first(r, "Which exception is raised for a bad parameter?")[:2] == ("class", "BadParameter")
+    assert first(r, "What is the missing parameter exception?")[:2] == ("class", "MissingParameter")
+
+
+MAIL_CONFIG = '''import os
+
+
+class Config:
+    MAIL_SERVER = os.environ.get('MAIL_SERVER')
+    MAIL_PORT = int(os.environ.get('MAIL_PORT') or 25)
+    UPLOADS = os.path.join(basedir, 'uploads')
+'''
+
+
+def test_an_answer_names_the_variable_a_setting_is_read_from(new_repo):
+    """microblog: "how do I configure the mail server?" answered "Config.MAIL_SERVER: None", as if
+    mail were off; the value is None only while $MAIL_SERVER is unset."""
+    from repomem.service.context import build_context
+
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"config.py": MAIL_CONFIG}))
+    block = build_context(r, "Which mail server and port are configured?", budget=2000)
+    assert "Config.MAIL_SERVER in config.py: `None` (environment variable MAIL_SERVER overrides)" in block
+    assert "Config.MAIL_PORT in config.py: `25` (environment variable MAIL_PORT overrides)" in block
+    block = build_context(r, "Where do uploads go?", budget=2000)
+    assert "`os.path.join(basedir, 'uploads')` (computed when the settings load)" in block

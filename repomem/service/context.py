@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from repomem.service.query import ask, lineage_line
+from repomem.service.query import ask, lineage_line, value_note
 
 
 def approx_tokens(text: str) -> int:
@@ -22,7 +22,7 @@ def render_fact(f: dict, uncommitted: bool = False) -> str:
     else:
         prov = f"{where}, commit {f['commit'][:10]}, {date}"
     text = "\n".join("    " + ln for ln in (f.get("text") or "").splitlines()[:4])
-    return f"- {f['subject']}: `{f['value']}` ({prov})\n{text}\n"
+    return f"- {f['subject']}: `{f['value']}`{value_note(f)} ({prov})\n{text}\n"
 
 
 def build_context(r, question: str, budget: int = 400, k: int = 8,

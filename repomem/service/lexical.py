@@ -141,14 +141,16 @@ class Lexical:
         return cls(json.loads(z["lex_vocab"].tobytes()), z["lex_data"], z["lex_indices"],
                    z["lex_indptr"], n_docs)
 
-    def scores(self, question: str, drop: frozenset[str] | set[str] = frozenset(), profile: str = "default"):
+    def scores(self, question: str, drop: frozenset[str] | set[str] = frozenset(), profile: str = "default",
+               keep: frozenset[str] | set[str] = frozenset()):
         """DROP: tokens that are no evidence here (the project's own name is in every path).
-        PROFILE: the row of FIELD_WEIGHTS for this kind of question."""
+        PROFILE: the row of FIELD_WEIGHTS for this kind of question.  KEEP: words that usually
+        frame a question but here name the fact ("the site *name*")."""
         import numpy as np
 
         out = np.zeros(self.n, dtype=np.float32)
         drop = {stem_word(d) for d in drop}
-        for t in sorted(set(lexical_tokens(question)) - _META - drop):
+        for t in sorted(set(lexical_tokens(question)) - (_META - set(keep)) - drop):
             for f, w in FIELD_WEIGHTS[profile].items():
                 i = self.vocab.get(f"{f}:{t}")
                 if i is not None and i + 1 < len(self.indptr):

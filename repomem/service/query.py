@@ -181,6 +181,18 @@ def lineage_json(note: dict) -> dict:
             "commit": note["commit"], "date": iso(note["at"])}
 
 
+def value_note(f: dict) -> str:
+    """What an answer says after a fact's value: a setting read from the environment names its
+    variable (``None (environment variable MAIL_SERVER overrides)``, not "the mail server is
+    None"); one computed by code says so."""
+    attrs = f.get("attrs") or {}
+    if attrs.get("env"):
+        return f" (environment variable {attrs['env']} overrides)"
+    if attrs.get("expression"):
+        return " (computed when the settings load)"
+    return ""
+
+
 def lineage_line(note: dict) -> str:
     """The one sentence that names a retired name, for an answer whose question used it."""
     verb = "renamed" if note["key"].startswith("function:") else "changed"

@@ -107,6 +107,19 @@ _ASKS_FUNCTION = re.compile(
 _NAME_CUE = re.compile(r"\(\)|\s+(?:function|method|class|decorator)\b", re.I)
 _CLASS_CUE = re.compile(r"\s+(?:model|component|service|controller|view|type|interface|struct|"
                         r"enum|schema|serializer|form|exception|error)s?\b", re.I)
+# "the site name", "the cookie name", "the database user name": a setting called a name, not
+# the name of a function or class ("the function name", "the new name", "the name of the class
+# that ...", "what name does ...").
+_SETTING_NAME = re.compile(r"\b(?<!')([A-Za-z][\w\-]*)\s+name\b", re.I)
+_NOT_OWNERS = {"the", "a", "an", "its", "their", "whose", "what", "which", "that", "this", "my",
+               "your", "our", "new", "old", "current", "full", "real", "original", "exact", "same",
+               "previous", "former", "function", "method", "class", "helper", "decorator",
+               "module", "file", "type", "kind", "of", "by", "under"}
+# "how do I send a JSON response", "how to parse ...": the word after it is what the asker
+# wants done, a verb, not a name (express depends on a package called send).
+_HOW_VERB = re.compile(r"\bhow\s+(?:(?:do|can|could|should|would|might)\s+(?:i|we|you|one)\s+|to\s+)$",
+                       re.I)
+_OPTION = re.compile(r"(?<![\w\-])--?[A-Za-z][\w\-]*")  # --version, -v
 _HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\b", re.I)
 # "the Dockerfile": the question is about the Dockerfile's own facts, not compose or heroku.yml
 _DOCKERFILE = re.compile(r"\bDockerfile\b", re.I)
@@ -117,16 +130,24 @@ FILE_SUFFIXES = ("py|pyi|pyx|toml|cfg|ini|txt|json|ya?ml|lock|js|jsx|mjs|cjs|ts|
 _FILE_NAME = re.compile(r"/|\.(?:" + FILE_SUFFIXES + r")`?$")
 
 
+def without_options(question: str) -> str:
+    """The question without its command-line options: "how do I add a --version option" asks
+    for no version."""
+    return _OPTION.sub(" ", question)
+
+
 def intent(question: str) -> set[str]:
     """The kinds of fact the question's wording asks for; empty when it does not say."""
     kinds: set[str] = set()
-    question = _without_slots(question)
+    cli = bool(_OPTION.search(question))  # "a --version option": the option is a command line's
+    question = without_options(_without_slots(question))
     toks = {_STEMMED.get(t, t) for t in tokens(_NAMED.sub(" ", question))}
     named = [n for n in _NAMED.findall(question) if not _FILE_NAME.search(n)]
     if "python" in tokens(" ".join(named)):  # requires-python, python_requires
         toks.add("python")
     for t in toks:
-        kinds |= _INTENTS.get(t, set())
+        if (t != "name" or not names_setting(question)) and not (cli and t == "option"):
+            kinds |= _INTENTS.get(t, set())
     if re.search(r"\b(GET|POST|PUT|DELETE|PATCH)\b", question):
         kinds.add("route")
     if "python" in toks:  # "which Python does X require": the interpreter, not a package, nor
@@ -176,6 +197,8 @@ def identifiers(question: str, project: frozenset[str] | set[str] = frozenset())
                 or re.search(r"\bversion\s+of\s+$", question[:m.start()], re.I)):
             continue
         shaped = bool(quoted) or bool(re.search(r"[_\d.\-]|[a-z][A-Z]", raw))
+        if not shaped and _HOW_VERB.search(question, 0, m.start()):
+            continue
         # "the echo function", "echo()", "the User model": a plain word written as a name is
         # one -- a capitalised one even when it is a word that frames questions ("the Group
         # class"), a lower-case one not ("which test function ...")
@@ -220,6 +243,12 @@ def groups(question: str) -> set[str]:
     words = {w.lower() for w in re.findall(r"[\w\-]+", _without_slots(question))}
     return {_GROUPS[w] for w in words if w in _GROUPS} | \
         {norm_ident(q) for q in re.findall(r"`([^`]+)`", question)}
+
+
+def names_setting(question: str) -> bool:
+    """"What is the site name?": *name* is part of what is asked about (WAGTAIL_SITE_NAME,
+    SESSION_COOKIE_NAME, project.name), not a request for a function's or class's name."""
+    return any(m.group(1).lower() not in _NOT_OWNERS for m in _SETTING_NAME.finditer(question))
 
 
 def asks_function(question: str) -> bool:

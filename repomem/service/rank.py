@@ -26,7 +26,18 @@ import re
 
 from repomem.core.tokens import norm_ident, tokens
 from repomem.service.lexical import lexical_tokens, names, route_path
-from repomem.service.question import _FRAME, _GROUPS, asks_function, groups, identifiers, intent, joined, version_slots
+from repomem.service.question import (
+    _FRAME,
+    _GROUPS,
+    asks_function,
+    groups,
+    identifiers,
+    intent,
+    joined,
+    names_setting,
+    version_slots,
+    without_options,
+)
 
 __all__ = ["rank", "intent", "identifiers", "groups"]
 
@@ -156,7 +167,7 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
     exact = np.zeros(len(rows), dtype=np.int32)
     lineage: list[dict] = []
     idents = identifiers(question, facts.project)
-    toks = set(tokens(question))
+    toks = set(tokens(without_options(question)))
     by_purpose = bool(asks_function(question))
     packages = version_slots(question)
     if not by_purpose and "python" not in toks and "version" in toks and not any(
@@ -210,6 +221,8 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
                                 "commit": commit, "at": ended})
     for name, _, _ in joined(question):  # "the HTTP read timeout": read_timeout
         hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] not in _CODE_NAMES]
+        if not hits and "class" in kinds:  # "which exception is raised for a bad parameter": BadParameter
+            hits = [i for i in facts.names.get(name.replace("_", ""), ()) if rows[i]["kind"] == "class"]
         if hits and len(hits) <= RARE:
             exact[hits] += 1
     return exact, lineage
@@ -330,7 +343,8 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     kinds = intent(question)
     exact, lineage = _exact(question, facts, t, kinds)
     lex = lex.scores(question, facts.project,
-                     "by_purpose" if asks_function(question) else "default")
+                     "by_purpose" if asks_function(question) else "default",
+                     keep={"name"} if names_setting(question) else ())
     fused = _rrf(lex, SIGNALS["lexical"], only_positive=True) + _rrf(sims, SIGNALS["vector"])
     wanted = np.isin(facts.kind, sorted(kinds))
     fused += wanted * SIGNALS["intent"] / (RRF_K + 1)

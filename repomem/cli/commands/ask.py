@@ -27,7 +27,7 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from repomem.service.query import ask, asked, lineage_line
+    from repomem.service.query import ask, asked, lineage_line, value_note
 
     when = asked(args.question, args.as_of)
     r = open_repo(args)
@@ -56,6 +56,6 @@ def run(args) -> int:
         echo("\nfrom these facts:", keep="\n")
     for i, f in enumerate(result["facts"]):
         mark = "=>" if i == 0 else "  "
-        echo(f"{mark} {f['subject']}: {f['value']}")
+        echo(f"{mark} {f['subject']}: {f['value']}{value_note(f)}")
         echo(f"   {f['path']}:{f['line']}  commit {f['commit'][:10]}  since {f['valid_from']}")
     return 0
