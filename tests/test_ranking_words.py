@@ -614,3 +614,26 @@ def test_an_answer_names_the_variable_a_setting_is_read_from(new_repo):
     assert "Config.MAIL_PORT in config.py: `25` (environment variable MAIL_PORT overrides)" in block
     block = build_context(r, "Where do uploads go?", budget=2000)
     assert "`os.path.join(basedir, 'uploads')` (computed when the settings load)" in block
+
+
+PRE_COMMIT = """repos:
+  - repo: https://github.com/pre-commit/mirrors-eslint
+    hooks:
+      - id: eslint
+        files: \\.(js)$
+  - repo: https://github.com/pre-commit/mirrors-stylelint
+    hooks:
+      - id: stylelint
+        files: \\.css$
+"""
+
+
+def test_a_qualified_plain_word_names_a_fact_only_with_its_qualifier(new_repo):
+    """bakerydemo: "where are static files collected?" answered with .pre-commit-config.yaml's
+    two hooks' `files` (a plain word only two facts bear as a name), before STATIC_ROOT."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {".pre-commit-config.yaml": PRE_COMMIT,
+                                                      "shop/settings/base.py": SITE_SETTINGS}))
+    assert first(r, "Where are static files collected?")[:2] == (
+        "constant", 'os.path.join(PROJECT_DIR, "static")')
+    # unqualified, the word still names them
+    assert first(r, "Which files do the hooks check?")[:2] in (("config", "\\.(js)$"), ("config", "\\.css$"))

@@ -197,6 +197,10 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
                 hits = deps or images
                 kinds.clear()
                 kinds.update({"dependency"} if deps else {rows[i]["kind"] for i in images})
+        if not shaped and raw:
+            # "where are static files collected": a plain word with a word qualifying it names
+            # a fact only with that word too -- static files are not pre-commit's hooks' files
+            hits = _qualified(question, raw, rows, hits)
         if not raw:  # the project's own version: its manifest's or __version__, not an
             # example's or a test's, nor a tool's file format version (.readthedocs.yaml)
             hits = [i for i in hits if facts.own[i]] or hits
@@ -226,6 +230,19 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
         if hits and len(hits) <= RARE:
             exact[hits] += 1
     return exact, lineage
+
+
+def _qualified(question: str, raw: str, rows: list[dict], hits: list[int]) -> list[int]:
+    """HITS whose key or subject also holds the word that qualifies RAW in the question (the
+    content word right before it: "static" in "static files"); all of them when none does."""
+    m = re.search(r"([A-Za-z][\w\-]*)\s+" + re.escape(raw) + r"\b", question)
+    if m is None or m.group(1).lower() in _FRAME:
+        return hits
+    words = set(lexical_tokens(m.group(1)))
+    if not words:  # a stop word ("the", "which"): nothing qualifies it
+        return hits
+    return [i for i in hits if words & set(lexical_tokens(
+        f"{rows[i]['key']} {rows[i]['subject']}".replace(".", " ").replace("_", " ")))]
 
 
 def _retired_values(question: str, top: list[dict], t: int, have: set, taken: set) -> list[dict]:
