@@ -637,3 +637,32 @@ def test_a_qualified_plain_word_names_a_fact_only_with_its_qualifier(new_repo):
         "constant", 'os.path.join(PROJECT_DIR, "static")')
     # unqualified, the word still names them
     assert first(r, "Which files do the hooks check?")[:2] in (("config", "\\.(js)$"), ("config", "\\.css$"))
+
+
+REDIS_CONFIG = '''import os
+
+
+class Config:
+    REDIS_URL = os.environ.get('REDIS_URL') or 'redis://'
+    ELASTICSEARCH_URL = os.environ.get('ELASTICSEARCH_URL')
+'''
+ROUTES_PY = '''@bp.route('/api/users', methods=['POST'])
+def create_user():
+    """Register a new user account."""
+
+
+@bp.route('/api/tokens', methods=['POST'])
+def get_token():
+    """Issue a token for the user."""
+'''
+
+
+def test_a_url_owned_by_a_noun_is_a_setting(new_repo):
+    """microblog: "what is the redis url?" answered with three routes (*url* asks for a route),
+    though Config.REDIS_URL says it word for word."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"config.py": REDIS_CONFIG,
+                                                      "app/api/routes.py": ROUTES_PY}))
+    assert first(r, "What is the redis url?")[:2] == ("config", "redis://")
+    assert first(r, "Where is the elasticsearch URL set?")[:2] == ("config", "None")
+    assert first(r, "Which url creates a user?")[0] == "route"
+    assert intent("what is the url of the login route?") == {"route"}

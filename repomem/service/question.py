@@ -107,14 +107,28 @@ _ASKS_FUNCTION = re.compile(
 _NAME_CUE = re.compile(r"\(\)|\s+(?:function|method|class|decorator)\b", re.I)
 _CLASS_CUE = re.compile(r"\s+(?:model|component|service|controller|view|type|interface|struct|"
                         r"enum|schema|serializer|form|exception|error)s?\b", re.I)
-# "the site name", "the cookie name", "the database user name": a setting called a name, not
-# the name of a function or class ("the function name", "the new name", "the name of the class
-# that ...", "what name does ...").
-_SETTING_NAME = re.compile(r"\b(?<!')([A-Za-z][\w\-]*)\s+name\b", re.I)
+# "the site name", "the cookie name", "the database user name", "the redis url": a setting
+# called a name or a URL, not the name of a function or class ("the function name", "the new
+# name", "the name of the class that ...") nor a route's URL ("which url", "the page url").
+_SETTING_NAME = re.compile(r"\b(?<!')([A-Za-z][\w\-]*)\s+(name|url|uri)\b", re.I)
 _NOT_OWNERS = {"the", "a", "an", "its", "their", "whose", "what", "which", "that", "this", "my",
                "your", "our", "new", "old", "current", "full", "real", "original", "exact", "same",
                "previous", "former", "function", "method", "class", "helper", "decorator",
-               "module", "file", "type", "kind", "of", "by", "under"}
+               "module", "file", "type", "kind", "of", "by", "under", "route", "page", "endpoint",
+               "request"}
+_ROUTE_WORDS = re.compile(r"\b(?:route|routes|endpoint|endpoints|path|paths|api|GET|POST|PUT|DELETE|PATCH)\b",
+                          re.I)
+
+
+_SETTING = {"config", "constant", "docker"}
+
+
+def _owned(question: str) -> set[str]:
+    """The words among name/url/uri that a noun before them owns ("the site name")."""
+    return {m.group(2).lower() for m in _SETTING_NAME.finditer(question)
+            if m.group(1).lower() not in _NOT_OWNERS}
+
+
 # "how do I send a JSON response", "how to parse ...": the word after it is what the asker
 # wants done, a verb, not a name (express depends on a package called send).
 _HOW_VERB = re.compile(r"\bhow\s+(?:(?:do|can|could|should|would|might)\s+(?:i|we|you|one)\s+|to\s+)$",
@@ -140,13 +154,17 @@ def intent(question: str) -> set[str]:
     """The kinds of fact the question's wording asks for; empty when it does not say."""
     kinds: set[str] = set()
     cli = bool(_OPTION.search(question))  # "a --version option": the option is a command line's
+    owned = _owned(question)
     question = without_options(_without_slots(question))
     toks = {_STEMMED.get(t, t) for t in tokens(_NAMED.sub(" ", question))}
     named = [n for n in _NAMED.findall(question) if not _FILE_NAME.search(n)]
     if "python" in tokens(" ".join(named)):  # requires-python, python_requires
         toks.add("python")
     for t in toks:
-        if (t != "name" or not names_setting(question)) and not (cli and t == "option"):
+        if t == "name" and "name" in owned \
+                or t == "route" and owned & {"url", "uri"} and not _ROUTE_WORDS.search(question):
+            kinds |= _SETTING  # the site's name, the redis URL
+        elif not (cli and t == "option"):
             kinds |= _INTENTS.get(t, set())
     if re.search(r"\b(GET|POST|PUT|DELETE|PATCH)\b", question):
         kinds.add("route")
@@ -248,7 +266,7 @@ def groups(question: str) -> set[str]:
 def names_setting(question: str) -> bool:
     """"What is the site name?": *name* is part of what is asked about (WAGTAIL_SITE_NAME,
     SESSION_COOKIE_NAME, project.name), not a request for a function's or class's name."""
-    return any(m.group(1).lower() not in _NOT_OWNERS for m in _SETTING_NAME.finditer(question))
+    return "name" in _owned(question)
 
 
 def asks_function(question: str) -> bool:
