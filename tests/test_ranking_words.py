@@ -666,3 +666,21 @@ def test_a_url_owned_by_a_noun_is_a_setting(new_repo):
     assert first(r, "Where is the elasticsearch URL set?")[:2] == ("config", "None")
     assert first(r, "Which url creates a user?")[0] == "route"
     assert intent("what is the url of the login route?") == {"route"}
+
+
+def test_history_of_words_is_the_history_of_their_best_answer(new_repo):
+    """`repomem history "minimum python version"` said "unknown key": a user who knows no key
+    asks in words, as with ask."""
+    from repomem.core.errors import RepomemError
+    from repomem.service.query import history
+
+    pyproject = '[project]\nname = "cli"\nrequires-python = ">=3.8"\n'
+    r = indexed(new_repo(), ("2023-08-17T10:00:00Z", {"pyproject.toml": pyproject}),
+                ("2025-05-10T10:00:00Z", {"pyproject.toml": pyproject.replace("3.8", "3.10")}))
+    got = history(r, "minimum python version")
+    assert got["answering"] == "minimum python version"
+    assert got["key"] == "python:requires:pyproject.toml"
+    assert [v["value"] for v in got["versions"]] == [">=3.8", ">=3.10"]
+    assert "answering" not in history(r, got["key"])
+    with pytest.raises(RepomemError, match="unknown key"):
+        history(r, "no_such_key")

@@ -104,11 +104,15 @@ def build_server(repo: str = ".", store: str | None = None):
     def key_history(key: str) -> dict[str, Any]:
         """Every version of one fact, oldest first, with the dates it was valid and whether it
         was superseded or removed.  key: a key from `ask`/`list_facts` (e.g.
-        config:config/production.toml:server.port), a current function name, or a name it had
-        before a rename.  Use it only
+        config:config/production.toml:server.port), a current function name, a name it had
+        before a rename, or words ("minimum python version": the history of the best answer,
+        named in `answering`).  Use it only
         when the user asks how or when something changed; for the current value use `ask`."""
         res = _guard(lock, query.history, r, key)
-        return {"key": res["key"], "versions": [_slim(v) for v in res["versions"]]}
+        out = {"key": res["key"], "versions": [_slim(v) for v in res["versions"]]}
+        if "answering" in res:
+            out["answering"] = res["answering"]
+        return out
 
     @server.tool(annotations=ro)
     def changes_since(since: str) -> dict[str, Any]:

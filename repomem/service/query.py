@@ -233,7 +233,8 @@ def history(r: Repo, key: str, tx: bool = False) -> dict:
     """All versions of a key, oldest first.  KEY may also be a fact's current subject or value
     (a function's name), a method's qualified name or alias (``Context.invoke``, ``res.set``),
     or a name one of its earlier versions bore: it is resolved to the key of the current fact
-    it names."""
+    it names.  Words that name nothing ("minimum python version") are asked as a question, and
+    the best answer's key is the one shown (``answering`` says so)."""
     ensure_view(r)
     with r.store.reader():
         rows = r.store.rows({"key": key})
@@ -253,11 +254,22 @@ def history(r: Repo, key: str, tx: bool = False) -> dict:
             if keys:
                 key = keys[0]
                 rows = r.store.rows({"key": key})
+    asked = None
+    if not rows and re.search(r"[A-Za-z]\s+[A-Za-z]", key):
+        # words, not a name: "minimum python version" is the key its best answer has
+        best = ask(r, key, k=1)["facts"]
+        if best:
+            asked, key = key, best[0]["key"]
+            with r.store.reader():
+                rows = r.store.rows({"key": key})
     if not rows:
         raise RepomemError(f"unknown key: {key}",
                            hint="list keys with 'repomem facts', or ask with 'repomem ask'")
     rows.sort(key=lambda x: (x["valid_from"], x["valid_to"]))
-    return {"key": key, "versions": [fact_json(x, tx) for x in rows]}
+    out = {"key": key, "versions": [fact_json(x, tx) for x in rows]}
+    if asked is not None:
+        out["answering"] = asked
+    return out
 
 
 def changes(r: Repo, since: str) -> dict:

@@ -3,7 +3,8 @@
 KEY is a key from 'repomem facts --json' or 'ask --json'; a current function name, a method's
 qualified name (Context.invoke, res.send) or a fact's subject is accepted too when it names
 exactly one key, and so is a name that an earlier version bore (a function's name before a
-rename)."""
+rename).  Words that name no key ("minimum python version") are asked like a question and
+the history of the best answer's key is shown, saying so."""
 
 from __future__ import annotations
 
@@ -29,6 +30,8 @@ def run(args) -> int:
     if args.json:
         print_json(result)
         return 0
+    if result.get("answering"):
+        echo(f"no key is named {result['answering']!r}; the history of its best answer:")
     echo(result["key"])
     for v in result["versions"]:
         end = v["valid_to"] or "now"
