@@ -61,10 +61,10 @@ def test_pep621():
 
 def test_pep621_requires_python_and_classifiers():
     facts = by_key("pyproject.toml", PEP621)
-    rp = facts["python:requires:pyproject.toml"]
+    rp = facts["python:requires:."]
     assert (rp.kind, rp.value, rp.line) == (PYTHON, ">=3.10", 3)
     assert rp.subject == "required Python version (pyproject.toml)"
-    cl = facts["python:classifiers:pyproject.toml"]
+    cl = facts["python:classifiers:."]
     assert cl.kind == PYTHON and cl.is_set
     assert cl.value == "3.10, 3.11, 3.12"  # only X.Y entries, sorted numerically
     assert cl.subject == "supported Python versions (pyproject.toml)"
@@ -75,8 +75,8 @@ def test_classifiers_order_insensitive():
     reordered = PEP621.replace('    "Programming Language :: Python :: 3.12",\n', "").replace(
         '    "Programming Language :: Python :: 3.11",\n',
         '    "Programming Language :: Python :: 3.11",\n    "Programming Language :: Python :: 3.12",\n')
-    a = by_key("pyproject.toml", PEP621)["python:classifiers:pyproject.toml"]
-    b = by_key("pyproject.toml", reordered)["python:classifiers:pyproject.toml"]
+    a = by_key("pyproject.toml", PEP621)["python:classifiers:."]
+    b = by_key("pyproject.toml", reordered)["python:classifiers:."]
     assert a.value_id() == b.value_id()
 
 
@@ -109,7 +109,7 @@ def test_poetry():
     assert facts["dependency:pypi:.:dev:black"].value == "^24.1"
     assert facts["dependency:pypi:.:test:pytest"].value == "^8.0"
     assert facts["dependency:pypi:.:test:pytest"].line == 14
-    rp = facts["python:requires:pyproject.toml"]
+    rp = facts["python:requires:."]
     assert (rp.value, rp.line) == ("^3.9", 5)
     assert "dependency:pypi:.:main:python" not in facts
 
@@ -229,8 +229,8 @@ def test_setup_cfg():
     assert dict(facts["dependency:pypi:.:main:tomli"].attrs)["markers"] == 'python_version < "3.11"'
     assert facts["dependency:pypi:.:yaml:pyyaml"].value == ">=6"
     assert facts["dependency:pypi:.:yaml:pyyaml"].line == 16
-    assert facts["python:requires:setup.cfg"].value == ">=3.9"
-    assert facts["python:classifiers:setup.cfg"].value == set_value(["3.10", "3.9"]) == "3.9, 3.10"
+    assert facts["python:requires:."].value == ">=3.9"
+    assert facts["python:classifiers:."].value == set_value(["3.10", "3.9"]) == "3.9, 3.10"
 
 
 SETUP_PY = """\
@@ -260,9 +260,9 @@ def test_setup_py():
     assert facts["dependency:pypi:.:main:click"].line == 3
     assert facts["dependency:pypi:.:main:rich"].value == "*"
     assert facts["dependency:pypi:.:dev:black"].line == 9
-    rp = facts["python:requires:setup.py"]
+    rp = facts["python:requires:."]
     assert (rp.value, rp.line, rp.text) == (">=3.8", 11, '    python_requires=">=3.8",')
-    assert facts["python:classifiers:setup.py"].value == "3.8, 3.12"
+    assert facts["python:classifiers:."].value == "3.8, 3.12"
 
 
 PACKAGE_JSON = """\

@@ -679,7 +679,7 @@ def test_history_of_words_is_the_history_of_their_best_answer(new_repo):
                 ("2025-05-10T10:00:00Z", {"pyproject.toml": pyproject.replace("3.8", "3.10")}))
     got = history(r, "minimum python version")
     assert got["answering"] == "minimum python version"
-    assert got["key"] == "python:requires:pyproject.toml"
+    assert got["key"] == "python:requires:."
     assert [v["value"] for v in got["versions"]] == [">=3.8", ">=3.10"]
     assert "answering" not in history(r, got["key"])
     with pytest.raises(RepomemError, match="unknown key"):

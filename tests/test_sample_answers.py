@@ -87,7 +87,7 @@ def test_scopes_never_supersede_each_other(payments):
 
 def test_set_valued_fact(payments):
     repo, _, _ = payments
-    h = history(Repo.open(repo), "python:classifiers:pyproject.toml")["versions"]
+    h = history(Repo.open(repo), "python:classifiers:.")["versions"]
     assert [v["value"] for v in h] == ["3.10, 3.11", "3.11, 3.12"]
     assert h[0]["end_reason"] == "superseded"
 

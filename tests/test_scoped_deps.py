@@ -73,3 +73,25 @@ def test_package_json_projects_and_dev_group(new_repo):
     assert now["dependency:npm:frontend:dev:vite"]["value"] == "^5.2.0"
     assert now["dependency:npm:frontend:main:react"]["value"] == "^18.2.0"
     assert now["dependency:npm:.:dev:vite"]["value"] == "^4"
+
+
+def test_the_python_requirement_is_one_history_across_manifests(new_repo):
+    """click's minimum Python lived in setup.py, then setup.cfg, then pyproject.toml: three keys
+    (python:requires:<file>), each history starting or ending at a move.  Keyed by project like
+    a dependency, it is one history; the file ranked first gives the value while two state it,
+    and an example project keeps its own."""
+    from tests.conftest import indexed
+
+    setup_py = "from setuptools import setup\nsetup(name='cli', python_requires='>=3.6')\n"
+    setup_cfg_ = "[metadata]\nname = cli\n[options]\npython_requires = >=3.7\n"
+    pyproject = '[project]\nname = "cli"\nrequires-python = ">=3.8"\n'
+    example = '[project]\nname = "demo"\nrequires-python = ">=3.9"\n'
+    r = indexed(new_repo(), ("2019-01-01T10:00:00Z", {"setup.py": setup_py}),
+                ("2020-01-01T10:00:00Z", {"setup.cfg": setup_cfg_}),  # setup.py still states >=3.6
+                ("2023-01-01T10:00:00Z", {"setup.py": None, "setup.cfg": None, "pyproject.toml": pyproject,
+                                          "examples/demo/pyproject.toml": example}))
+    got = history(r, "python:requires:.")["versions"]
+    assert [(v["value"], v["path"], v["end_reason"]) for v in got] == [
+        (">=3.6", "setup.py", "superseded"), (">=3.7", "setup.cfg", "superseded"),
+        (">=3.8", "pyproject.toml", None)]
+    assert history(r, "python:requires:examples/demo")["versions"][0]["value"] == ">=3.9"

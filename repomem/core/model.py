@@ -86,10 +86,11 @@ _MANIFEST_RANK = {"pyproject.toml": 0, "setup.cfg": 1, "setup.py": 2}
 def precedence(fact: Fact) -> tuple[int, str]:
     """Sort key of the files stating one key: the lowest is the effective fact.
 
-    Only dependencies can be stated by several files (their key names a project, not a file);
-    for every other kind the order is the path's, which is at least deterministic.
+    Only dependencies and the Python requirement can be stated by several files (their key
+    names a project, not a file); for every other kind the order is the path's, which is at
+    least deterministic.
     """
-    if fact.kind != DEPENDENCY:
+    if fact.kind not in (DEPENDENCY, PYTHON):
         return (0, fact.path)
     base = fact.path.rsplit("/", 1)[-1]
     rank = _MANIFEST_RANK.get(base, 3 if base.endswith(".txt") else 4)

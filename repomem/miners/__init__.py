@@ -43,7 +43,8 @@ from repomem.miners._base import (
 #     URLconf routes, a JS chained assignment as one function with aliases; a chained Python
 #     assignment gives each name its value; settings computed by code (a settings module, a
 #     Config class) stated as the expression written (attrs expression); setting names ending
-#     in hosts/validators/hashers are not secret names.
+#     in hosts/validators/hashers are not secret names; python:requires and python:classifiers
+#     keyed by project, not file.
 MINERS_VERSION = 6
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",

@@ -108,7 +108,9 @@ class _Out:
             spec = str(SpecifierSet(spec))  # ">= 3.9" and ">=3.9" are the same requirement
         except InvalidSpecifier:
             pass  # Poetry's "^3.9" is kept as written
-        self.add(Fact(key=f"python:requires:{self.path}", kind=PYTHON,
+        # keyed by project, not file: moving the requirement from setup.py to setup.cfg to
+        # pyproject.toml is one history (the ledger takes the value from the file ranked first)
+        self.add(Fact(key=f"python:requires:{self.project}", kind=PYTHON,
                       subject=f"required Python version ({self.path})", value=spec,
                       path=self.path, line=line, text=source_line(self.lines, line),
                       purpose=f"required minimum Python version requires-python interpreter ({self.path})"))
@@ -119,7 +121,7 @@ class _Out:
         if not versions:
             return
         line = line_of_first(next(c for c in classifiers if _CLASSIFIER.match(str(c).strip())))
-        self.add(Fact(key=f"python:classifiers:{self.path}", kind=PYTHON,
+        self.add(Fact(key=f"python:classifiers:{self.project}", kind=PYTHON,
                       subject=f"supported Python versions ({self.path})", value=set_value(versions),
                       path=self.path, line=line, text=source_line(self.lines, line), is_set=True,
                       purpose=f"supported Python versions classifiers ({self.path})"))
