@@ -684,3 +684,37 @@ def test_history_of_words_is_the_history_of_their_best_answer(new_repo):
     assert "answering" not in history(r, got["key"])
     with pytest.raises(RepomemError, match="unknown key"):
         history(r, "no_such_key")
+
+
+CI_YML = """name: ci
+on: [push]
+jobs:
+  lint:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/setup-node@v4
+        with:
+          node-version: lts/*
+  test:
+    strategy:
+      matrix:
+        os: [ubuntu-latest, windows-latest]
+        node-version: [18, 20, 22]
+    runs-on: ${{ matrix.os }}
+    steps:
+      - uses: actions/setup-node@v4
+        with:
+          node-version: ${{ matrix.node-version }}
+"""
+
+
+def test_the_node_versions_ci_tests_are_its_matrix(new_repo):
+    """express: "which node versions are tested in CI?" answered with package.json's engines, then
+    `node-version: ${{ matrix.node-version }}` (a reference, no version), the matrix fourth.  A
+    workflow's matrix of a runtime says what Python's does, CI asks for settings, "node versions"
+    spells a node-version key, and a reference yields to what it reads."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {
+        ".github/workflows/ci.yml": CI_YML,
+        "package.json": '{"name": "web", "engines": {"node": ">= 18"}}\n'}))
+    assert first(r, "Which node versions are tested in CI?") == ("config", "18, 20, 22", ".github/workflows/ci.yml")
+    assert first(r, "Which node version is required?")[:2] == ("dependency", ">= 18")

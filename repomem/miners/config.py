@@ -36,6 +36,11 @@ _DEPS_OWNED = {  # by lower-case file name
 }
 
 _PY_KEYS = {"python-version", "python-versions", "python_version", "python"}
+# Other runtimes a workflow's matrix tests (a config fact, with the words Python's has)
+_CI_RUNTIMES = {"node-version": "Node.js", "node": "Node.js", "node_version": "Node.js",
+                "nodejs": "Node.js", "go-version": "Go", "go": "Go", "java-version": "Java",
+                "java": "Java", "jdk": "Java", "rust": "Rust", "toolchain": "Rust",
+                "ruby-version": "Ruby", "ruby": "Ruby"}
 
 # Data, not settings: folders of test data and framework fixtures (Django's loaddata fixtures,
 # Jest's __fixtures__, Go's testdata) and a JSON document whose top level is an array (a list of
@@ -152,6 +157,10 @@ class ConfigMiner:
         dotted = ".".join(str(p) for p in parts)
         text_value = ", ".join(value) if isinstance(value, list) else value
         purpose = f"{words(*parts)} ({path_words(path)})"
+        runtime = _CI_RUNTIMES.get(str(parts[-1]).lower()) if len(parts) == 5 \
+            and parts[0] == "jobs" and parts[2:4] == ("strategy", "matrix") else None
+        if runtime:  # as Python's matrix says it (python:ci-matrix): "which node versions are tested in CI"
+            purpose += f" - {runtime} versions tested in CI matrix ({parts[1]})"
         comment = lines.comment(line)
         if comment:
             purpose += f": {comment}"

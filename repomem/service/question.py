@@ -27,6 +27,8 @@ _INTENTS = {
     "default": {"config", "constant"}, "timeout": {"config", "constant"},
     "constant": {"constant"}, "image": {"docker", "config"}, "docker": {"docker"},
 }
+# Words that ask for a kind and may still name a fact ("CI" names ci.yml): not framing words
+_NAMING_INTENTS = {"ci": {"config", "python"}, "workflow": {"config", "python"}}
 # Intent words the tokenizer stems past recognition ("class" -> "clas", "renamed" -> "renam";
 # "classes" -> "class"): the key _INTENTS knows them by.
 _STEMMED = {"clas": "class", "renam": "renamed"}
@@ -165,7 +167,7 @@ def intent(question: str) -> set[str]:
                 or t == "route" and owned & {"url", "uri"} and not _ROUTE_WORDS.search(question):
             kinds |= _SETTING  # the site's name, the redis URL
         elif not (cli and t == "option"):
-            kinds |= _INTENTS.get(t, set())
+            kinds |= _INTENTS.get(t, set()) | _NAMING_INTENTS.get(t, set())
     if re.search(r"\b(GET|POST|PUT|DELETE|PATCH)\b", question):
         kinds.add("route")
     if "python" in toks:  # "which Python does X require": the interpreter, not a package, nor
@@ -253,6 +255,9 @@ def joined(question: str) -> list[tuple[str, bool, str]]:
             for i in range(len(words) - n + 1):
                 raw = "_".join(words[i:i + n])
                 out.append((norm_ident(raw), False, raw))
+                if len(words[i + n - 1]) > 3 and re.search(r"[^su]s$", words[i + n - 1]):
+                    # "the node versions": a node-version key states several
+                    out.append((norm_ident(raw[:-1]), False, raw[:-1]))
     return out
 
 

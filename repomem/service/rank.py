@@ -227,9 +227,14 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
         hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] not in _CODE_NAMES]
         if not hits and "class" in kinds:  # "which exception is raised for a bad parameter": BadParameter
             hits = [i for i in facts.names.get(name.replace("_", ""), ()) if rows[i]["kind"] == "class"]
+        # `node-version: ${{ matrix.node-version }}` states no version: the matrix it reads does
+        hits = [i for i in hits if not _REFERENCE.fullmatch(rows[i]["value"])] or hits
         if hits and len(hits) <= RARE:
             exact[hits] += 1
     return exact, lineage
+
+
+_REFERENCE = re.compile(r"\$\{\{[^}]*\}\}")  # a GitHub Actions expression standing for a value
 
 
 def _qualified(question: str, raw: str, rows: list[dict], hits: list[int]) -> list[int]:
