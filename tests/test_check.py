@@ -164,3 +164,29 @@ def test_a_function_mention_is_the_function_only_when_it_can_be(new_repo):
     ingest(Repo.open(root), all_history=True, progress=False)
     got = sorted((f["line"], f["stale_value"]) for f in check_tree(Repo.open(root))["findings"])
     assert got == [(2, "locals"), (5, "createServer"), (6, "createServer")]
+
+
+def test_a_removed_method_is_mentioned_only_by_a_call_and_a_dotted_name_is_no_setting(new_repo):
+    """express's res.locals was a method until 2011 and is an object since (`// merge
+    res.locals`); httpx's docs describe requests' `response.next`: a function whose key is gone
+    (renamed, then removed) may live on as another member, so only a call is the function.  And
+    ``license.file`` (a key of a ``license`` table, briefcase's) is not setup.cfg's
+    ``license_file``."""
+    root = new_repo()
+    method = "res.%s = function(obj) {\n  this._locals = obj;\n  return this;\n};\n"
+    commit(root, "2011-03-01T10:00:00Z", "api", {
+        "lib/response.js": method % "locals", "setup.cfg": "[metadata]\nname = cli\nlicense_file = LICENSE\n"})
+    commit(root, "2011-06-01T10:00:00Z", "renamed", {
+        "lib/response.js": method % "setLocals", "setup.cfg": "[metadata]\nname = cli\nlicense_file = COPYING\n"})
+    commit(root, "2011-10-07T10:00:00Z", "removed", {
+        "lib/response.js": "res.render = function(view, options, callback) {\n  return view;\n};\n",
+        "setup.cfg": "[metadata]\nname = cli\n"})
+    commit(root, "2012-01-01T10:00:00Z", "guide", {"docs/guide.md": (
+        "// merge res.locals\n"                      # 1: the object
+        "res.locals({ title: 'Home' });\n"           # 2: the method, called
+        "license.file = \"LICENSE\"\n"               # 3: another tool's table
+        "license_file = LICENSE\n")})                # 4: the setting
+    ingest(Repo.open(root), all_history=True, progress=False)
+    got = sorted((f["line"], f["stale_value"], f["current_value"])
+                 for f in check_tree(Repo.open(root))["findings"])
+    assert got == [(2, "locals", None), (4, "LICENSE", None)]

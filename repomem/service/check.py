@@ -289,8 +289,11 @@ def scannable(path: str, text: str) -> list[tuple[int, str, str]]:
 
 # -- matching ----------------------------------------------------------------------------------
 def _name_pattern(name: str) -> str:
+    """A setting's name as prose spells it (``max_retries``, ``MAX-RETRIES``, ``max retries``,
+    ``maxRetries``); not with a dot between its words: ``license.file`` is a key under a
+    ``license`` table (briefcase's), not the ``license_file`` setting."""
     words = re.findall(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+", name) or [name]
-    return r"(?<![A-Za-z0-9])" + r"[\s_.\-]?".join(map(re.escape, words)) + r"(?![A-Za-z0-9])"
+    return r"(?<![A-Za-z0-9])" + r"[\s_\-]?".join(map(re.escape, words)) + r"(?![A-Za-z0-9])"
 
 
 def _value_pattern(value: str) -> str:
@@ -417,9 +420,15 @@ class Checker:
                           or after.startswith(".")):  # res.locals.user: an object
                 continue
             owner = _OWNER.search(before) if before.endswith(".") else None
+            called = bool(re.match(r"\s*\(", after))
             for s in self.functions[name]:
                 if before.endswith(".") and not _owned(s, owner.group(1) if owner else ""):
                     continue  # `mime.contentType()`, `http.createServer()`: another's
+                if s.current is None and not called:
+                    # removed, not renamed: the name may live on as another member (express's
+                    # res.locals, a method until 2011, an object since; requests' response.next
+                    # in httpx's docs) -- only a call is the function
+                    continue
                 yield s, name
 
     def _route_mentions(self, text: str):
