@@ -718,3 +718,29 @@ def test_the_node_versions_ci_tests_are_its_matrix(new_repo):
         "package.json": '{"name": "web", "engines": {"node": ">= 18"}}\n'}))
     assert first(r, "Which node versions are tested in CI?") == ("config", "18, 20, 22", ".github/workflows/ci.yml")
     assert first(r, "Which node version is required?")[:2] == ("dependency", ">= 18")
+
+
+TIMEOUTS = '''class Timeout:
+    """Timeout configuration: connect, read, write and pool timeouts."""
+
+
+class TimeoutException(Exception):
+    """The request did not complete in time."""
+
+
+class DecodingError(Exception):
+    """Decoding of the response failed."""
+
+
+DEFAULT_TIMEOUT_CONFIG = Timeout(timeout=5.0)
+'''
+
+
+def test_an_exception_asked_for_is_the_one_named_after_the_word(new_repo):
+    """httpx: "which exception is raised on a timeout?" answered the Timeout configuration class
+    (timeout is a setting's word, and Timeout a class): the exception is the class named after
+    the word, TimeoutException."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"pkg/_config.py": TIMEOUTS}))
+    assert first(r, "Which exception is raised on a timeout?")[:2] == ("class", "TimeoutException")
+    assert first(r, "Which exception is raised when decoding fails?")[:2] == ("class", "DecodingError")
+    assert first(r, "What does the Timeout class configure?")[:2] == ("class", "Timeout")

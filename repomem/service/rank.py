@@ -170,6 +170,7 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
     toks = set(tokens(without_options(question)))
     by_purpose = bool(asks_function(question))
     packages = version_slots(question)
+    asks_exception = "class" in kinds and bool(_EXCEPTION_WORD.search(question))
     if not by_purpose and "python" not in toks and "version" in toks and not any(
             facts.names.get(n) or facts.retired.get(n) or facts.images.get(n) for n, _, _ in idents):
         # "which version is click at?", "what version number does express declare in its
@@ -223,6 +224,13 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
                 exact[i] += 1
                 lineage.append({"name": value, "key": rows[i]["key"], "now": rows[i]["value"],
                                 "commit": commit, "at": ended})
+    if asks_exception:  # "which exception is raised on a timeout": TimeoutException (not the
+        # Timeout config class, nor a timeout setting): a word and the exception named after it
+        for word in set(re.findall(r"[a-z]+", question.lower())):
+            raised = [i for suffix in ("exception", "error") for i in facts.names.get(word + suffix, ())
+                      if rows[i]["kind"] == "class"]
+            if 0 < len(raised) <= RARE:
+                exact[raised] += 1
     for name, _, _ in joined(question):  # "the HTTP read timeout": read_timeout
         hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] not in _CODE_NAMES]
         if not hits and "class" in kinds:  # "which exception is raised for a bad parameter": BadParameter
@@ -234,6 +242,7 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
     return exact, lineage
 
 
+_EXCEPTION_WORD = re.compile(r"\b(?:exception|error)s?\b", re.I)
 _REFERENCE = re.compile(r"\$\{\{[^}]*\}\}")  # a GitHub Actions expression standing for a value
 
 
