@@ -744,3 +744,32 @@ def test_an_exception_asked_for_is_the_one_named_after_the_word(new_repo):
     assert first(r, "Which exception is raised on a timeout?")[:2] == ("class", "TimeoutException")
     assert first(r, "Which exception is raised when decoding fails?")[:2] == ("class", "DecodingError")
     assert first(r, "What does the Timeout class configure?")[:2] == ("class", "Timeout")
+
+
+UTILS = '''def echo(message=None, file=None, nl=True):
+    """Print a message and newline to the standard output or a file."""
+
+
+def prompt(text, default=None):
+    """Prompts a user for input."""
+    return input(text)
+'''
+ECHOING = '''class EchoingStdin:
+    def _echo(self, rv):
+        """Echo what was read back to the output."""
+        return rv
+'''
+
+
+def test_a_function_by_its_package_or_where_it_is_defined(new_repo):
+    """click: "in which file is echo defined?" did not find echo (a plain word, named nowhere as
+    code), and "what does click.prompt return?" not prompt (a module-level function is called
+    by its package or module: click.prompt, termui.prompt)."""
+    from repomem.service.query import history
+
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"src/cli/utils.py": UTILS,
+                                                      "src/cli/testing.py": ECHOING}))
+    assert first(r, "In which file is echo defined?") == ("function", "echo", "src/cli/utils.py")
+    assert first(r, "What does cli.prompt return?")[:2] == ("function", "prompt")
+    assert first(r, "What does utils.prompt return?")[:2] == ("function", "prompt")
+    assert history(r, "cli.echo")["versions"][0]["value"] == "echo"

@@ -103,10 +103,11 @@ _ASKS_FUNCTION = re.compile(
     r"(?:function|helper|decorator|method(?!\s+and\s+(?:path|url)))\b(?!\s*`)"
     r"|\bwhat\s+is\s+the\s+(?:function|helper|decorator|method)\s+called\b"
     r"|\b(?:function|helper|decorator|method)\s+(?:that|which)\s+(?!is\b|was\b)", re.I)
-# What follows a plain word that makes it a name: call parentheses, or the kind of thing it is
-# named ("the echo function", "the Context class"); a capitalised word, the kind of class it is
-# ("the User model", "the Header component").
-_NAME_CUE = re.compile(r"\(\)|\s+(?:function|method|class|decorator)\b", re.I)
+# What follows a plain word that makes it a name: call parentheses, the kind of thing it is
+# named ("the echo function", "the Context class") or where it is ("is echo defined"); a
+# capitalised word, the kind of class it is ("the User model", "the Header component").
+_NAME_CUE = re.compile(r"\(\)|\s+(?:function|method|class|decorator|defined|declared|implemented)\b",
+                       re.I)
 _CLASS_CUE = re.compile(r"\s+(?:model|component|service|controller|view|type|interface|struct|"
                         r"enum|schema|serializer|form|exception|error)s?\b", re.I)
 # "the site name", "the cookie name", "the database user name", "the redis url": a setting

@@ -93,10 +93,18 @@ def qualnames(row: dict) -> list[str]:
         return []
     qual = row.get("subject", "").split(" ", 1)[-1]
     out = [qual] if "." in qual else []
+    if not out and row.get("path"):
+        # a module-level one by its module or package, as code calls it: click.prompt,
+        # termui.prompt (src/click/termui.py), httpx.get (httpx/_api.py)
+        parts = row["path"].rsplit(".", 1)[0].split("/")
+        out = [f"{p}.{qual}" for p in parts if p and p not in _NOT_PACKAGES]
     attrs = row.get("attrs")
     if isinstance(attrs, str) and '"aliases"' in attrs:
         out += dict(json.loads(attrs)).get("aliases", "").split(", ")
     return out
+
+
+_NOT_PACKAGES = {"src", "lib", "__init__", "index", "."}  # path parts no code is called by
 
 
 _IMAGE_KEY = re.compile(r"(?:^config:.*(?:\.|:)image|^docker:.*:from:.*)$")
