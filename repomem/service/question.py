@@ -121,9 +121,7 @@ _NOT_OWNERS = {"the", "a", "an", "its", "their", "whose", "what", "which", "that
                "request"}
 _ROUTE_WORDS = re.compile(r"\b(?:route|routes|endpoint|endpoints|path|paths|api|GET|POST|PUT|DELETE|PATCH)\b",
                           re.I)
-
-
-_SETTING = {"config", "constant", "docker"}
+_SETTING = {"config", "constant", "docker"}  # what a setting's name or URL asks for
 
 
 def _owned(question: str) -> set[str]:
