@@ -123,3 +123,57 @@ def test_hundred_by_hundred_all_matched():
     added = [fact(f"b.py::g{i}", b + " x") for i, b in enumerate(bodies)]
     pairs = match_moves(removed, added)  # speed is a benchmark's business, not a test's
     assert sorted(pairs) == sorted((f"a.py::f{i}", f"b.py::g{i}") for i in range(100))
+
+
+TWO_CLASSES = '''class {a}:
+    def __enter__(self):
+        return self
+
+    def open(self):
+        if self._f is None:
+            self._f = open(self.name, self.mode, encoding=self.encoding)
+        return self._f
+
+
+class {b}:
+    def __enter__(self):
+        return self
+'''
+
+
+def test_a_method_follows_its_class():
+    """click renamed KeepOpenFile and LazyFile to _KeepOpenFile and _LazyFile in one commit: both
+    ``__enter__`` are ``return self``, too short and too alike to match by body, so both were
+    retired and born again.  Their classes' moves (and the longer methods' own) say where each
+    went; the method of the same name and body there is the same method."""
+    def funcs(src):
+        return [f for f in MINER.mine("u.py", src) if f.kind == FUNCTION]
+
+    old = funcs(TWO_CLASSES.format(a="LazyFile", b="KeepOpenFile"))
+    new = funcs(TWO_CLASSES.format(a="_LazyFile", b="_KeepOpenFile"))
+    # without the classes' moves: open matched by body says where LazyFile went, and its
+    # __enter__ follows; KeepOpenFile's short __enter__ alone says nothing
+    assert match_moves(old, new) == [("u.py::LazyFile.__enter__", "u.py::_LazyFile.__enter__"),
+                                     ("u.py::LazyFile.open", "u.py::_LazyFile.open")]
+    classes = [("u.py::class KeepOpenFile", "u.py::class _KeepOpenFile"),
+               ("u.py::class LazyFile", "u.py::class _LazyFile")]
+    assert match_moves(old, new, owners=classes) == [
+        ("u.py::KeepOpenFile.__enter__", "u.py::_KeepOpenFile.__enter__"),
+        ("u.py::LazyFile.__enter__", "u.py::_LazyFile.__enter__"),
+        ("u.py::LazyFile.open", "u.py::_LazyFile.open")]
+    # a method whose body changed as well does not follow on its name alone
+    edited = funcs(TWO_CLASSES.format(a="_LazyFile", b="_KeepOpenFile").replace(
+        "        return self\n\n    def open", "        self.opened = True\n        return self\n\n    def open"))
+    assert ("u.py::LazyFile.__enter__", "u.py::_LazyFile.__enter__") not in match_moves(old, edited, owners=classes)
+
+
+def test_a_renamed_classs_methods_keep_their_history(new_repo):
+    """The same through the commit miner and the ledger: one history for _KeepOpenFile.__enter__."""
+    from repomem.service.query import history
+    from tests.conftest import indexed
+
+    r = indexed(new_repo(), ("2024-01-01T10:00:00Z", {"u.py": TWO_CLASSES.format(a="LazyFile", b="KeepOpenFile")}),
+                ("2024-02-01T10:00:00Z", {"u.py": TWO_CLASSES.format(a="_LazyFile", b="_KeepOpenFile")}))
+    got = history(r, "_KeepOpenFile.__enter__")["versions"]
+    assert [(v["subject"], v["end_reason"]) for v in got] == [
+        ("method KeepOpenFile.__enter__", "superseded"), ("method _KeepOpenFile.__enter__", None)]

@@ -12,6 +12,7 @@ import hashlib
 import itertools
 import re
 from collections import Counter
+from collections.abc import Sequence
 from difflib import SequenceMatcher
 
 from repomem.core.model import Fact
@@ -117,11 +118,27 @@ def _tokens(fact: Fact) -> list[str]:
     return [t for t in fp.split() if t not in noise]
 
 
-def match_moves(removed: list[Fact], added: list[Fact]) -> list[tuple[str, str]]:
+def _owner(anchor: str) -> tuple[str, str]:
+    """(the anchor of what a method belongs to, or "", its own name): ``a.py::C.m`` -> (``a.py::C``,
+    ``m``)."""
+    path, _, qual = anchor.partition("::")
+    owner, _, name = qual.partition("(")[0].rpartition(".")
+    return (f"{path}::{owner}" if owner else ""), qual[len(owner) + 1 if owner else 0:]
+
+
+def match_moves(removed: list[Fact], added: list[Fact],
+                owners: Sequence[tuple[str, str]] = ()) -> list[tuple[str, str]]:
     """``(old_anchor, new_anchor)`` pairs for functions that are the same function, one-to-one.
 
     Scores every removed x added pair, keeps those >= THRESHOLD, then assigns greedily from the
     best score down (ties broken by anchors), so the result does not depend on input order.
+
+    Then a method left over follows its class: OWNERS (the classes' own moves, anchors
+    ``a.py::class C``) and the owners of
+    the methods matched above say where each class went, and a method of the same name there with
+    the same body is the same method.  click's ``KeepOpenFile`` and ``LazyFile`` became
+    ``_KeepOpenFile`` and ``_LazyFile`` in one commit; both ``__enter__`` are ``return self``,
+    too short and too alike to match by body alone, so both were retired and born again.
     """
     old = sorted({f.anchor: f for f in removed if f.anchor}.items())
     new = sorted({f.anchor: f for f in added if f.anchor}.items())
@@ -166,4 +183,23 @@ def match_moves(removed: list[Fact], added: list[Fact]) -> list[tuple[str, str]]
         used_old.add(o)
         used_new.add(n)
         pairs.append((o, n))
+    # methods follow their class: where each owner went (a class renamed, or all its matched
+    # methods gone to one other owner)
+    went: dict[str, set[str]] = {}
+    classes = [(o.replace("::class ", "::", 1), n.replace("::class ", "::", 1)) for o, n in owners]
+    for o, n in [*classes, *[(_owner(o)[0], _owner(n)[0]) for o, n in pairs]]:
+        if o and n and o != n:
+            went.setdefault(o, set()).add(n)
+    if went:
+        new_fp = {a: fp for a, _, fp, _ in new_tok}
+        for o, _, a_fp, _ in old_tok:
+            own, name = _owner(o)
+            dest = went.get(own)
+            if o in used_old or not a_fp or dest is None or len(dest) != 1:
+                continue
+            n = f"{next(iter(dest))}.{name}"
+            if n not in used_new and new_fp.get(n) == a_fp:
+                used_old.add(o)
+                used_new.add(n)
+                pairs.append((o, n))
     return sorted(pairs)

@@ -220,12 +220,12 @@ class CommitMiner:
                     pass
         new_anchors = {f.anchor for f in new_funcs}
         old_anchors = {f.anchor for f in old_funcs}
-        links = []
-        for kind in _MOVABLE:  # a function never becomes a class
+        links: list[tuple[str, str]] = []
+        for kind in (CLASS, FUNCTION):  # a function never becomes a class; classes first: methods follow them
             removed = [f for f in old_funcs if f.anchor not in new_anchors and f.kind == kind]
             added = [f for f in new_funcs if f.anchor not in old_anchors and f.kind == kind]
             if removed and added:
-                links += match_moves(removed, added)
+                links += match_moves(removed, added, owners=links)
         rec.links = sorted(links)
         return rec
 
