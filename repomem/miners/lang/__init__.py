@@ -9,6 +9,7 @@ prefixes, routers and mounts, decorator arguments).  Capture names:
 * ``@definition.function`` / ``@definition.method`` with ``@name``; ``@function`` when the node
   with the parameters and body is not the definition itself (``const f = () => ...``);
   ``@receiver`` for a Go method's type;
+* ``@definition.class`` with ``@name``: a class, interface, struct, trait, enum or type alias;
 * ``@definition.constant`` with ``@name`` and ``@value``; ``@modifiers`` (Java: kept only when
   ``static final``);
 * ``@route`` with ``@route.object``, ``@route.verb`` and ``@route.args``; ``@decorated`` with
@@ -67,7 +68,7 @@ LANGS = {
                 query="typescript.scm", **_JS),
     "go": Lang("go", family="go", module="tree_sitter_go", func="language", query="go.scm",
                functions=frozenset({"function_declaration", "method_declaration", "func_literal"}),
-               wrappers=frozenset({"const_declaration"}), doc_prefixes=("//",), returns="result",
+               wrappers=frozenset({"const_declaration", "type_declaration"}), doc_prefixes=("//",), returns="result",
                strings=frozenset({"interpreted_string_literal", "raw_string_literal"}),
                literals=frozenset({"int_literal", "float_literal", "interpreted_string_literal",
                                    "raw_string_literal", "rune_literal", "true", "false", "nil"})),

@@ -18,7 +18,7 @@ import re
 from typing import cast
 
 from repomem.core.identity import Fingerprint, body_key
-from repomem.core.model import CONSTANT, FUNCTION, Fact
+from repomem.core.model import CLASS, CONSTANT, FUNCTION, Fact
 from repomem.miners._base import MineError
 from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _first_error_line, _Source, _words
 from repomem.miners.lang import Lang, load
@@ -152,6 +152,7 @@ class FileFacts:
     def facts(self) -> list[Fact]:
         funcs: list[tuple] = []
         consts: dict[str, Fact] = {}
+        classes: dict[str | None, Fact] = {}
         seen: set[tuple] = set()  # two patterns matching one definition must not look like overloads
         for caps in self.matches:
             if "definition.function" in caps or "definition.method" in caps:
@@ -166,6 +167,10 @@ class FileFacts:
                 fact = self._constant(caps)
                 if fact is not None:
                     consts[fact.key] = fact
+            elif "definition.class" in caps:
+                fact = self._class(caps)
+                if fact is not None:
+                    classes[fact.anchor] = fact
         counts: dict[str, int] = {}
         for qual, *_ in funcs:
             counts[qual] = counts.get(qual, 0) + 1
@@ -178,7 +183,7 @@ class FileFacts:
             by_anchor[fact.anchor] = fact
             nodes[fact.anchor] = node
         routes = Routes(self, by_anchor, nodes)
-        return [*by_anchor.values(), *routes.facts(), *consts.values()]
+        return [*by_anchor.values(), *routes.facts(), *consts.values(), *classes.values()]
 
     def _function(self, caps):
         d = (caps.get("definition.function") or caps["definition.method"])[0]
@@ -237,6 +242,33 @@ class FileFacts:
             return " ".join("_SELF_" if t == name else _collapse(t) for t in _TOKEN.findall(text))
 
         return Fingerprint(make, body_key(self.lang.name, name, cut))
+
+    def _class(self, caps) -> Fact | None:
+        """A class, interface, struct, trait, enum or type alias: like Python's class facts, its
+        name is the value and its identity survives renames and moves (the fingerprint is its
+        body).  ``bases``: what the declaration says between its name and its body (``extends
+        Base implements Runnable``), one line."""
+        d = caps["definition.class"][0]
+        if self.nested(d):
+            return None
+        name_node = caps["name"][0]
+        name = self.text(name_node)
+        qual = ".".join([*self.scope(d), name])
+        body = d.child_by_field_name("body") or d.child_by_field_name("type") \
+            or d.child_by_field_name("value") or d
+        stmt = self.statement(d)
+        head_end = body.start_byte if body is not d else d.end_byte
+        bases = _collapse(self.src.data[name_node.end_byte:head_end].decode("utf-8", "replace"))
+        bases = re.sub(r"^<[^>]*>\s*|\s*[={]?$", "", bases)[:MAX_SIGNATURE]  # type parameters, "="
+        first = stmt.start_point[0]
+        last = body.start_point[0] if body is not d else first
+        doc = self.doc(d)
+        return Fact(
+            key="class", kind=CLASS, anchor=f"{self.path}::class {qual}", subject=f"class {qual}",
+            value=name, attrs=(("bases", bases), ("location", self.path)), path=self.path,
+            line=first + 1, text=self.src.rows(first, min(last, first + MAX_TEXT_LINES - 1)),
+            purpose=doc or " ".join(_words(name)) or name,
+            fingerprint=self._fingerprint(body, name))
 
     def _constant(self, caps) -> Fact | None:
         d, value_node = caps["definition.constant"][0], caps["value"][0]

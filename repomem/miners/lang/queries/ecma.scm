@@ -24,6 +24,9 @@
 
 (method_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.method
 
+; classes (a class is a fact like a function: its name is the value, its identity survives a rename)
+(class_declaration name: (_) @name) @definition.class
+
 ; module constants: const NAME = <literal>
 (program (lexical_declaration
   (variable_declarator name: (identifier) @name value: (_) @value) @definition.constant))

@@ -9,6 +9,9 @@
            (pointer_type (generic_type type: (type_identifier) @receiver))]))
   name: (field_identifier) @name) @definition.method
 
+; types: structs, interfaces and named types (package level)
+(source_file (type_declaration (type_spec name: (type_identifier) @name) @definition.class))
+
 ; const X = 3 and const ( ... ) blocks, package level only
 (source_file (const_declaration
   (const_spec name: (identifier) @name value: (expression_list . (_) @value .)) @definition.constant))

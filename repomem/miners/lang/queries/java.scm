@@ -3,6 +3,12 @@
 (method_declaration name: (identifier) @name) @definition.method
 (constructor_declaration name: (identifier) @name) @definition.method
 
+; classes, interfaces, enums, records
+(class_declaration name: (identifier) @name) @definition.class
+(interface_declaration name: (identifier) @name) @definition.class
+(enum_declaration name: (identifier) @name) @definition.class
+(record_declaration name: (identifier) @name) @definition.class
+
 (field_declaration
   (modifiers) @modifiers
   declarator: (variable_declarator name: (identifier) @name value: (_) @value)) @definition.constant

@@ -2,6 +2,12 @@
 
 (function_item name: (identifier) @name) @definition.function
 
+; structs, enums, traits and unions
+(struct_item name: (type_identifier) @name) @definition.class
+(enum_item name: (type_identifier) @name) @definition.class
+(trait_item name: (type_identifier) @name) @definition.class
+(union_item name: (type_identifier) @name) @definition.class
+
 (const_item name: (identifier) @name value: (_) @value) @definition.constant
 (static_item name: (identifier) @name value: (_) @value) @definition.constant
 
