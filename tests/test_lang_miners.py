@@ -361,3 +361,24 @@ def test_chained_assignment_is_one_function_named_by_its_innermost_binding():
     assert dict(f.attrs)["aliases"] == "res.contentType"  # asked for by that name too
     assert "aliases" not in dict(funcs["function exports.init"].attrs)
     assert f.text.startswith("res.contentType =\nres.type = function")
+
+
+def test_js_constants_read_from_the_environment():
+    """node-express-realworld's `const PORT = process.env.PORT || 3000` was no fact: "what port
+    does the server listen on?" found the Dockerfile only.  Like Python's os.environ.get("PORT",
+    3000) it is worth its default, the variable in attrs.env; a secret's default is redacted."""
+    from repomem.miners import mine_file
+
+    src = (b"const PORT = process.env.PORT || 3000;\n"
+           b"export const HOST = process.env['HOST'] ?? '0.0.0.0';\n"
+           b"const WORKERS = parseInt(process.env.WORKERS, 10) || 4;\n"
+           b"const SECRET = process.env.JWT_SECRET || 'superSecret';\n"
+           b"const OTHER = settings.port || 3;\n"
+           b"function f() {\n  const LOCAL = process.env.LOCAL || 1;\n}\n")
+    got = {f.key.rsplit(":", 1)[-1]: (f.value, f.attrs) for f in mine_file("src/main.ts", src)
+           if f.kind == "constant"}
+    assert got["PORT"] == ("3000", (("env", "PORT"),))
+    assert got["HOST"] == ("0.0.0.0", (("env", "HOST"),))
+    assert got["WORKERS"] == ("4", (("env", "WORKERS"),))
+    assert got["SECRET"][0].startswith("<redacted:") and got["SECRET"][1] == (("env", "JWT_SECRET"),)
+    assert set(got) == {"PORT", "HOST", "WORKERS", "SECRET"}  # not another object's, nor a local

@@ -45,7 +45,8 @@ from repomem.miners._base import (
 #     Config class) stated as the expression written (attrs expression); setting names ending
 #     in hosts/validators/hashers are not secret names; python:requires and python:classifiers
 #     keyed by project, not file; a method left over follows its class's move; classes,
-#     interfaces, structs, traits, enums and type aliases of the query-mined languages.
+#     interfaces, structs, traits, enums and type aliases of the query-mined languages; JS
+#     constants read from process.env with a default.
 MINERS_VERSION = 6
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",

@@ -278,17 +278,39 @@ class FileFacts:
         if self.nested(d):
             return None
         value = self.literal(value_node)
+        attrs: tuple[tuple[str, str], ...] = ()
         if value is None:
-            return None
+            got = self.env_default(value_node)
+            if got is None:
+                return None
+            value, attrs = got[1], (("env", got[0]),)
         qual = ".".join([*self.scope(d), self.text(caps["name"][0])])
         stmt = self.statement(d)
         first = stmt.start_point[0]
         purpose = " ".join(_words(qual.rsplit(".", 1)[-1]))
         doc = self.doc(d)
         return Fact(key=f"{CONSTANT}:{self.path}:{qual}", kind=CONSTANT, subject=f"{qual} in {self.path}",
-                    value=value, path=self.path, line=first + 1,
+                    value=value, attrs=attrs, path=self.path, line=first + 1,
                     text=self.src.rows(first, min(stmt.end_point[0], first + MAX_TEXT_LINES - 1)),
                     purpose=f"{purpose} - {doc}" if doc else purpose)
+
+    def env_default(self, node) -> tuple[str, str] | None:
+        """(variable, default) of ``process.env.PORT || 3000`` (or ``??``, or the lookup wrapped
+        in ``Number(...)``/``parseInt(..., 10)``): worth its default, as Python's
+        ``os.environ.get("PORT", 3000)`` is, the variable in ``attrs.env``."""
+        if node.type == "parenthesized_expression" and node.named_child_count:
+            return self.env_default(node.named_children[0])
+        if node.type != "binary_expression" or node.child_by_field_name("operator") is None \
+                or self.text(node.child_by_field_name("operator")) not in ("||", "??"):
+            return None
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is not None and left.type == "call_expression" \
+                and self.text(left.child_by_field_name("function")) in _NUMBER_CASTS:
+            args = [c for c in left.child_by_field_name("arguments").named_children]
+            left = args[0] if args else None
+        m = _PROCESS_ENV.fullmatch(self.text(left)) if left is not None else None
+        default = self.literal(right) if right is not None else None
+        return (m.group(1) or m.group(2), default) if m and default is not None else None
 
     def literal(self, node) -> str | None:
         t = node.type
@@ -307,6 +329,10 @@ class FileFacts:
                 and node.named_child_count:
             return self.literal(node.named_children[0])
         return None
+
+
+_PROCESS_ENV = re.compile(r"process\.env\.([A-Za-z_]\w*)|process\.env\[['\"]([A-Za-z_]\w*)['\"]\]")
+_NUMBER_CASTS = {"Number", "parseInt", "parseFloat", "String", "Boolean"}
 
 
 class LangMiner:
