@@ -259,7 +259,7 @@ class FileFacts:
         stmt = self.statement(d)
         head_end = body.start_byte if body is not d else d.end_byte
         bases = _collapse(self.src.data[name_node.end_byte:head_end].decode("utf-8", "replace"))
-        bases = re.sub(r"^<[^>]*>\s*|\s*[={]?$", "", bases)[:MAX_SIGNATURE]  # type parameters, "="
+        bases = re.sub(r"^<[^>]*>\s*|\s*[={;]?$", "", bases)[:MAX_SIGNATURE]  # type parameters, "=", ";"
         first = stmt.start_point[0]
         last = body.start_point[0] if body is not d else first
         doc = self.doc(d)
