@@ -118,6 +118,13 @@ def _tokens(fact: Fact) -> list[str]:
     return [t for t in fp.split() if t not in noise]
 
 
+_CLASS = "::class "  # a class's anchor: ``a.py::class C`` (its methods': ``a.py::C.m``)
+
+
+def class_anchor(path: str, qual: str) -> str:
+    return f"{path}{_CLASS}{qual}"
+
+
 def _owner(anchor: str) -> tuple[str, str]:
     """(the anchor of what a method belongs to, or "", its own name): ``a.py::C.m`` -> (``a.py::C``,
     ``m``)."""
@@ -134,11 +141,11 @@ def match_moves(removed: list[Fact], added: list[Fact],
     best score down (ties broken by anchors), so the result does not depend on input order.
 
     Then a method left over follows its class: OWNERS (the classes' own moves, anchors
-    ``a.py::class C``) and the owners of
-    the methods matched above say where each class went, and a method of the same name there with
-    the same body is the same method.  click's ``KeepOpenFile`` and ``LazyFile`` became
-    ``_KeepOpenFile`` and ``_LazyFile`` in one commit; both ``__enter__`` are ``return self``,
-    too short and too alike to match by body alone, so both were retired and born again.
+    ``a.py::class C``) and the owners of the methods matched above say where each class went,
+    and a method of the same name there with the same body is the same method.  click's
+    ``KeepOpenFile`` and ``LazyFile`` became ``_KeepOpenFile`` and ``_LazyFile`` in one commit;
+    both ``__enter__`` are ``return self``, too short and too alike to match by body alone, so
+    both were retired and born again.
     """
     old = sorted({f.anchor: f for f in removed if f.anchor}.items())
     new = sorted({f.anchor: f for f in added if f.anchor}.items())
@@ -186,7 +193,7 @@ def match_moves(removed: list[Fact], added: list[Fact],
     # methods follow their class: where each owner went (a class renamed, or all its matched
     # methods gone to one other owner)
     went: dict[str, set[str]] = {}
-    classes = [(o.replace("::class ", "::", 1), n.replace("::class ", "::", 1)) for o, n in owners]
+    classes = [(o.replace(_CLASS, "::", 1), n.replace(_CLASS, "::", 1)) for o, n in owners]
     for o, n in [*classes, *[(_owner(o)[0], _owner(n)[0]) for o, n in pairs]]:
         if o and n and o != n:
             went.setdefault(o, set()).add(n)

@@ -17,7 +17,7 @@ import hashlib
 import re
 from typing import cast
 
-from repomem.core.identity import Fingerprint, body_key, remember
+from repomem.core.identity import Fingerprint, body_key, class_anchor, remember
 from repomem.core.model import CLASS, FUNCTION, ROUTE, Fact
 from repomem.miners._base import MineError
 from repomem.miners._pyroutes import Wiring
@@ -109,7 +109,7 @@ def _class_facts(src: _Source, path: str, by_anchor: dict[str, list[Fact]], root
         row = cls.start_point[0]
         first = decorators[0].start_point[0] if decorators else row
         out.append(Fact(
-            key="class", kind=CLASS, anchor=f"{path}::class {qual}", subject=f"class {qual}",
+            key="class", kind=CLASS, anchor=class_anchor(path, qual), subject=f"class {qual}",
             value=name, attrs=(("bases", bases), ("location", path)), path=path, line=row + 1,
             text=src.rows(max(first, row - MAX_TEXT_LINES + 1), row),
             purpose=doc or " ".join(_words(name)) or name,

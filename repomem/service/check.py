@@ -40,7 +40,7 @@ from pathlib import Path
 
 from repomem.adapters import git, worktree
 from repomem.core.tokens import tokens
-from repomem.service.question import FILE_SUFFIXES
+from repomem.service.question import FILE_SUFFIXES, module_names
 from repomem.storage.store import FOREVER
 
 DOC_EXT = {".md", ".markdown", ".mdx", ".mdc", ".rst", ".txt", ".adoc", ".org"}
@@ -73,8 +73,7 @@ def _owned(s: "Stale", owner: str) -> bool:
     mine = qual.rpartition(".")[0].rsplit(".", 1)[-1]
     if mine:
         return owner.lower() == mine.lower()
-    parts = s.path.rsplit(".", 1)[0].split("/")
-    return owner in parts
+    return owner in module_names(s.path)
 
 
 @dataclass(frozen=True)

@@ -143,6 +143,14 @@ _DOCKERFILE = re.compile(r"\bDockerfile\b", re.I)
 FILE_SUFFIXES = ("py|pyi|pyx|toml|cfg|ini|txt|json|ya?ml|lock|js|jsx|mjs|cjs|ts|tsx|go|rs|java|md|rst"
                  "|html")  # a regex alternation: the endings of the files questions and docs name
 _FILE_NAME = re.compile(r"/|\.(?:" + FILE_SUFFIXES + r")`?$")
+# Path parts no code calls a module-level function by
+_NOT_MODULES = {"src", "lib", "__init__", "index", "."}
+
+
+def module_names(path: str) -> list[str]:
+    """The names code calls a module-level function of PATH by, before a dot: its module and
+    packages (``click`` and ``termui`` for src/click/termui.py: ``click.prompt``)."""
+    return [p for p in path.rsplit(".", 1)[0].split("/") if p and p not in _NOT_MODULES]
 
 
 def without_options(question: str) -> str:

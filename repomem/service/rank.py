@@ -34,6 +34,7 @@ from repomem.service.question import (
     identifiers,
     intent,
     joined,
+    module_names,
     names_setting,
     version_slots,
     without_options,
@@ -96,15 +97,11 @@ def qualnames(row: dict) -> list[str]:
     if not out and row.get("path"):
         # a module-level one by its module or package, as code calls it: click.prompt,
         # termui.prompt (src/click/termui.py), httpx.get (httpx/_api.py)
-        parts = row["path"].rsplit(".", 1)[0].split("/")
-        out = [f"{p}.{qual}" for p in parts if p and p not in _NOT_PACKAGES]
+        out = [f"{m}.{qual}" for m in module_names(row["path"])]
     attrs = row.get("attrs")
     if isinstance(attrs, str) and '"aliases"' in attrs:
         out += dict(json.loads(attrs)).get("aliases", "").split(", ")
     return out
-
-
-_NOT_PACKAGES = {"src", "lib", "__init__", "index", "."}  # path parts no code is called by
 
 
 _IMAGE_KEY = re.compile(r"(?:^config:.*(?:\.|:)image|^docker:.*:from:.*)$")

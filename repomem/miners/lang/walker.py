@@ -17,7 +17,7 @@ import dataclasses
 import re
 from typing import cast
 
-from repomem.core.identity import Fingerprint, body_key
+from repomem.core.identity import Fingerprint, body_key, class_anchor
 from repomem.core.model import CLASS, CONSTANT, FUNCTION, Fact
 from repomem.miners._base import MineError
 from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _first_error_line, _Source, _words
@@ -264,7 +264,7 @@ class FileFacts:
         last = body.start_point[0] if body is not d else first
         doc = self.doc(d)
         return Fact(
-            key="class", kind=CLASS, anchor=f"{self.path}::class {qual}", subject=f"class {qual}",
+            key="class", kind=CLASS, anchor=class_anchor(self.path, qual), subject=f"class {qual}",
             value=name, attrs=(("bases", bases), ("location", self.path)), path=self.path,
             line=first + 1, text=self.src.rows(first, min(last, first + MAX_TEXT_LINES - 1)),
             purpose=doc or " ".join(_words(name)) or name,
@@ -305,8 +305,8 @@ class FileFacts:
             return None
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         if left is not None and left.type == "call_expression" \
-                and self.text(left.child_by_field_name("function")) in _NUMBER_CASTS:
-            args = [c for c in left.child_by_field_name("arguments").named_children]
+                and self.text(left.child_by_field_name("function")) in _CASTS:
+            args = left.child_by_field_name("arguments").named_children
             left = args[0] if args else None
         m = _PROCESS_ENV.fullmatch(self.text(left)) if left is not None else None
         default = self.literal(right) if right is not None else None
@@ -332,7 +332,7 @@ class FileFacts:
 
 
 _PROCESS_ENV = re.compile(r"process\.env\.([A-Za-z_]\w*)|process\.env\[['\"]([A-Za-z_]\w*)['\"]\]")
-_NUMBER_CASTS = {"Number", "parseInt", "parseFloat", "String", "Boolean"}
+_CASTS = {"Number", "parseInt", "parseFloat", "String", "Boolean"}  # around process.env.X
 
 
 class LangMiner:
