@@ -48,3 +48,19 @@ def test_nothing_since_head_and_text_output(payments):
     assert "PAYMENTS_API_TOKEN" in text and "tok_" not in text
     rc, out, err = cli("changes", "--since", "not-a-date", "--repo", repo, check=False)
     assert rc == 1 and "hint:" in err
+
+
+def test_what_a_body_calls_is_no_change(tmp_path):
+    """A function's attrs.calls describe it: a body that calls something new is no change, and
+    a signature change lists the signature, not the calls that changed with it."""
+    from tests.conftest import indexed
+
+    v1 = "def save(user):\n    return db.add(user)\n"
+    v2 = "def save(user):\n    return db.merge(user)\n"
+    v3 = "def save(user, flush=False):\n    return db.session.add(user)\n"
+    r = indexed(tmp_path / "repo", ("2026-01-01T10:00:00+00:00", {"app.py": v1}),
+                ("2026-01-02T10:00:00+00:00", {"app.py": v2}),
+                ("2026-01-03T10:00:00+00:00", {"app.py": v3}))
+    got = changes(r, "2026-01-01")["changes"]
+    assert [(c["change"], c["at"][:10]) for c in got] == [("superseded", "2026-01-03")]
+    assert list(got[0]["attrs_changed"]) == ["signature"]

@@ -220,3 +220,62 @@ def test_function_route_and_constant_history(new_repo, lang):
     assert [(f["value"], f["path"]) for f in consts] == [("5", util)]
     cver = history(r, consts[0]["key"])["versions"]
     assert [v["value"] for v in cver] == ["3", "5"]
+
+
+def test_js_config_settings_supersede_and_answer(tmp_path):
+    """A JS tool config's setting is a key with a history: the jest environment changed from
+    jsdom to node supersedes (as-of still says jsdom), a setting dropped from the object is
+    retired, and "what is the jest test environment?" is answered by the setting itself: its
+    camelCase name spelled by the question's words, its tool by the file it is in -- not
+    eslint's jest environment nor the Dockerfile's ENV, which bear "jest" or "env" as names."""
+    from repomem.service.query import ask
+    from tests.conftest import indexed
+
+    old = "module.exports = {\n  testEnvironment: 'jsdom',\n  verbose: true,\n};\n"
+    new = "module.exports = {\n  // the API has no DOM\n  testEnvironment: 'node',\n};\n"
+    r = indexed(tmp_path / "repo",
+                ("2026-02-01T10:00:00+00:00", {"jest.config.js": old, "src/app.js": "const x = 1;\n",
+                                                  ".eslintrc.json": '{"env": {"jest": true, "node": true}}\n',
+                                                  "Dockerfile": "FROM node:20\nENV HOST 0.0.0.0\n"}),
+                ("2026-03-01T10:00:00+00:00", {"jest.config.js": new}))
+    key = "config:jest.config.js:testEnvironment"
+    assert [(v["value"], v["line"]) for v in history(r, key)["versions"]] == [("jsdom", 2), ("node", 3)]
+    assert "config:jest.config.js:verbose" not in {f["key"] for f in facts(r)["facts"]}
+    then = {f["key"]: f["value"] for f in facts(r, as_of="2026-02-15T00:00:00+00:00")["facts"]}
+    assert then[key] == "jsdom" and then["config:jest.config.js:verbose"] == "true"
+    got = ask(r, "what is the jest test environment?")
+    assert (got["facts"][0]["key"], got["answer"]) == (key, "node")
+
+
+AUTH_SERVICE = """import * as bcrypt from 'bcryptjs';
+
+/** Registers a new account. */
+export const createUser = async (input) => {
+  // checkUniqueness(input) was the old way
+  const hashed = await bcrypt.hash(input.password, 10);
+  return prisma.user.create({ data: { ...input, password: hashed } });
+};
+
+export const listTags = async () => prisma.tag.findMany();
+"""
+
+
+def test_what_a_function_calls_answers_how_questions(tmp_path):
+    """"How are passwords hashed?" named nothing: createUser's name and doc say nothing of
+    hashing; its body calls bcrypt.hash.  What a body calls (attrs.calls, comments left out) is
+    searched; it describes the version like a purpose, so a body edit that calls something new
+    updates it in place and opens no new version of the function."""
+    from repomem.service.query import ask
+    from tests.conftest import indexed
+
+    path = "src/auth.service.ts"
+    r = indexed(tmp_path / "repo",
+                ("2026-02-01T10:00:00+00:00", {path: AUTH_SERVICE, "package.json":
+                                               '{"dependencies": {"bcryptjs": "^2.4.3"}}\n'}),
+                ("2026-03-01T10:00:00+00:00", {path: AUTH_SERVICE.replace("bcrypt.hash", "argon2.hash")}))
+    got = ask(r, "how are passwords hashed?")
+    assert got["facts"][0]["value"] == "createUser"
+    assert got["facts"][0]["attrs"]["calls"] == "argon2.hash, prisma.user.create"
+    assert len(history(r, got["facts"][0]["key"])["versions"]) == 1
+    tags = _by_value(r.root, "function")["listTags"]
+    assert tags["attrs"]["calls"] == "prisma.tag.findMany"

@@ -382,3 +382,65 @@ def test_js_constants_read_from_the_environment():
     assert got["WORKERS"] == ("4", (("env", "WORKERS"),))
     assert got["SECRET"][0].startswith("<redacted:") and got["SECRET"][1] == (("env", "JWT_SECRET"),)
     assert set(got) == {"PORT", "HOST", "WORKERS", "SECRET"}  # not another object's, nor a local
+
+
+JEST_CONFIG = b"""/** Unit tests of the API. */
+export default {
+  displayName: 'api',
+  testEnvironment: 'node',
+  testMatch: ['<rootDir>/src/**/*.spec.ts'],
+  // generous: the database starts in a container
+  testTimeout: 60 * 1000,
+  transform: { '^.+\\\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.spec.json' }] },
+  setup: () => {},
+} satisfies Config;
+"""
+
+
+def test_js_config_files_export_settings():
+    """jest.config.ts, webpack.config.js, .eslintrc.js, config/production.js: the object such a
+    file exports is settings, one fact per leaf keyed by file and dotted path like a JSON config
+    (``config:jest.config.ts:testEnvironment``); a leaf computed by code is stated as written
+    (attrs.expression), an environment lookup is worth its default (attrs.env), a function is no
+    setting, and a secret is redacted.  "What is the jest test environment?" found nothing."""
+    got = {f.key: f for f in mine_file("jest.config.ts", JEST_CONFIG) if f.kind == "config"}
+    assert sorted(got) == [f"config:jest.config.ts:{k}" for k in (
+        "displayName", "testEnvironment", "testMatch", "testTimeout", r"transform.^.+\\.ts$")]
+    env = got["config:jest.config.ts:testEnvironment"]
+    assert (env.value, env.line, env.text) == ("node", 4, "  testEnvironment: 'node',")
+    assert env.subject == "testEnvironment in jest.config.ts"
+    assert env.purpose == "test environment - Unit tests of the API."
+    timeout = got["config:jest.config.ts:testTimeout"]
+    assert (timeout.value, timeout.attrs) == ("60 * 1000", (("expression", "true"),))
+    assert timeout.purpose.startswith("test timeout - generous: the database")
+    assert got["config:jest.config.ts:testMatch"].value == "[<rootDir>/src/**/*.spec.ts]"
+
+    src = (b"module.exports = defineConfig({\n"
+           b"  port: Number(process.env.PORT) || 8080,\n"
+           b"  db: { url: 'postgres://localhost/app', pool: [{ min: 2 }, { max: 10 }] },\n"
+           b"  sessionSecret: 'k8Hs9dLq2mZp4XvR',\n"
+           b"});\n")
+    got = {f.key.rsplit(":", 1)[-1]: (f.value, f.attrs) for f in mine_file("config/production.js", src)}
+    assert got.pop("port") == ("8080", (("env", "PORT"),))
+    assert got.pop("sessionSecret")[0].startswith("<redacted:")
+    assert got == {"db.url": ("postgres://localhost/app", ()), "db.pool.0.min": ("2", ()),
+                   "db.pool.1.max": ("10", ())}
+    # the same object in a module that is not a config file states nothing
+    assert [f for f in mine_file("src/app.js", src) if f.kind in ("config", "constant")] == []
+
+
+def test_js_object_constants_named_as_configuration():
+    """Outside config files an object constant is settings when its name says so (corsOptions,
+    DEFAULT_CONFIG, SETTINGS), its literal leaves only: any other object (a router, a lookup
+    table, a component's state) is no setting, and a computed leaf is left out."""
+    src = (b"export const corsOptions = { origin: ['https://app.example.com'], credentials: true,\n"
+           b"  maxAge: ONE_DAY };\n"
+           b"const DEFAULTS = { retries: 3, backoff: { factor: 2 } } as const;\n"
+           b"const router = Router({ mergeParams: true });\n"
+           b"const auth = { required: jwt({ algorithms: ['HS256'] }) };\n"
+           b"function f() { const localOptions = { a: 1 }; }\n")
+    got = {f.key: f.value for f in mine_file("src/app.ts", src) if f.kind in ("config", "constant")}
+    assert got == {"constant:src/app.ts:corsOptions.origin": "[https://app.example.com]",
+                   "constant:src/app.ts:corsOptions.credentials": "true",
+                   "constant:src/app.ts:DEFAULTS.retries": "3",
+                   "constant:src/app.ts:DEFAULTS.backoff.factor": "2"}

@@ -52,7 +52,7 @@ def test_function_fields():
     assert f.path == "pkg/mod.py"
     assert f.line == 4
     assert f.text == "def get_user_by_id(user_id: int,\n                   strict: bool = False) -> User:"
-    assert f.attrs == (("class", ""), ("location", "pkg/mod.py"),
+    assert f.attrs == (("calls", "db.get"), ("class", ""), ("location", "pkg/mod.py"),
                        ("signature", "def get_user_by_id(user_id: int, strict: bool = False) -> User"))
     assert f.purpose == "get user by id (user_id, strict) returns User"
     assert f.fingerprint == "return db . get ( user_id )"
@@ -486,3 +486,21 @@ def test_settings_classes():
         "Settings.API_V1_STR", "Settings.ACCESS_TOKEN_EXPIRE_MINUTES", "Settings.pool_size",
         "Config.SECRET_KEY", "Config.SQLALCHEMY_DATABASE_URI", "Config.POSTS_PER_PAGE",
         "Config.MAIL_PORT", "TestConfig.TESTING", "Limits.burst")}
+
+
+def test_what_a_function_calls():
+    """A function's attrs.calls: the names its body calls, once each, in order; not its
+    docstring's, nor a keyword's or a builtin's (len, isinstance), nor a nested name twice."""
+    from repomem.miners import mine_file
+
+    src = (b'def save(user, raw):\n'
+           b'    """Store it; see hash_password(raw) for how."""\n'
+           b'    if len(raw) < 8 or not isinstance(raw, str):\n'
+           b'        raise ValueError("short")\n'
+           b'    user.password = bcrypt.hashpw(raw.encode(), bcrypt.gensalt())\n'
+           b'    db.session . commit()\n'
+           b'    return bcrypt.hashpw(b"x", b"y")\n'
+           b'def noop():\n    pass\n')
+    got = {f.value: dict(f.attrs) for f in mine_file("app/users.py", src) if f.kind == "function"}
+    assert got["save"]["calls"] == "ValueError, bcrypt.hashpw, raw.encode, bcrypt.gensalt, db.session.commit"
+    assert "calls" not in got["noop"]

@@ -204,10 +204,10 @@ class Ledger:
                     if spans[-1][0] == valid_time:  # two commits in one second: the later wins
                         spans = spans[:-1]
                     cur.spans = spans + ((valid_time, new.path, new.line, new.text),)
-                if (cur.path, cur.line, cur.text, cur.subject, cur.purpose) != \
-                        (new.path, new.line, new.text, new.subject, new.purpose):
+                if (cur.path, cur.line, cur.text, cur.subject, cur.purpose, cur.attrs) != \
+                        (new.path, new.line, new.text, new.subject, new.purpose, new.attrs):
                     cur.path, cur.line, cur.text = new.path, new.line, new.text
-                    cur.subject, cur.purpose = new.subject, new.purpose
+                    cur.subject, cur.purpose, cur.attrs = new.subject, new.purpose, new.attrs
                     self.dirty.add(cur.id)
 
     def _close(self, v: Version, t: int, sha: str, reason: str, successor: str | None) -> None:

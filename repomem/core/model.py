@@ -28,6 +28,11 @@ MOUNT = "mount"
 WIRING = (ROUTER, MOUNT)
 
 
+# Attributes that describe a fact version without being part of its value: what a function's
+# body calls changes with most edits of the body, and the function is the same one.
+DESCRIPTIVE_ATTRS = frozenset({"calls"})
+
+
 @dataclass(frozen=True)
 class Fact:
     """One fact as it stands in one version of one file.
@@ -60,8 +65,12 @@ class Fact:
     is_set: bool = False
 
     def value_id(self) -> tuple:
-        """What supersession compares: the value and its other components, never provenance."""
-        return (self.value, self.attrs, self.is_set)
+        """What supersession compares: the value and its other components, never provenance,
+        nor what only describes the version (DESCRIPTIVE_ATTRS, updated in place like a purpose)."""
+        attrs = self.attrs
+        if any(k in DESCRIPTIVE_ATTRS for k, _ in attrs):
+            attrs = tuple(a for a in attrs if a[0] not in DESCRIPTIVE_ATTRS)
+        return (self.value, attrs, self.is_set)
 
     def to_dict(self) -> dict:
         # Written out by hand: dataclasses.asdict deep-copies and was a tenth of ingestion time.

@@ -47,7 +47,10 @@ from repomem.miners._base import (
 #     keyed by project, not file; a method left over follows its class's move; classes,
 #     interfaces, structs, traits, enums and type aliases of the query-mined languages; JS
 #     constants read from process.env with a default.
-MINERS_VERSION = 6
+#  7: the object a JS/TS config file exports (jest.config.ts, config/production.js) as
+#     settings, one per leaf; object constants named as configuration (corsOptions, DEFAULTS);
+#     what a function's body calls (attrs calls, descriptive: not part of the value).
+MINERS_VERSION = 7
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",
            "MineError", "Miner", "all_miners", "excerpt", "mine_file", "redact_stored", "register_miner",

@@ -123,3 +123,33 @@ def sub_table(data: dict, name: str) -> dict:
     """The sub-table ``name`` of a parsed TOML/JSON document; {} when absent or not a table."""
     value = data.get(name)
     return value if isinstance(value, dict) else {}
+
+
+# What a function's body calls (``bcrypt.hash``, ``jwt.sign``, ``self.session.commit``): how a
+# function does its work, searchable where its name and docstring say nothing of it ("how are
+# passwords hashed?": createUser).  Found in the body's text: keywords that take parentheses
+# are no calls.
+_CALL = re.compile(r"(?<![\w$.])((?:[A-Za-z_$][\w$]*\s*\.\s*)*[A-Za-z_$][\w$]*)\s*\(")
+_NOT_CALLS = frozenset({"if", "elif", "for", "while", "switch", "catch", "function", "return",
+                        "with", "and", "or", "not", "in", "is", "lambda", "yield", "await",
+                        "typeof", "sizeof", "assert", "del", "except", "print", "super", "func",
+                        "fn", "match", "new", "throw", "raise", "else", "async", "def", "class",
+                        # builtins that say nothing of what a function does
+                        "len", "isinstance", "issubclass", "str", "int", "float", "bool", "list",
+                        "dict", "set", "tuple", "type", "getattr", "setattr", "hasattr", "range",
+                        "enumerate", "zip", "sorted", "repr", "iter", "next", "min", "max", "any",
+                        "all", "require", "String", "Number", "Boolean", "Array.isArray",
+                        "Object.keys", "make", "append", "panic", "println!", "format!"})
+MAX_CALLS = 16
+
+
+def calls(body: str) -> str:
+    """The names a body calls, each once, in order of first call (at most MAX_CALLS)."""
+    out: dict[str, None] = {}
+    for name in _CALL.findall(body):
+        if name in _NOT_CALLS:
+            continue
+        out["".join(name.split())] = None
+        if len(out) >= MAX_CALLS:
+            break
+    return ", ".join(out)

@@ -11,6 +11,7 @@ the cold-ask budget).  As-of questions build it for the versions valid then.
 from __future__ import annotations
 
 import json
+import re
 
 from repomem.core.model import short_hash
 from repomem.core.tokens import TOKENIZER, lexical_tokens, norm_ident, stem_word
@@ -26,10 +27,12 @@ from repomem.core.tokens import TOKENIZER, lexical_tokens, norm_ident, stem_word
 # its words (is_absolute_url) must not outweigh the docstring that paraphrases it (join).  Chosen
 # on the dev half's function questions (name 3 -> 1, purpose 2 -> 3: fixed httpx's join and broke
 # no other dev question); phase 2.
+CALLS_WEIGHT = 0.5
 FIELD_WEIGHTS = {
-    "default": {"name": 3.0, "purpose": 2.0, "value": 1.0, "key": 0.8, "path": 0.5, "text": 0.3},
+    "default": {"name": 3.0, "purpose": 2.0, "value": 1.0, "key": 0.8, "path": 0.5, "text": 0.3,
+                "calls": CALLS_WEIGHT},
     "by_purpose": {"name": 1.0, "purpose": 3.0, "value": 1.0, "key": 0.8, "path": 0.5,
-                   "text": 0.3},
+                   "text": 0.3, "calls": CALLS_WEIGHT},
 }
 BM25 = {"k1": 1.2, "b": 0.5}  # short fields: length normalisation matters less than in prose
 # Words about functions in general ("what is the function called"): the intent signal uses
@@ -40,13 +43,23 @@ _META = {"func", "name"}
 def fields(row: dict) -> dict[str, str]:
     return {"name": " ".join(sorted(names(row))), "value": row["value"],
             "purpose": row["purpose"], "key": row["key"].replace(":", " "),
-            "path": row["path"], "text": (row.get("text") or "")[:300]}
+            "path": row["path"], "text": (row.get("text") or "")[:300], "calls": _calls(row)}
 
 
-def names(row: dict) -> set[str]:
+def _calls(row: dict) -> str:
+    """What a function's body calls (``bcrypt.hash``): "how are passwords hashed?"."""
+    attrs = row.get("attrs")
+    if row["kind"] != "function" or not isinstance(attrs, str) or '"calls"' not in attrs:
+        return ""
+    return dict(json.loads(attrs)).get("calls", "")
+
+
+def names(row: dict, camel: bool = False) -> set[str]:
     """The normalised names a fact is known by: a function's name, a dependency's, a setting's
     key (whole, last part, and for a config key each part), a route's path and handler; a
-    function or class by its name (its key is an identity, ``class:abf1721b331b``)."""
+    function or class by its name (its key is an identity, ``class:abf1721b331b``).  camel: a
+    setting's camelCase names also as the words a question says them in (testEnvironment is
+    test_environment: "the jest test environment"); a function's or class's never."""
     kind, key, value = row["kind"], row["key"], row["value"]
     out: set[str] = set()
     if kind in ("function", "class"):
@@ -67,7 +80,18 @@ def names(row: dict) -> set[str]:
             out.add(parts[2].rstrip("/").rsplit("/", 1)[-1])
         if kind == "config":  # "the redis service" names services.redis.image too
             out.update(p for p in last.split(".")[:-1] if not p.isdigit())
+            tool = _TOOL_FILE.match(row["path"].rsplit("/", 1)[-1])
+            if tool:  # "the jest test environment": testEnvironment of jest.config.ts
+                out.add(tool.group(1) or tool.group(2))
+    if camel and kind not in ("function", "class"):
+        out |= {_CAMEL.sub("_", n) for n in out}
     return {n for n in map(norm_ident, out) if n}
+
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+# A tool's own config file names the tool its settings belong to: jest.config.ts, .eslintrc.js,
+# .prettierrc.json (not a project's config.py or settings/production.js).
+_TOOL_FILE = re.compile(r"^([a-z][\w-]*)\.config\.[a-z]+$|^\.([a-z][\w-]*)rc(?:\.[a-z]+)?$")
 
 
 def route_path(value: str) -> str:

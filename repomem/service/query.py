@@ -11,6 +11,7 @@ from datetime import datetime, timezone
 from repomem.adapters import git
 from repomem.adapters.embed import get_embedder
 from repomem.core.errors import RepomemError
+from repomem.core.model import DESCRIPTIVE_ATTRS
 from repomem.service import viewcache
 from repomem.service.repo import Repo
 from repomem.service.view import ensure_view
@@ -297,5 +298,5 @@ def changes(r: Repo, since: str) -> dict:
         if s:  # the same value with another signature, handler or location is a change too
             a, b = dict(json.loads(x["attrs"])), dict(json.loads(s["attrs"]))
             out[-1]["attrs_changed"] = {k: [a.get(k), b.get(k)] for k in sorted(a.keys() | b.keys())
-                                        if a.get(k) != b.get(k)}
+                                        if a.get(k) != b.get(k) and k not in DESCRIPTIVE_ATTRS}
     return {"since": iso(t + 1 if _DATE.match(since.strip()) else t), "changes": out}

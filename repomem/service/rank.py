@@ -131,7 +131,7 @@ class _Facts:
         self.project: set[str] = set()  # "click" in "click's docs" names the repository
         self.images: dict[str, list[int]] = {}  # "redis" -> services.redis.image (redis:8.4)
         for i, row in enumerate(rows):
-            for n in names(row):
+            for n in names(row, camel=True):
                 self.names.setdefault(n, []).append(i)
             for qual in qualnames(row):  # `Context.invoke`, res.send, res.set (an alias)
                 self.names.setdefault(norm_ident(qual), []).append(i)

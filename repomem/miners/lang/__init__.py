@@ -11,7 +11,7 @@ prefixes, routers and mounts, decorator arguments).  Capture names:
   ``@receiver`` for a Go method's type;
 * ``@definition.class`` with ``@name``: a class, interface, struct, trait, enum or type alias;
 * ``@definition.constant`` with ``@name`` and ``@value``; ``@modifiers`` (Java: kept only when
-  ``static final``);
+  ``static final``); ``@definition.config`` with ``@value``: what a JS/TS config file exports;
 * ``@route`` with ``@route.object``, ``@route.verb`` and ``@route.args``; ``@decorated`` with
   ``@decorator`` (NestJS decorators, Spring annotations of a method or class);
 * JS/TS wiring: ``@router.name`` + ``@router.value``, ``@export.default``, ``@import.source``

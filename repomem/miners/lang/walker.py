@@ -14,13 +14,16 @@ level constant bound to a literal.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import re
 from typing import cast
 
-from repomem.core.identity import Fingerprint, body_key, class_anchor
-from repomem.core.model import CLASS, CONSTANT, FUNCTION, Fact
+from repomem.core.identity import Fingerprint, body_key, class_anchor, remember
+from repomem.core.model import CLASS, CONFIG, CONSTANT, FUNCTION, Fact
 from repomem.miners._base import MineError
+from repomem.miners._pysettings import _expression
 from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _first_error_line, _Source, _words
+from repomem.miners._text import calls
 from repomem.miners.lang import Lang, load
 from repomem.miners.lang.purpose import describe, doc_text, param_names
 from repomem.miners.lang.routes import Routes
@@ -33,6 +36,10 @@ MAX_ERROR_SHARE = 0.02
 MAX_SIGNATURE = 300
 # Tokens of a body: a string literal whole, a word, or one punctuation character.
 _TOKEN = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|`(?:\\.|[^`\\])*`|\w+|[^\s\w]')
+# What a body calls, by a digest of the body's text: a file version shares most bodies with the
+# one before.
+_CALLS: dict[bytes, str] = {}
+CALLS_MAX = 16384
 _QUOTES = re.compile(r'^(?:r#*"|[`"\'])(.*?)(?:"#*|[`"\'])$', re.S)
 
 
@@ -164,9 +171,9 @@ class FileFacts:
                 if got is not None:
                     funcs.append(got)
             elif "definition.constant" in caps:
-                fact = self._constant(caps)
-                if fact is not None:
-                    consts[fact.key] = fact
+                consts.update((f.key, f) for f in self._constant(caps))
+            elif "definition.config" in caps:
+                consts.update((f.key, f) for f in self._config_export(caps))
             elif "definition.class" in caps:
                 fact = self._class(caps)
                 if fact is not None:
@@ -211,22 +218,24 @@ class FileFacts:
         text = self.src.rows(first, min(body.start_point[0], first + MAX_TEXT_LINES - 1))
         anchor = f"{self.path}::{qual}"
         aliases = [self.text(a.child_by_field_name("left")) for a in self.chain(d)]
-        attrs = (("class", ".".join(scope)), ("location", self.path), ("signature", signature))
+        cut = self._cut(body)
+        fingerprint = self._fingerprint(body, name, cut)
+        digest = hashlib.blake2b(cut, digest_size=16).digest()
+        said = _CALLS.get(digest)
+        if said is None:
+            said = remember(_CALLS, digest, calls(cut.decode("utf-8", "replace")), CALLS_MAX)
+        attrs = ((("calls", said),) if said else ()) + (
+            ("class", ".".join(scope)), ("location", self.path), ("signature", signature))
         fact = Fact(
             key="function", kind=FUNCTION, anchor=anchor,
             subject=f"{'method' if scope or ('.' in full and not exported) else 'function'} {qual}",
             value=name,
             attrs=((("aliases", ", ".join(aliases[::-1])),) if aliases else ()) + attrs,
-            path=self.path, line=first + 1, text=text, purpose=purpose,
-            fingerprint=self._fingerprint(body, name))
+            path=self.path, line=first + 1, text=text, purpose=purpose, fingerprint=fingerprint)
         return qual, params, fact, d
 
-    def _fingerprint(self, body, name: str) -> Fingerprint:
-        """Body tokens minus comments; a string literal is one token, the own name ``_SELF_``.
-
-        Tokenised from the text with the comments (found by the query) cut out: a walk over
-        every leaf of every body was a fifth of mining time.  Only the cut text is kept, and
-        tokenised on demand (see identity.Fingerprint): most fingerprints are never read."""
+    def _cut(self, body) -> bytes:
+        """A body's bytes with its comments (found by the query) cut out."""
         start, end, data = body.start_byte, body.end_byte, self.src.data
         parts, pos = [], start
         for a, b in self.comment_spans:
@@ -235,7 +244,16 @@ class FileFacts:
             parts.append(data[pos:a])
             pos = b
         parts.append(data[pos:end])
-        cut = b" ".join(parts)
+        return b" ".join(parts)
+
+    def _fingerprint(self, body, name: str, cut: bytes | None = None) -> Fingerprint:
+        """Body tokens minus comments; a string literal is one token, the own name ``_SELF_``.
+
+        Tokenised from the text with the comments cut out: a walk over every leaf of every body
+        was a fifth of mining time.  Only the cut text is kept, and tokenised on demand (see
+        identity.Fingerprint): most fingerprints are never read."""
+        if cut is None:
+            cut = self._cut(body)
 
         def make() -> str:
             text = cut.decode("utf-8", "replace")
@@ -270,29 +288,115 @@ class FileFacts:
             purpose=doc or " ".join(_words(name)) or name,
             fingerprint=self._fingerprint(body, name))
 
-    def _constant(self, caps) -> Fact | None:
+    def _constant(self, caps) -> list[Fact]:
         d, value_node = caps["definition.constant"][0], caps["value"][0]
         mods = caps.get("modifiers")
         if mods and not {"static", "final"} <= set(self.text(mods[0]).split()):
-            return None
+            return []
         if self.nested(d):
-            return None
+            return []
+        qual = ".".join([*self.scope(d), self.text(caps["name"][0])])
+        obj = self.object_of(value_node)
+        if obj is not None:  # const corsOptions = {...}: a constant per leaf
+            config = _JS_CONFIG_FILE.search(self.path) is not None
+            if not config and not _CONFIG_NAME.search(qual):
+                return []
+            return self._leaves(obj, qual, CONFIG if config else CONSTANT, self.doc(d), config)
         value = self.literal(value_node)
         attrs: tuple[tuple[str, str], ...] = ()
         if value is None:
             got = self.env_default(value_node)
             if got is None:
-                return None
+                return []
             value, attrs = got[1], (("env", got[0]),)
-        qual = ".".join([*self.scope(d), self.text(caps["name"][0])])
         stmt = self.statement(d)
+        doc = self.doc(d)
         first = stmt.start_point[0]
         purpose = " ".join(_words(qual.rsplit(".", 1)[-1]))
-        doc = self.doc(d)
-        return Fact(key=f"{CONSTANT}:{self.path}:{qual}", kind=CONSTANT, subject=f"{qual} in {self.path}",
-                    value=value, attrs=attrs, path=self.path, line=first + 1,
-                    text=self.src.rows(first, min(stmt.end_point[0], first + MAX_TEXT_LINES - 1)),
-                    purpose=f"{purpose} - {doc}" if doc else purpose)
+        return [Fact(key=f"{CONSTANT}:{self.path}:{qual}", kind=CONSTANT, subject=f"{qual} in {self.path}",
+                     value=value, attrs=attrs, path=self.path, line=first + 1,
+                     text=self.src.rows(first, min(stmt.end_point[0], first + MAX_TEXT_LINES - 1)),
+                     purpose=f"{purpose} - {doc}" if doc else purpose)]
+
+    def _config_export(self, caps) -> list[Fact]:
+        """The object a JS/TS tool or settings file exports (``export default {...}``,
+        ``module.exports = defineConfig({...})``): a setting per leaf, keyed by the file and its
+        dotted path like a JSON config's (``config:jest.config.ts:testEnvironment``)."""
+        if _JS_CONFIG_FILE.search(self.path) is None:
+            return []
+        obj = self.object_of(caps["value"][0])
+        if obj is None:
+            return []
+        return self._leaves(obj, "", CONFIG, self.doc(caps["definition.config"][0]), True)
+
+    def object_of(self, node, through_call: bool = True):
+        """The object literal a value is (through parentheses, ``as``/``satisfies``), or the
+        one object passed to a call (``defineConfig({...})``, ``jwt({...})``); else None."""
+        while node.type in ("parenthesized_expression", "as_expression", "satisfies_expression") \
+                and node.named_child_count:
+            node = node.named_children[0]
+        if node.type == "object":
+            return node
+        if node.type == "call_expression" and through_call:
+            args = node.child_by_field_name("arguments")
+            found = [self.object_of(a, False) for a in args.named_children] if args is not None else []
+            objs = [o for o in found if o is not None]
+            return objs[0] if len(objs) == 1 else None
+        return None
+
+    def _leaves(self, obj, qual: str, kind: str, doc: str | None, expressions: bool) -> list[Fact]:
+        """A fact per leaf of an object literal (depth first, at most MAX_LEAVES): a literal, a
+        ``process.env.X || default`` (its default, attrs.env), else -- in a config file -- the
+        expression as written (attrs.expression), as Python's settings modules are mined."""
+        facts: list[Fact] = []
+        stack = [(obj, qual, 0)]
+        while stack and len(facts) < MAX_LEAVES:
+            node, prefix, depth = stack.pop()
+            pairs = [c for c in node.named_children if c.type == "pair"]
+            for pair in reversed(pairs):  # popped in source order
+                key_node, v = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+                if key_node is None or v is None:
+                    continue
+                key = self.string(key_node) if key_node.type in self.lang.strings else \
+                    self.text(key_node) if key_node.type in ("property_identifier", "number") else None
+                if not key:
+                    continue
+                dotted = f"{prefix}.{key}" if prefix else key
+                inner = self.object_of(v)
+                if inner is not None and depth < MAX_DEPTH:
+                    stack.append((inner, dotted, depth + 1))
+                    continue
+                if v.type == "array" and self.literal(v) is None and depth < MAX_DEPTH \
+                        and v.named_child_count <= MAX_LEAVES \
+                        and all(c.type == "object" for c in v.named_children):
+                    stack.extend((c, f"{dotted}.{i}", depth + 1)
+                                 for i, c in reversed(list(enumerate(v.named_children))))
+                    continue
+                facts += self._leaf(pair, v, dotted, kind, doc, expressions)
+        return sorted(facts[:MAX_LEAVES], key=lambda f: (f.line, f.key))
+
+    def _leaf(self, pair, v, dotted: str, kind: str, doc: str | None, expressions: bool) -> list[Fact]:
+        attrs: tuple[tuple[str, str], ...] = ()
+        value = self.literal(v)
+        if value is None:
+            got = self.env_default(v)
+            if got is not None:
+                value, attrs = got[1], (("env", got[0]),)
+            elif expressions and v.type not in self.lang.functions:
+                said = _expression(self.src, v)
+                if said is None:
+                    return []
+                value, attrs = said
+            else:
+                return []
+        first = pair.start_point[0]
+        purpose = " ".join(_words(dotted.replace(".", "_")))
+        own = self._doc_above(pair)
+        note = " - ".join(x for x in (own, doc) if x)
+        return [Fact(key=f"{kind}:{self.path}:{dotted}", kind=kind, subject=f"{dotted} in {self.path}",
+                     value=value, attrs=attrs, path=self.path, line=first + 1,
+                     text=self.src.rows(first, min(pair.end_point[0], first + MAX_TEXT_LINES - 1)),
+                     purpose=f"{purpose} - {note}" if note else purpose)]
 
     def env_default(self, node) -> tuple[str, str] | None:
         """(variable, default) of ``process.env.PORT || 3000`` (or ``??``, or the lookup wrapped
@@ -331,6 +435,15 @@ class FileFacts:
         return None
 
 
+# A JS/TS file of settings or a tool's configuration (jest.config.ts, webpack.config.js,
+# .eslintrc.js, config/production.js, settings.ts): the object it exports is settings, each
+# leaf stated even when computed (as written).  Elsewhere an object constant is mined only when
+# its name says it is configuration (corsOptions, DEFAULT_CONFIG), and only its literal leaves.
+_JS_CONFIG_FILE = re.compile(r"(^|/)([\w.-]+[.-]config|config|configuration|settings|\.[\w-]+rc)\.[cm]?[jt]s$"
+                             r"|(^|/)(config|settings)/[^/]+\.[cm]?[jt]s$")
+_CONFIG_NAME = re.compile(r"(^|\.)[A-Z][A-Z0-9_]*$|(?i:config|conf|options|opts|settings|defaults)$")
+MAX_LEAVES = 200  # leaves of one object: a data table is not settings
+MAX_DEPTH = 6
 _PROCESS_ENV = re.compile(r"process\.env\.([A-Za-z_]\w*)|process\.env\[['\"]([A-Za-z_]\w*)['\"]\]")
 _CASTS = {"Number", "parseInt", "parseFloat", "String", "Boolean"}  # around process.env.X
 

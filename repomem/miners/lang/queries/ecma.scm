@@ -33,6 +33,12 @@
 (program (export_statement (lexical_declaration
   (variable_declarator name: (identifier) @name value: (_) @value) @definition.constant)))
 
+;   the object a config file exports: export default {...}, module.exports = defineConfig({...})
+(program (export_statement value: (_) @value) @definition.config)
+(program (expression_statement (assignment_expression
+  left: (member_expression) @_exports right: (_) @value) @definition.config)
+  (#eq? @_exports "module.exports"))
+
 ; app.get('/x', handler), router.post(...), app.route('/x').get(...)
 (call_expression
   function: (member_expression object: (_) @route.object property: (property_identifier) @route.verb)
