@@ -24,6 +24,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from repomem.core.tokens import uncamel
+
 # Prefilter keywords for detect-secrets' plugins, by class name.  A plugin not listed here (a
 # newer detect-secrets may add some) runs on every blob.  IPPublicDetector is left out: a public
 # IP address in a config is a setting people ask about, not a credential.
@@ -183,7 +185,7 @@ _SAFE_WORDS = {"ttl", "timeout", "expiry", "expires", "expire", "expiration", "l
                "ms", "validation", "regex", "pattern", "hint", "label", "env", "var", "class",
                "template", "hosts", "validator", "validators", "hasher", "hashers"}
 def _words(name: str) -> list[str]:
-    name = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name)
+    name = uncamel(name)
     return [w for w in re.split(r"[^A-Za-z0-9]+", name.lower()) if w]
 
 

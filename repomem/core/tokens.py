@@ -61,6 +61,15 @@ def tokens(text: str) -> list[str]:
     return [tok for raw in _SPLIT.findall(text) if (tok := _token(raw))]
 
 
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def uncamel(name: str, sep: str = "_") -> str:
+    """camelCase word boundaries as separators, case kept: ``maxConnections`` ->
+    ``max_Connections`` (then ``norm_ident``: ``max_connections``)."""
+    return _CAMEL.sub(sep, name)
+
+
 def norm_ident(word: str) -> str:
     """One spelling of an identifier: lower case, runs of - _ . as one underscore (PEP 503-like,
     so typing-extensions, typing_extensions and typing.extensions meet), edges trimmed."""

@@ -10,7 +10,8 @@ from __future__ import annotations
 import functools
 import re
 
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+from repomem.core.tokens import uncamel
+
 _SEP = re.compile(r"[^A-Za-z0-9]+")
 _TYPE_SUFFIXES = {"toml", "yaml", "yml", "json", "ini", "cfg", "txt", "py", "lock", "conf"}
 
@@ -25,7 +26,7 @@ def words(*parts) -> str:
     for part in parts:
         if isinstance(part, int):
             continue
-        for w in _SEP.split(_CAMEL.sub(" ", str(part)).replace(" ", "_")):
+        for w in _SEP.split(uncamel(str(part))):
             if w and not w.isdigit():
                 out.append(w.lower())
     return " ".join(out)

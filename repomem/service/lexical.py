@@ -14,7 +14,7 @@ import json
 import re
 
 from repomem.core.model import short_hash
-from repomem.core.tokens import TOKENIZER, lexical_tokens, norm_ident, stem_word
+from repomem.core.tokens import TOKENIZER, lexical_tokens, norm_ident, stem_word, uncamel
 
 # Field weights, chosen by hand on the failing questions and then checked on the dev half
 # of the real-history benchmark (click and microblog; a grid of a few settings, where raising
@@ -87,11 +87,10 @@ def names(row: dict, camel: bool = False) -> set[str]:
             if tool:  # "the jest test environment": testEnvironment of jest.config.ts
                 out.add(tool.group(1) or tool.group(2))
     if camel and kind not in ("function", "class"):
-        out |= {_CAMEL.sub("_", n) for n in out}
+        out |= {uncamel(n) for n in out}
     return {n for n in map(norm_ident, out) if n}
 
 
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 # A tool's own config file names the tool its settings belong to: jest.config.ts, .eslintrc.js,
 # .prettierrc.json (not a project's config.py or settings/production.js).
 _TOOL_FILE = re.compile(r"^([a-z][\w-]*)\.config\.[a-z]+$|^\.([a-z][\w-]*)rc(?:\.[a-z]+)?$")

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import itertools
 import re
 from typing import cast
 
 from repomem.core.identity import Fingerprint, body_key, class_anchor, remember
 from repomem.core.model import CLASS, CONFIG, CONSTANT, FUNCTION, Fact
 from repomem.miners._base import MineError
-from repomem.miners._pysettings import _expression
+from repomem.miners._pysettings import MAX_LEAVES, _expression
 from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _first_error_line, _Source, _words
 from repomem.miners._text import calls
 from repomem.miners.lang import Lang, load
@@ -344,38 +345,40 @@ class FileFacts:
             return objs[0] if len(objs) == 1 else None
         return None
 
+    def _pairs(self, obj, prefix: str, depth: int = 0):
+        """(dotted key, pair, value node) of an object literal's leaves, depth first in source
+        order: a nested object (or the one passed to a call) and an array of objects are walked
+        into, by index, down to MAX_DEPTH levels."""
+        for pair in obj.named_children:
+            if pair.type != "pair":  # a spread, a shorthand property, a method, a comment
+                continue
+            key_node, v = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+            if key_node is None or v is None:
+                continue
+            key = self.string(key_node) if key_node.type in self.lang.strings else \
+                self.text(key_node) if key_node.type in ("property_identifier", "number") else None
+            if not key:
+                continue
+            dotted = f"{prefix}.{key}" if prefix else key
+            inner = self.object_of(v) if depth < MAX_DEPTH else None
+            if inner is not None:
+                yield from self._pairs(inner, dotted, depth + 1)
+            elif depth < MAX_DEPTH and v.type == "array" and v.named_child_count \
+                    and all(c.type == "object" for c in v.named_children):
+                for i, item in enumerate(v.named_children):
+                    yield from self._pairs(item, f"{dotted}.{i}", depth + 1)
+            else:
+                yield dotted, pair, v
+
     def _leaves(self, obj, qual: str, kind: str, doc: str | None, expressions: bool) -> list[Fact]:
-        """A fact per leaf of an object literal (depth first, at most MAX_LEAVES): a literal, a
+        """A fact per leaf of an object literal (the first MAX_LEAVES leaves): a literal, a
         ``process.env.X || default`` (its default, attrs.env), else -- in a config file -- the
         expression as written (attrs.expression), as Python's settings modules are mined."""
-        facts: list[Fact] = []
-        stack = [(obj, qual, 0)]
-        while stack and len(facts) < MAX_LEAVES:
-            node, prefix, depth = stack.pop()
-            pairs = [c for c in node.named_children if c.type == "pair"]
-            for pair in reversed(pairs):  # popped in source order
-                key_node, v = pair.child_by_field_name("key"), pair.child_by_field_name("value")
-                if key_node is None or v is None:
-                    continue
-                key = self.string(key_node) if key_node.type in self.lang.strings else \
-                    self.text(key_node) if key_node.type in ("property_identifier", "number") else None
-                if not key:
-                    continue
-                dotted = f"{prefix}.{key}" if prefix else key
-                inner = self.object_of(v)
-                if inner is not None and depth < MAX_DEPTH:
-                    stack.append((inner, dotted, depth + 1))
-                    continue
-                if v.type == "array" and self.literal(v) is None and depth < MAX_DEPTH \
-                        and v.named_child_count <= MAX_LEAVES \
-                        and all(c.type == "object" for c in v.named_children):
-                    stack.extend((c, f"{dotted}.{i}", depth + 1)
-                                 for i, c in reversed(list(enumerate(v.named_children))))
-                    continue
-                facts += self._leaf(pair, v, dotted, kind, doc, expressions)
-        return sorted(facts[:MAX_LEAVES], key=lambda f: (f.line, f.key))
+        leaves = itertools.islice(self._pairs(obj, qual), MAX_LEAVES)
+        return [f for dotted, pair, v in leaves
+                if (f := self._leaf(pair, v, dotted, kind, doc, expressions)) is not None]
 
-    def _leaf(self, pair, v, dotted: str, kind: str, doc: str | None, expressions: bool) -> list[Fact]:
+    def _leaf(self, pair, v, dotted: str, kind: str, doc: str | None, expressions: bool) -> Fact | None:
         attrs: tuple[tuple[str, str], ...] = ()
         value = self.literal(v)
         if value is None:
@@ -385,18 +388,18 @@ class FileFacts:
             elif expressions and v.type not in self.lang.functions:
                 said = _expression(self.src, v)
                 if said is None:
-                    return []
+                    return None
                 value, attrs = said
             else:
-                return []
+                return None
         first = pair.start_point[0]
         purpose = " ".join(_words(dotted.replace(".", "_")))
         own = self._doc_above(pair)
         note = " - ".join(x for x in (own, doc) if x)
-        return [Fact(key=f"{kind}:{self.path}:{dotted}", kind=kind, subject=f"{dotted} in {self.path}",
-                     value=value, attrs=attrs, path=self.path, line=first + 1,
-                     text=self.src.rows(first, min(pair.end_point[0], first + MAX_TEXT_LINES - 1)),
-                     purpose=f"{purpose} - {note}" if note else purpose)]
+        return Fact(key=f"{kind}:{self.path}:{dotted}", kind=kind, subject=f"{dotted} in {self.path}",
+                    value=value, attrs=attrs, path=self.path, line=first + 1,
+                    text=self.src.rows(first, min(pair.end_point[0], first + MAX_TEXT_LINES - 1)),
+                    purpose=f"{purpose} - {note}" if note else purpose)
 
     def env_default(self, node) -> tuple[str, str] | None:
         """(variable, default) of ``process.env.PORT || 3000`` (or ``??``, or the lookup wrapped
@@ -442,8 +445,7 @@ class FileFacts:
 _JS_CONFIG_FILE = re.compile(r"(^|/)([\w.-]+[.-]config|config|configuration|settings|\.[\w-]+rc)\.[cm]?[jt]s$"
                              r"|(^|/)(config|settings)/[^/]+\.[cm]?[jt]s$")
 _CONFIG_NAME = re.compile(r"(^|\.)[A-Z][A-Z0-9_]*$|(?i:config|conf|options|opts|settings|defaults)$")
-MAX_LEAVES = 200  # leaves of one object: a data table is not settings
-MAX_DEPTH = 6
+MAX_DEPTH = 6  # levels of objects within a setting's object
 _PROCESS_ENV = re.compile(r"process\.env\.([A-Za-z_]\w*)|process\.env\[['\"]([A-Za-z_]\w*)['\"]\]")
 _CASTS = {"Number", "parseInt", "parseFloat", "String", "Boolean"}  # around process.env.X
 
