@@ -246,3 +246,35 @@ def test_a_named_python_file_does_not_ask_for_python(new_repo):
         assert (got["kind"], got["value"]) == ("constant", value), got
     got = ask(r, "Which Python does webapp require, per `pyproject.toml`?")["facts"][0]
     assert (got["kind"], got["value"]) == ("python", ">=3.10"), got
+
+
+COOKIES = '''class Client:
+    def merge_cookies(self, response):
+        """Keep the cookies a response sets, for the requests that follow."""
+        self.jar.update(response.cookies)
+'''
+COOKIE_TESTS = '''def test_cookie_persistence():
+    """Cookies set by a response are stored and sent between requests."""
+    client = Client()
+    client.get("/set-cookie")
+    assert client.get("/echo-cookies").json() == {"example-name": "1"}
+
+
+def test_cookies_between_requests_are_cleared_on_close():
+    """The cookies stored between requests are cleared when the client closes."""
+    Client().close()
+'''
+
+
+def test_a_question_of_no_kind_prefers_the_code_to_its_tests(new_repo):
+    # "how are cookies stored between requests?" asks for no kind of fact; a test's name and
+    # docstring paraphrase the behaviour it checks, so they share more words with the question
+    # than the code that does it.  Unless the question asks about tests.
+    root = new_repo()
+    commit(root, "2024-01-10T10:00:00Z", "cookies", {
+        "webclient/client.py": COOKIES, "tests/test_cookies.py": COOKIE_TESTS})
+    r = Repo.open(root)
+    ingest(r, all_history=True, progress=False)
+    assert top(r, "How are cookies stored between requests?")[0]["value"] == "merge_cookies"
+    assert top(r, "Which test checks that cookies are stored between requests?")[0]["value"] \
+        in ("test_cookie_persistence", "test_cookies_between_requests_are_cleared_on_close")

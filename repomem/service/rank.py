@@ -54,6 +54,10 @@ RARE = 5  # a plain word is an identifier when at most this many facts bear it a
 _AUX = re.compile(r"(?:^|/)(?:examples?|docs?|tests?|samples?|demos?|benchmarks?|fixtures)/"
                   r"|(?:^|/)(?:tests?|test_[^/]*|[^/]*_tests?|conftest)\.py$"  # microblog's tests.py
                   r"|\.(?:test|spec)\.[cm]?[jt]sx?$")
+# A question of no particular kind about the tests, examples or docs themselves: the project's
+# own files are not preferred to them
+_ASKS_AUX = re.compile(r"\b(?:tests?|testing|tested|specs?|examples?|samples?|demos?|docs?|"
+                       r"documentation|fixtures?|benchmarks?)\b", re.I)
 # Kinds named like code: case-sensitive, and only by a word written as a name (see _exact)
 _CODE_NAMES = ("function", "class")
 _ROOT_GROUPS = {"main", "runtime", "default", "dependencies", "install_requires"}
@@ -390,19 +394,23 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
         fused += in_group * SIGNALS["group"] / (RRF_K + 1)
     else:  # the root project's runtime requirement over examples, docs and dev pins
         fused += (facts.root_dep & wanted) * SIGNALS["scope"] / (RRF_K + 1)
-    # for other kinds, the project's own files over its examples, docs and tests
-    others = facts.own & wanted & (facts.kind != "dependency")
-    fused += others * SIGNALS["scope"] / (RRF_K + 1) / 2
-    # ...and a function or class of the code itself over a test's: a test's docstring paraphrases
-    # the behaviour it checks ("a response with UTF-8 content should decode correctly")
-    fused += (others & np.isin(facts.kind, _CODE_NAMES)) * SIGNALS["scope"] / (RRF_K + 1) / 2
+    # for other kinds, the project's own files over its examples, docs and tests; a question of
+    # no particular kind too ("how are cookies stored between requests?"), unless it asks about
+    # them ("which test checks that cookies persist?")...
+    own = facts.own & (facts.kind != "dependency") & \
+        (wanted if kinds else not _ASKS_AUX.search(question))
+    fused += own * SIGNALS["scope"] / (RRF_K + 1) / 2
+    # ...and a function or class of the code itself over a test's: a test's name and docstring
+    # paraphrase the behaviour it checks (test_cookie_persistence, "a response with UTF-8
+    # content should decode correctly")
+    fused += (own & wanted & np.isin(facts.kind, _CODE_NAMES)) * SIGNALS["scope"] / (RRF_K + 1) / 2
     if kinds and kinds <= {"route", "function", "class"}:
         fused += _summary_said(question, rows, np.argsort(-fused, kind="stable")[:SUMMARY_TOP],
                                kinds) * SIGNALS["summary"] / (RRF_K + 1)
     named = exact > 0
     fused += _named_in_path(question, rows, np.flatnonzero(named), facts.project) \
         * SIGNALS["path"] / (RRF_K + 1)
-    tier = (named & (wanted if kinds else True)).astype(np.int32)
+    tier = (named & (wanted if kinds else not _ASKS_AUX.search(question))).astype(np.int32)
     # named, but not the kind of fact asked for: a strong signal, not a tier
     fused += (named & (tier == 0)) * SIGNALS["exact"] / (RRF_K + 1)
     fused = np.round(fused, 6)
