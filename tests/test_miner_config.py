@@ -163,14 +163,20 @@ def test_env_files(path):
     ("setup.cfg", True), ("tox.ini", True), (".env", True), (".env.local", True), ("prod.env", True),
     ("poetry.lock", False), ("package-lock.json", False), ("yarn.lock", False),
     ("Pipfile.lock", False), ("web/node_modules/x/package.json", False), ("main.py", False),
-    ("README.md", False)])
+    ("README.md", False), (".flaskenv", True), (".npmrc", True), (".editorconfig", True),
+    (".prettierrc", True), ("web/.babelrc", True), ("Procfile", True), ("prisma/schema.prisma", True),
+    (".nvmrc", True), (".tool-versions", True), (".gitignore", False), ("Makefile", False),
+    (".dockerignore", False)])
 def test_accepts(path, accepted):
     assert MINER.accepts(path) is accepted
 
 
 @pytest.mark.parametrize("path,text", [
     ("a.toml", "[server\nport = 1\n"), ("a.json", '{"a": 1,}'), ("a.yaml", "a: [1, 2\nb: c\n"),
-    ("a.ini", "no section header\n")])
+    ("a.ini", "no section header\n"), (".prettierrc", '{"semi": false,'),
+    ("schema.prisma", "model User {\n  id Int @id\n"),
+    ("schema.prisma", "datasource db {\n}\nprovider = \"sqlite\"\n"),
+    (".tool-versions", "nodejs\n")])
 def test_broken_files_raise_mine_error(path, text):
     with pytest.raises(MineError) as e:
         MINER.mine(path, text)
@@ -280,3 +286,111 @@ def test_mine_file_for_config_files():
     assert {f.key for f in facts} >= {"config:config/production.toml:server.port"}
     with pytest.raises(MineError):
         mine_file("config/production.toml", b"[broken\n")
+
+
+def test_config_files_known_by_name():
+    """Files with no extension to tell their format: Flask's .flaskenv (dotenv), npm's .npmrc
+    (INI, keys with colons, options before any section), .editorconfig (INI, ``root`` first), a
+    tool's rc file (JSON, or YAML), a Procfile's process types."""
+    got = {f.key: (f.value, f.line) for f in MINER.mine(".flaskenv", "FLASK_APP=microblog.py\n")}
+    assert got == {"config:.flaskenv:FLASK_APP": ("microblog.py", 1)}
+    got = {f.key: (f.value, f.line) for f in MINER.mine(
+        ".npmrc", "; npm settings\nsave-exact=true\n@acme:registry=https://npm.acme.dev/\n"
+                  "[cache]\nmax-age = 30\n")}
+    assert got == {"config:.npmrc:save-exact": ("true", 2),
+                   "config:.npmrc:@acme:registry": ("https://npm.acme.dev/", 3),
+                   "config:.npmrc:cache.max-age": ("30", 5)}
+    got = {f.key: (f.value, f.line) for f in MINER.mine(
+        ".editorconfig", "# top-most\nroot = true\n\n[*.py]\nindent_size = 4\n")}
+    assert got == {"config:.editorconfig:root": ("true", 2),
+                   "config:.editorconfig:*.py.indent_size": ("4", 5)}
+    for text in ('{\n  "singleQuote": true,\n  "printWidth": 100\n}\n',
+                 "singleQuote: true\nprintWidth: 100\n"):
+        got = {f.key: f.value for f in MINER.mine(".prettierrc", text)}
+        assert got == {"config:.prettierrc:singleQuote": "true",
+                       "config:.prettierrc:printWidth": "100"}
+    got = {f.key: (f.value, f.line) for f in MINER.mine(
+        "Procfile", "# processes\nweb: gunicorn app:app --workers 3\n\nworker:celery -A app worker\n")}
+    assert got == {"config:Procfile:web": ("gunicorn app:app --workers 3", 2),
+                   "config:Procfile:worker": ("celery -A app worker", 4)}
+
+
+def test_runtime_version_files():
+    assert [(f.key, f.value, f.line) for f in MINER.mine(".nvmrc", "# LTS\nlts/iron\n")] == \
+        [("config:.nvmrc:node", "lts/iron", 2)]
+    assert [(f.key, f.value) for f in MINER.mine("api/.python-version", "3.12.1\n3.11.7\n")] == \
+        [("config:api/.python-version:python", "3.12.1, 3.11.7")]
+    assert {f.key: f.value for f in MINER.mine(".tool-versions", "nodejs 20.11.0\npython 3.12.1\n")} \
+        == {"config:.tool-versions:nodejs": "20.11.0", "config:.tool-versions:python": "3.12.1"}
+    assert MINER.mine(".nvmrc", "\n") == []
+
+
+def test_an_npmrc_token_is_redacted():
+    facts = {f.key: f for f in mine_file(
+        ".npmrc", b"//registry.npmjs.org/:_authToken=npm_Zq8rT4vW2yX6bN0mK3pL7sD9fG1hJ5cV8eR2\n")}
+    fact = facts["config:.npmrc://registry.npmjs.org/:_authToken"]
+    assert fact.value.startswith("<redacted:") and "npm_Zq8" not in fact.text
+
+
+PRISMA = """// the database
+datasource db {
+  provider = "postgresql" // or "sqlite" in tests
+  url      = env("DATABASE_URL")
+}
+
+generator client {
+  provider = "prisma-client-js"
+}
+
+/// A registered account.
+model User {
+  id       Int      @id @default(autoincrement())
+  /// The sign-in address.
+  email    String   @unique
+  role     Role     @default(USER)
+  bio      String?  // "//" is no comment in a string: @default("a//b")
+  @@index([email])
+}
+
+enum Role {
+  USER
+  ADMIN // may delete
+}
+"""
+
+
+def test_prisma_schema():
+    facts = by_key("prisma/schema.prisma", PRISMA)
+    got = {k.split(":", 2)[2]: (f.value, f.line) for k, f in facts.items()}
+    assert got == {"datasource.db.provider": ("postgresql", 3),
+                   "datasource.db.url": ('env("DATABASE_URL")', 4),
+                   "generator.client.provider": ("prisma-client-js", 8),
+                   "model.User.id": ("Int @id @default(autoincrement())", 13),
+                   "model.User.email": ("String @unique", 15),
+                   "model.User.role": ("Role @default(USER)", 16),
+                   "model.User.bio": ("String?", 17),
+                   "enum.Role": ("USER, ADMIN", 21)}
+    assert facts["config:prisma/schema.prisma:datasource.db.provider"].purpose.endswith(
+        ': or "sqlite" in tests')
+    assert facts["config:prisma/schema.prisma:model.User.email"].purpose.endswith(
+        ": The sign-in address.")
+
+
+def test_prisma_settings_have_a_history(tmp_path):
+    """A Prisma datasource's provider is a key with a history (sqlite, then postgresql), found by
+    "which database"; a schema broken mid-edit keeps the facts of its last good version."""
+    from repomem.service.query import ask, facts, history
+    from tests.conftest import indexed
+
+    schema = PRISMA.replace('"postgresql" // or "sqlite" in tests', '"sqlite"')
+    r = indexed(tmp_path / "repo",
+                ("2026-02-01T10:00:00+00:00", {"prisma/schema.prisma": schema,
+                                                "package.json": '{"name": "api"}\n'}),
+                ("2026-03-01T10:00:00+00:00", {"prisma/schema.prisma": PRISMA}),
+                ("2026-04-01T10:00:00+00:00", {"prisma/schema.prisma": PRISMA.replace("}", "", 1)}))
+    key = "config:prisma/schema.prisma:datasource.db.provider"
+    assert [v["value"] for v in history(r, key)["versions"]] == ["sqlite", "postgresql"]
+    assert "config:prisma/schema.prisma:model.User.email" in {f["key"] for f in facts(r)["facts"]}
+    got = ask(r, "which database provider does prisma use?")
+    assert (got["facts"][0]["key"], got["answer"]) == (key, "postgresql")
+    assert ask(r, "which database provider does prisma use?", as_of="2026-02-15")["answer"] == "sqlite"

@@ -50,7 +50,9 @@ from repomem.miners._base import (
 #  7: the object a JS/TS config file exports (jest.config.ts, config/production.js) as
 #     settings, one per leaf; object constants named as configuration (corsOptions, DEFAULTS);
 #     what a function's body calls (attrs calls, descriptive: not part of the value).
-MINERS_VERSION = 7
+#  8: config files known by name (.flaskenv, .npmrc, .editorconfig, .prettierrc and other JSON/
+#     YAML rc files, Procfile) and Prisma schemas; INI options before the first section.
+MINERS_VERSION = 8
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",
            "MineError", "Miner", "all_miners", "excerpt", "mine_file", "redact_stored", "register_miner",

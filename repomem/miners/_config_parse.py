@@ -250,37 +250,49 @@ def parse_yaml(text: str) -> list[Leaf]:
 _NO_DEFAULT = "\x00no-default"  # makes [DEFAULT] an ordinary section instead of copying it around
 
 
-def parse_ini(text: str) -> list[Leaf]:
+def parse_ini(text: str, delimiters: tuple[str, ...] = ("=", ":"),
+              preamble: bool = False) -> list[Leaf]:
+    """Sections' options as ``(section, option)``.  preamble: the format allows options before
+    the first section (an ``.editorconfig``'s ``root = true``, a sectionless ``.npmrc``), as
+    ``(option,)``; else they are an error, as configparser says."""
     cp = configparser.ConfigParser(
-        interpolation=None, strict=False, allow_no_value=True,
+        interpolation=None, strict=False, allow_no_value=True, delimiters=delimiters,
         default_section=_NO_DEFAULT, inline_comment_prefixes=("#",),
     )
     # keep names as written: configparser documents this override; typeshed types it as a method
     cp.optionxform = str  # type: ignore[assignment,method-assign]
-    try:
-        cp.read_string(text)
+    lines = text.splitlines()
+    first = next((ln.strip() for ln in lines if ln.strip() and ln.strip()[0] not in "#;"), "")
+    preamble = preamble and bool(first) and not first.startswith("[")
+    try:  # the preamble in a section of its own, named as no real section can be
+        cp.read_string(f"[{_PREAMBLE}]\n{text}" if preamble else text)
     except Exception as e:  # configparser also raises AttributeError on some
         # malformed continuation lines (a valueless key followed by an indented line)
         raise MineError(f"INI: {_one_line(e)}") from None
     where: dict[tuple, int] = {}
-    section = ""
-    for n, line in enumerate(text.splitlines(), 1):
+    section = _PREAMBLE
+    delim = "".join(re.escape(d) for d in delimiters)
+    option = re.compile(rf"([^\s#;{delim}][^{delim}]*?)\s*[{delim}]")
+    for n, line in enumerate(lines, 1):
         m = re.match(r"\[([^\]]+)\]", line)
         if m:
             section = m.group(1).strip()
             where.setdefault((section,), n)
             continue
-        m = re.match(r"([^\s#;=:][^=:]*?)\s*[=:]", line) or re.match(r"([^\s#;=:][^=:]*?)\s*$", line)
+        m = option.match(line) or re.match(rf"([^\s#;{delim}][^{delim}]*?)\s*$", line)
         if m:
             where.setdefault((section, m.group(1).strip()), n)
     out: list[Leaf] = []
     for section in cp.sections():
-        for option, raw in cp[section].items():
+        for name, raw in cp[section].items():
             items = [ln.strip() for ln in (raw or "").splitlines() if ln.strip()]
             value = items if len(items) > 1 else (items[0] if items else "")
-            at = where.get((section, option), where.get((section,), 1))
-            out.append(((section, option), value, at))
+            at = where.get((section, name), where.get((section,), 1))
+            out.append(((name,) if section == _PREAMBLE else (section, name), value, at))
     return out
+
+
+_PREAMBLE = "\x00preamble"
 
 
 # ---- .env --------------------------------------------------------------------------------------
@@ -292,4 +304,109 @@ def parse_env(text: str) -> list[Leaf]:
     for b in parse_stream(io.StringIO(text)):
         if b.key is not None and b.value is not None and not b.error:
             out.append(((b.key,), b.value, b.original.line))
+    return out
+
+
+# ---- Procfile ----------------------------------------------------------------------------------
+_PROCESS = re.compile(r"^([A-Za-z0-9_-]+)[ \t]*:[ \t]*(\S.*?)[ \t]*$")
+
+
+def parse_procfile(text: str) -> list[Leaf]:
+    """A Procfile's process types (Heroku, foreman, honcho): ``<name>: <command>`` per line."""
+    out: list[Leaf] = []
+    for n, line in enumerate(text.splitlines(), 1):
+        m = _PROCESS.match(line)
+        if m:
+            out.append(((m.group(1),), m.group(2), n))
+    return out
+
+
+# ---- Prisma schema -----------------------------------------------------------------------------
+# No maintained Python parser of Prisma's schema language exists (the parsers are JavaScript and
+# Rust); its blocks are line-based: ``<keyword> <name> {``, one setting or field a line, ``}``.
+_BLOCK = re.compile(r"^\s*(datasource|generator|model|view|type|enum)\s+(\w+)\s*\{\s*$")
+_SETTING = re.compile(r"^\s*(\w+)\s*=\s*(.+?)\s*$")
+_FIELD = re.compile(r"^\s*(\w+)\s+(\S.*?)\s*$")
+_ENUM_VALUE = re.compile(r"^\s*(\w+)\b")
+
+
+def _prisma_code(line: str) -> str:
+    """The line without its ``//`` comment (one inside a string literal is kept)."""
+    quote = False
+    for i, ch in enumerate(line):
+        if ch == '"' and (i == 0 or line[i - 1] != "\\"):
+            quote = not quote
+        elif not quote and line.startswith("//", i):
+            return line[:i]
+    return line
+
+
+def parse_prisma(text: str) -> list[Leaf]:
+    """A Prisma schema's leaves: ``datasource.db.provider`` (a string literal's content, other
+    values as written: ``env("DATABASE_URL")``), ``generator.client.provider``, each model's
+    (view's, type's) field as ``model.User.email`` = its type and attributes (``String
+    @unique``), each enum as ``enum.Role`` = its values.  Block attributes (``@@index``) are
+    left out."""
+    out: list[Leaf] = []
+    block: tuple[str, str] | None = None
+    values: list[str] = []
+    start = 0
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = _prisma_code(raw)
+        if block is None:
+            m = _BLOCK.match(line)
+            if m:
+                block, values, start = (m.group(1), m.group(2)), [], n
+            elif line.strip():
+                raise MineError(f"Prisma: line {n}: expected a block, got {raw.strip()[:60]!r}")
+            continue
+        if line.strip() == "}":
+            if block[0] == "enum":
+                out.append((block, values, start))
+            block = None
+            continue
+        if not line.strip() or line.strip().startswith("@@"):
+            continue
+        kind, name = block
+        if _BLOCK.match(line):  # a brace lost mid-edit: no setting may move to another block
+            raise MineError(f"Prisma: {kind} {name} (line {start}) is not closed")
+        if kind in ("datasource", "generator"):
+            m = _SETTING.match(line)
+            if m is None:
+                raise MineError(f"Prisma: line {n}: expected a setting, got {raw.strip()[:60]!r}")
+            value = m.group(2)
+            if len(value) >= 2 and value[0] == value[-1] == '"':
+                value = value[1:-1]
+            out.append(((kind, name, m.group(1)), value, n))
+        elif kind == "enum":
+            m = _ENUM_VALUE.match(line)
+            if m:
+                values.append(m.group(1))
+        else:
+            m = _FIELD.match(line)
+            if m:
+                out.append((("model" if kind == "model" else kind, name, m.group(1)),
+                            " ".join(m.group(2).split()), n))
+    if block is not None:
+        raise MineError(f"Prisma: {block[0]} {block[1]} (line {start}) is not closed")
+    return out
+
+
+# ---- version files -----------------------------------------------------------------------------
+def parse_versions(text: str, tool: str | None) -> list[Leaf]:
+    """A runtime version file: ``.nvmrc``, ``.python-version`` (one version on its first line,
+    pyenv allows more: a list) as ``(tool,)``; asdf's ``.tool-versions`` (``<tool> <version>...``
+    per line) as one leaf per tool.  ``#`` starts a comment."""
+    rows = [(n, line.split("#", 1)[0].split()) for n, line in enumerate(text.splitlines(), 1)]
+    rows = [(n, words) for n, words in rows if words]
+    if tool is not None:
+        if not rows:
+            return []
+        items = [w for _, words in rows for w in words]
+        return [((tool,), items if len(items) > 1 else items[0], rows[0][0])]
+    out: list[Leaf] = []
+    for n, words in rows:
+        if len(words) < 2:
+            raise MineError(f".tool-versions: line {n}: expected '<tool> <version>'")
+        out.append(((words[0],), words[1:] if len(words) > 2 else words[1], n))
     return out

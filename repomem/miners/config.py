@@ -1,4 +1,5 @@
-"""Config miner: one fact per setting in TOML, YAML, JSON, INI/cfg and .env files.
+"""Config miner: one fact per setting in TOML, YAML, JSON, INI/cfg, .env and npmrc files, Procfiles,
+Prisma schemas and runtime version files (.nvmrc, .python-version, .tool-versions).
 
 The file path is part of every key (``config:config/production.toml:server.port``), so the same
 setting in two environments' files is two facts that never supersede each other.  Parts that the
@@ -50,18 +51,43 @@ _CI_RUNTIMES = {"node-version": "Node.js", "node": "Node.js", "node_version": "N
 _DATA_DIRS = {"fixtures", "__fixtures__", "testdata", "test_data", "test-data"}
 
 
+# Config files known by their whole name: dotenv files of other names (Flask's .flaskenv), INI
+# files without an extension, a tool's JSON or YAML "rc" file (JSON is YAML), Procfiles.
+_NAMED = {".flaskenv": "env", ".editorconfig": "editorconfig", ".npmrc": "npmrc",
+          "procfile": "procfile",
+          **dict.fromkeys((".prettierrc", ".babelrc", ".eslintrc", ".stylelintrc", ".mocharc",
+                           ".swcrc", ".lintstagedrc", ".jshintrc", ".nycrc", ".postcssrc",
+                           ".releaserc"), "yaml")}
+
+
+# Files that pin a runtime's version for a version manager (nvm, pyenv, rbenv, asdf...): the
+# runtime each names.
+_VERSION_FILES = {".nvmrc": "node", ".node-version": "node", ".python-version": "python",
+                  ".ruby-version": "ruby", ".go-version": "go", ".java-version": "java",
+                  ".terraform-version": "terraform", ".tool-versions": None}
+
+
 def _format(path: str) -> str | None:
     base = path.rsplit("/", 1)[-1].lower()
     if base == ".env" or base.startswith(".env.") or base.endswith(".env"):
         return "env"
+    if base in _NAMED:
+        return _NAMED[base]
+    if base in _VERSION_FILES:
+        return "versions"
     ext = base.rsplit(".", 1)[-1] if "." in base else ""
     return {"toml": "toml", "yaml": "yaml", "yml": "yaml", "json": "json",
-            "ini": "ini", "cfg": "ini"}.get(ext)
+            "ini": "ini", "cfg": "ini", "prisma": "prisma"}.get(ext)
 
 
-_COMMENTS = {"toml": "#", "yaml": "#", "json": "", "ini": "#;", "env": "#"}
+_COMMENTS = {"toml": "#", "yaml": "#", "json": "", "ini": "#;", "env": "#", "npmrc": "#;",
+             "editorconfig": "#;", "procfile": "#", "prisma": "/", "versions": "#"}
 _PARSERS = {"toml": P.parse_toml, "yaml": P.parse_yaml, "json": P.parse_json,
-            "ini": P.parse_ini, "env": P.parse_env}
+            "ini": P.parse_ini, "env": P.parse_env, "procfile": P.parse_procfile,
+            "prisma": P.parse_prisma,
+            # npm's ini: keys hold colons (``//registry.npmjs.org/:_authToken``), only = divides
+            "npmrc": lambda text: P.parse_ini(text, delimiters=("=",), preamble=True),
+            "editorconfig": lambda text: P.parse_ini(text, delimiters=("=",), preamble=True)}
 
 
 def _owned(base: str, parts: tuple) -> bool:
@@ -101,11 +127,12 @@ class ConfigMiner:
         fmt = _format(path)
         if fmt is None or (fmt == "json" and text.lstrip("\ufeff \t\r\n").startswith("[")):
             return []
-        leaves = _PARSERS[fmt](text)
+        base = path.rsplit("/", 1)[-1].lower()
+        leaves = P.parse_versions(text, _VERSION_FILES[base]) if fmt == "versions" \
+            else _PARSERS[fmt](text)
         if len(leaves) > MAX_FACTS_PER_FILE:  # before any per-leaf work
             raise too_many(len(leaves), "settings")
         lines = _Lines(text.splitlines(), _COMMENTS[fmt])
-        base = path.rsplit("/", 1)[-1].lower()
         is_workflow = fmt == "yaml" and re.match(r"(.*/)?\.github/workflows/[^/]+$", path)
         facts: dict[str, Fact] = {}  # by key: a repeated key (YAML merge, duplicate) -- last wins
         matrix: dict[str, tuple[list[str], int]] = {}
@@ -161,6 +188,8 @@ class ConfigMiner:
             and parts[0] == "jobs" and parts[2:4] == ("strategy", "matrix") else None
         if runtime:  # as Python's matrix says it (python:ci-matrix): "which node versions are tested in CI"
             purpose += f" - {runtime} versions tested in CI matrix ({parts[1]})"
+        if fmt == "versions":  # "which node version does nvm use?"
+            purpose += f" - {parts[0]} version pinned for the version manager"
         comment = lines.comment(line)
         if comment:
             purpose += f": {comment}"
