@@ -444,3 +444,31 @@ def test_js_object_constants_named_as_configuration():
                    "constant:src/app.ts:corsOptions.credentials": "true",
                    "constant:src/app.ts:DEFAULTS.retries": "3",
                    "constant:src/app.ts:DEFAULTS.backoff.factor": "2"}
+
+
+def test_calls_are_not_read_inside_string_literals():
+    """What a body calls leaves out names in its strings, each language's own: a JS template
+    literal, a Go raw string; a Rust lifetime ('a) is no quote."""
+    js = by_kind(mine("src/users.js", """
+        function saveUser(user) {
+          log(`saving ${user.id}: call validate() first`);
+          throw new Error("use connect(db) before save()");
+        }
+        """), "function")
+    assert dict(js["saveUser"].attrs)["calls"] == "log, Error"
+    go = by_kind(mine("store.go", """
+        package store
+
+        func Save(db *DB) error {
+            fmt.Println(`raw open() text`)
+            return db.Exec("INSERT INTO t VALUES (now())")
+        }
+        """), "function")
+    assert dict(go["Save"].attrs)["calls"] == "fmt.Println, db.Exec"
+    rs = by_kind(mine("src/lib.rs", """
+        pub fn longest<'a>(x: &'a str, y: &'a str) -> &'a str {
+            let n = count(x);
+            helper(y, "not(this)")
+        }
+        """), "function")
+    assert dict(rs["longest"].attrs)["calls"] == "count, helper"

@@ -490,13 +490,14 @@ def test_settings_classes():
 
 def test_what_a_function_calls():
     """A function's attrs.calls: the names its body calls, once each, in order; not its
-    docstring's, nor a keyword's or a builtin's (len, isinstance), nor a nested name twice."""
+    docstring's, nor a string's, nor a keyword's or a builtin's (len, isinstance), nor a nested
+    name twice."""
     from repomem.miners import mine_file
 
     src = (b'def save(user, raw):\n'
            b'    """Store it; see hash_password(raw) for how."""\n'
            b'    if len(raw) < 8 or not isinstance(raw, str):\n'
-           b'        raise ValueError("short")\n'
+           b'        raise ValueError("short: call validate(raw) first")\n'
            b'    user.password = bcrypt.hashpw(raw.encode(), bcrypt.gensalt())\n'
            b'    db.session . commit()\n'
            b'    return bcrypt.hashpw(b"x", b"y")\n'

@@ -51,7 +51,8 @@ from repomem.miners._base import (
 #     settings, one per leaf; object constants named as configuration (corsOptions, DEFAULTS);
 #     what a function's body calls (attrs calls, descriptive: not part of the value).
 #  8: config files known by name (.flaskenv, .npmrc, .editorconfig, .prettierrc and other JSON/
-#     YAML rc files, Procfile) and Prisma schemas; INI options before the first section.
+#     YAML rc files, Procfile, runtime version files) and Prisma schemas; no call read inside
+#     a string literal.
 MINERS_VERSION = 8
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",

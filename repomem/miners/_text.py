@@ -144,10 +144,23 @@ _NOT_CALLS = frozenset({"if", "elif", "for", "while", "switch", "catch", "functi
 MAX_CALLS = 16
 
 
-def calls(body: str) -> str:
-    """The names a body calls, each once, in order of first call (at most MAX_CALLS)."""
+_QUOTED = {'"': r'"(?:[^"\\\n]|\\.)*"', "'": r"'(?:[^'\\\n]|\\.)*'", "`": r"`(?:[^`\\]|\\.)*`"}
+
+
+@functools.lru_cache(maxsize=8)
+def _strings(quotes: str) -> re.Pattern:
+    """String literals delimited by QUOTES (triple-quoted ones first: Python's, Java's text
+    blocks); a template literal's ``${call()}`` goes with it."""
+    triple = [r'"""[\s\S]*?"""'] + ([r"'''[\s\S]*?'''"] if "'" in quotes else [])
+    return re.compile("|".join(triple + [_QUOTED[q] for q in quotes]))
+
+
+def calls(body: str, quotes: str = "\"'`") -> str:
+    """The names a body calls, each once, in order of first call (at most MAX_CALLS); none read
+    inside a string literal delimited by QUOTES (``raise ValueError("use connect() first")``
+    calls no ``connect``)."""
     out: dict[str, None] = {}
-    for name in _CALL.findall(body):
+    for name in _CALL.findall(_strings(quotes).sub('""', body)):
         if name in _NOT_CALLS:
             continue
         out["".join(name.split())] = None

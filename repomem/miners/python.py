@@ -268,7 +268,7 @@ def _function_fact(src: _Source, path: str, decorators, fn, cls: str) -> Fact:
     if decorators:
         start = max(decorators[0].start_point[0], def_row - (MAX_TEXT_LINES - len(def_rows)))
     said = calls(src.data[getattr(doc_node, "end_byte", body.start_byte):body.end_byte]
-                 .decode("utf-8", "replace"))  # not the docstring's
+                 .decode("utf-8", "replace"), "\"'")  # not the docstring's
     return Fact(
         key="function", kind=FUNCTION, anchor=f"{path}::{qualname}",
         subject=f"{'method' if cls else 'function'} {qualname}",

@@ -46,6 +46,7 @@ class Lang:
     literals: frozenset = frozenset()  # scalar literal node types a constant may be bound to
     returns: str = "return_type"  # field of the return type
     comments: frozenset = frozenset({"comment"})
+    quotes: str = "\"'`"  # what delimits a string literal (no call is read inside one)
 
 
 _JS_FUNCS = frozenset({"function_declaration", "generator_function_declaration", "function_expression",
@@ -68,7 +69,8 @@ LANGS = {
                 query="typescript.scm", **_JS),
     "go": Lang("go", family="go", module="tree_sitter_go", func="language", query="go.scm",
                functions=frozenset({"function_declaration", "method_declaration", "func_literal"}),
-               wrappers=frozenset({"const_declaration", "type_declaration"}), doc_prefixes=("//",), returns="result",
+               wrappers=frozenset({"const_declaration", "type_declaration"}), doc_prefixes=("//",),
+               returns="result", quotes="\"`",
                strings=frozenset({"interpreted_string_literal", "raw_string_literal"}),
                literals=frozenset({"int_literal", "float_literal", "interpreted_string_literal",
                                    "raw_string_literal", "rune_literal", "true", "false", "nil"})),
@@ -76,6 +78,7 @@ LANGS = {
                  scopes={"impl_item": "type", "trait_item": "name", "mod_item": "name"},
                  functions=frozenset({"function_item", "closure_expression"}),
                  doc_prefixes=("///",), comments=frozenset({"line_comment", "block_comment"}),
+                 quotes="\"",  # 'a is a lifetime
                  strings=frozenset({"string_literal", "raw_string_literal"}),
                  literals=frozenset({"integer_literal", "float_literal", "string_literal",
                                      "raw_string_literal", "boolean_literal", "char_literal",
@@ -85,7 +88,7 @@ LANGS = {
                          "enum_declaration": "name", "record_declaration": "name"},
                  functions=frozenset({"method_declaration", "constructor_declaration",
                                       "lambda_expression", "object_creation_expression"}),
-                 doc_prefixes=("/**",), returns="type",
+                 doc_prefixes=("/**",), returns="type", quotes="\"",
                  comments=frozenset({"line_comment", "block_comment"}),
                  strings=frozenset({"string_literal"}),
                  literals=frozenset({"decimal_integer_literal", "hex_integer_literal",

@@ -224,7 +224,7 @@ class FileFacts:
         digest = hashlib.blake2b(cut, digest_size=16).digest()
         said = _CALLS.get(digest)
         if said is None:
-            said = remember(_CALLS, digest, calls(cut.decode("utf-8", "replace")), CALLS_MAX)
+            said = remember(_CALLS, digest, calls(cut.decode("utf-8", "replace"), self.lang.quotes), CALLS_MAX)
         attrs = ((("calls", said),) if said else ()) + (
             ("class", ".".join(scope)), ("location", self.path), ("signature", signature))
         fact = Fact(
