@@ -278,3 +278,70 @@ def test_a_question_of_no_kind_prefers_the_code_to_its_tests(new_repo):
     assert top(r, "How are cookies stored between requests?")[0]["value"] == "merge_cookies"
     assert top(r, "Which test checks that cookies are stored between requests?")[0]["value"] \
         in ("test_cookie_persistence", "test_cookies_between_requests_are_cleared_on_close")
+
+
+CORE = '''class Command:
+    def make_context(self, args):
+        """Create a new context for this command's arguments."""
+        return Context(self, args)
+
+    def main(self, args):
+        """Run the command line."""
+        ctx = self.make_context(args)
+        return ctx.invoke(self)
+
+
+def make_context_for_tests(cmd):
+    """A context for a test, with no arguments."""
+    return cmd.make_context([])
+
+
+def create_context_docs():
+    """Write the docs of make_context."""
+    print("make_context(args) returns a context")
+
+
+def hash_password(raw):
+    """Hash a password with bcrypt."""
+    return bcrypt.hashpw(raw, bcrypt.gensalt())
+
+
+def register(user, raw):
+    """Create an account."""
+    user.digest = bcrypt.hashpw(raw, b"salt")
+'''
+
+
+def test_callers_of_a_function(new_repo):
+    # "which functions call X?" asks for the functions whose bodies call X (attrs calls), not X
+    # itself, which the question names; a mention in a string is no call.  Without callers the
+    # question is answered as before: by the name it spells.
+    root = new_repo()
+    commit(root, "2024-01-10T10:00:00Z", "core", {"app/core.py": CORE})
+    r = Repo.open(root)
+    ingest(r, all_history=True, progress=False)
+    for question in ("Which functions call make_context?", "Where is `make_context()` called?",
+                     "who calls make_context?", "What are the callers of make_context?"):
+        got = [f["value"] for f in ask(r, question)["facts"][:2]]
+        assert sorted(got) == ["main", "make_context_for_tests"], question
+    got = [f["value"] for f in ask(r, "Which functions call bcrypt.hashpw?")["facts"][:2]]
+    assert sorted(got) == ["hash_password", "register"]
+    assert top(r, "Which functions call hash_password?")[0]["value"] == "hash_password"
+
+
+@pytest.mark.parametrize("question, name", [
+    ("which functions call make_context?", "make_context"),
+    ("Who calls `bcrypt.hash`?", "bcrypt.hash"),
+    ("where is make_context() called?", "make_context"),
+    ("which methods use self.invoke?", "invoke"),
+    ("what are the callers of the function resolve_command?", "resolve_command"),
+    # what X calls, or a version that uses a package: no callers asked for
+    ("which functions does make_context call?", None),
+    ("what version of python uses asyncio?", None),
+    ("what calls the payment service on port 8080?", None),
+    ("which functions call the function charge in billing.py?", "charge"),
+])
+def test_the_callee_a_question_names(question, name):
+    from repomem.service.question import callee
+
+    assert callee(question) == name

@@ -281,6 +281,28 @@ def names_setting(question: str) -> bool:
     return "name" in _owned(question)
 
 
+# "which functions call `make_context`?", "who calls bcrypt.hash?", "where is make_context()
+# called?", "the callers of X": the functions whose bodies call the name (attrs calls), not the
+# function of that name.
+_NAME = r"`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:\(\))?`?"
+# ...where the name ends the question or a clause ("what calls the payment service" names none)
+_END = r"(?=\s*(?:[?.!,;:]|$|\s(?:function|method|in|from|directly|now)\b))"
+_CALLERS = re.compile(
+    r"\b(?:which|what)\s+(?:other\s+)?(?:functions?|methods?|code|places?|handlers?|callers?)\s+"
+    r"(?:call|calls|invoke|invokes|use|uses)\s+(?:the\s+)?(?:function\s+|method\s+)?" + _NAME + _END +
+    r"|\b(?:who|what)\s+(?:calls|invokes)\s+(?:the\s+)?(?:function\s+|method\s+)?" + _NAME + _END +
+    r"|\bwhere\s+(?:is|are)\s+(?:the\s+)?(?:function\s+|method\s+)?" + _NAME +
+    r"\s+(?:being\s+)?(?:called|invoked|used)\b"
+    r"|\bcallers?\s+of\s+(?:the\s+)?(?:function\s+|method\s+)?" + _NAME + _END, re.I)
+
+
+def callee(question: str) -> str | None:
+    """The name whose callers the question asks for (``make_context``, ``bcrypt.hash``)."""
+    m = _CALLERS.search(question)
+    name = next((g for g in m.groups() if g), None) if m else None
+    return re.sub(r"^(?:self|this|cls)\.", "", name) if name else None
+
+
 def asks_function(question: str) -> bool:
     """A function asked by what it does ("which helper returns ...")."""
     return bool(_ASKS_FUNCTION.search(question))

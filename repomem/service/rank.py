@@ -30,6 +30,7 @@ from repomem.service.question import (
     _FRAME,
     _GROUPS,
     asks_function,
+    callee,
     groups,
     identifiers,
     intent,
@@ -156,6 +157,22 @@ class _Facts:
                                                          i))
         self.key_order = np.empty(len(rows), dtype=np.int64)
         self.key_order[by_key] = np.arange(len(rows))
+        self._called: dict[str, list[tuple[int, str]]] | None = None
+
+    def callers(self, name: str) -> list[int]:
+        """The functions whose bodies call NAME (attrs calls): ``make_context`` is called as
+        ``self.make_context`` and ``ctx.make_context``; a dotted name (``bcrypt.hash``) as
+        written, else (``Context.invoke`` is called as ``ctx.invoke``) by its last part."""
+        if self._called is None:  # built on the first such question only
+            self._called = {}
+            for i, row in enumerate(self.rows):
+                attrs = row.get("attrs")
+                if isinstance(attrs, str) and '"calls"' in attrs:
+                    for entry in dict(json.loads(attrs)).get("calls", "").split(", "):
+                        self._called.setdefault(entry.rsplit(".", 1)[-1], []).append((i, entry))
+        found = self._called.get(name.rsplit(".", 1)[-1], [])
+        exact = [i for i, entry in found if entry == name or entry.endswith("." + name)]
+        return sorted(set(exact or [i for i, _ in found]))
 
 
 _CACHE: list = [None]
@@ -381,7 +398,14 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
         return [], []
     facts = _facts(rows)
     kinds = intent(question)
-    exact, lineage = _exact(question, facts, t, kinds)
+    name = callee(question)
+    callers = facts.callers(name) if name else []
+    if callers:  # "which functions call make_context?": its callers first, not make_context
+        kinds = {"function"}
+        exact, lineage = np.zeros(len(rows), dtype=np.int32), []
+        exact[callers] = 1
+    else:
+        exact, lineage = _exact(question, facts, t, kinds)
     lex = lex.scores(question, facts.project,
                      "by_purpose" if asks_function(question) else "default",
                      keep={"name"} if names_setting(question) else ())
