@@ -773,3 +773,31 @@ def test_a_function_by_its_package_or_where_it_is_defined(new_repo):
     assert first(r, "What does cli.prompt return?")[:2] == ("function", "prompt")
     assert first(r, "What does utils.prompt return?")[:2] == ("function", "prompt")
     assert history(r, "cli.echo")["versions"][0]["value"] == "echo"
+
+
+RESPONSE_JS = """/**
+ * Redirect to the given url, keeping the query string.
+ */
+res.redirect = function redirect(url) {
+  return this.location(url);
+};
+"""
+
+
+@pytest.mark.parametrize("prompt", [
+    "fix the bug where res.redirect loses the query string",
+    "Fix: redirect drops the query string",
+    "Please fix the issue with the redirect and the query string",
+])
+def test_an_agents_task_is_ranked_by_what_it_is_about(new_repo, prompt):
+    """An agent's prompt is a task: its verb ("fix") and "the bug where" are not what it is
+    about.  express: the context for "fix the bug where res.redirect loses the query string"
+    listed the `lint:fix` script second, before the query parser."""
+    from repomem.service.context import build_context
+
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {
+        "lib/response.js": RESPONSE_JS,
+        "package.json": '{\n  "name": "web",\n  "scripts": {\n    "lint": "eslint .",\n'
+                        '    "lint:fix": "eslint . --fix"\n  }\n}\n'}))
+    block = build_context(r, prompt, budget=2000, k=2)
+    assert "method res.redirect" in block and "scripts.lint:fix" not in block, block
