@@ -505,3 +505,56 @@ def test_what_a_function_calls():
     got = {f.value: dict(f.attrs) for f in mine_file("app/users.py", src) if f.kind == "function"}
     assert got["save"]["calls"] == "ValueError, bcrypt.hashpw, raw.encode, bcrypt.gensalt, db.session.commit"
     assert "calls" not in got["noop"]
+
+
+MODELS = b'''from django.db import models
+import sqlalchemy as sa
+import sqlalchemy.orm as so
+
+
+class BlogPage(Page):
+    """A blog post."""
+
+    subtitle = models.CharField(blank=True, max_length=255)  # shown under the title
+    body = StreamField(BaseStreamBlock(), blank=True)
+    _cache = models.CharField(max_length=10)
+    template = "blog/page.html"
+
+
+class User(db.Model):
+    username: so.Mapped[str] = so.mapped_column(sa.String(64), index=True, unique=True)
+    password_hash: so.Mapped[str] = so.mapped_column(sa.String(256))
+    api_key = db.Column(db.String(40), default="Zq8rT4vW2yX6bN0m")
+    posts = so.relationship(back_populates="author")
+
+    def avatar(self, size):
+        return size
+
+
+@dataclass
+class Limits:
+    burst = field(default=3)
+'''
+
+
+def test_model_fields():
+    """A data model's fields (Django, Wagtail, SQLAlchemy): class attributes bound to a field or
+    column call, stated as written, keyed by class; not a private attribute, nor a plain class
+    attribute, nor a settings class's attribute twice.  A field named like a secret is defined
+    by code: only a string literal in it (a default) is redacted."""
+    from repomem.miners import mine_file
+
+    got = {f.key.split(":", 2)[2]: f for f in mine_file("blog/models.py", MODELS)
+           if f.kind == "config"}
+    assert {k: f.value for k, f in got.items() if ("field", "true") in f.attrs} == {
+        "BlogPage.subtitle": "models.CharField(blank=True, max_length=255)",
+        "BlogPage.body": "StreamField(BaseStreamBlock(), blank=True)",
+        "User.username": "so.mapped_column(sa.String(64), index=True, unique=True)",
+        "User.password_hash": "so.mapped_column(sa.String(256))",
+        "User.api_key": 'db.Column(db.String(40), default="<redacted:' +
+                        got["User.api_key"].value.split("<redacted:")[1],
+        "User.posts": 'so.relationship(back_populates="author")'}
+    assert "Zq8rT4vW2yX6bN0m" not in got["User.api_key"].text
+    assert got["BlogPage.subtitle"].line == 9
+    assert got["BlogPage.subtitle"].purpose == "subtitle - shown under the title - a field of BlogPage"
+    assert "Limits.burst" in got and ("field", "true") not in got["Limits.burst"].attrs

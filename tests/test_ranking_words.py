@@ -775,7 +775,7 @@ def test_a_function_by_its_package_or_where_it_is_defined(new_repo):
     assert history(r, "cli.echo")["versions"][0]["value"] == "echo"
 
 
-RESPONSE_JS = """/**
+REDIRECT_JS = """/**
  * Redirect to the given url, keeping the query string.
  */
 res.redirect = function redirect(url) {
@@ -796,8 +796,33 @@ def test_an_agents_task_is_ranked_by_what_it_is_about(new_repo, prompt):
     from repomem.service.context import build_context
 
     r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {
-        "lib/response.js": RESPONSE_JS,
+        "lib/response.js": REDIRECT_JS,
         "package.json": '{\n  "name": "web",\n  "scripts": {\n    "lint": "eslint .",\n'
                         '    "lint:fix": "eslint . --fix"\n  }\n}\n'}))
     block = build_context(r, prompt, budget=2000, k=2)
     assert "method res.redirect" in block and "scripts.lint:fix" not in block, block
+
+
+PERSON_MODEL = """from django.db import models
+
+
+class Person(models.Model):
+    first_name = models.CharField("First name", max_length={n})
+    last_name = models.CharField("Last name", max_length=254)
+"""
+
+
+def test_a_model_fields_definition_has_a_history(new_repo):
+    """bakerydemo: "what is the max length of a person's first name?" had no fact to answer
+    (only the class Person).  A field is a setting of its model: a new max_length supersedes."""
+    from repomem.service.query import history
+
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"base/models.py": PERSON_MODEL.format(n=100)}),
+                ("2024-06-01T10:00:00Z", {"base/models.py": PERSON_MODEL.format(n=254)}))
+    got = ask(r, "what is the max length of a person's first name?")
+    assert got["facts"][0]["key"] == "config:base/models.py:Person.first_name"
+    assert "max_length=254" in got["answer"]
+    assert ["max_length=100" in v["value"] for v in history(
+        r, "config:base/models.py:Person.first_name")["versions"]] == [True, False]
+    then = ask(r, "what is the max length of a person's first name?", as_of="2024-04-01")
+    assert "max_length=100" in then["answer"]

@@ -183,11 +183,31 @@ def _setting_name(fact: Fact) -> str:
     return parts[-1] if parts else ""
 
 
+# A string literal in a field's definition (``default="..."``)
+_LITERAL = re.compile(r"""(?P<q>["'])(?P<s>(?:\\.|(?!(?P=q))[^\\\r\n])*)(?P=q)""")
+
+
+def _field_literals(fact: Fact) -> Fact:
+    """A data model's field named like a secret (``password_hash = db.Column(db.String(128))``)
+    is defined by code, not by its secret: only the string literals in its definition (a
+    ``default="..."``) are redacted, each where it stands."""
+    value, text = fact.value, fact.text
+    for m in _LITERAL.finditer(fact.value):
+        secret = m.group("s")
+        if secret and not _not_secret_value(secret):
+            tok = _token(secret)
+            value, text = value.replace(secret, tok), text.replace(secret, tok)
+    return dataclasses.replace(fact, value=value, text=text)
+
+
 def redact_fact(fact: Fact) -> Fact:
     """The fact with every secret in value, text, purpose, subject and attrs redacted."""
+    if fact.kind == CONFIG and ("field", "true") in fact.attrs and secret_name(_setting_name(fact)):
+        fact = _field_literals(fact)
     value, text, purpose, subject = fact.value, fact.text, fact.purpose, fact.subject
     attrs = list(fact.attrs)
     if fact.kind in (CONFIG, CONSTANT, DOCKER) and secret_name(_setting_name(fact)) \
+            and ("field", "true") not in fact.attrs \
             and not _not_secret_value(value) and not re.fullmatch(r"[./~][^\s]*", value.strip()):
         secret = value.strip().strip("\"'")
         tok = _token(secret)

@@ -1,5 +1,6 @@
-"""Constants and settings of a Python file: module-level UPPER_CASE names and dunders, and the
-class-level attributes of settings-like classes (rules in _pyvalues and docs/facts.md)."""
+"""Constants and settings of a Python file: module-level UPPER_CASE names and dunders, the
+class-level attributes of settings-like classes (rules in _pyvalues and docs/facts.md), and the
+fields of data models."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Callable
 
 from repomem.core.model import CONFIG, CONSTANT, Fact
 from repomem.miners._pysource import MAX_TEXT_LINES, _comment_text, _render_literal, _Source, _string_value, _words
-from repomem.miners._pyvalues import UPPER, setting_value, settings_kind
+from repomem.miners._pyvalues import UPPER, _callee, setting_value, settings_kind
 
 CONSTANT_NAME = re.compile(r"^_?[A-Z][A-Z0-9_]*$|^__[a-z][a-z0-9_]*__$")
 NOT_CONSTANTS = {"__all__", "__slots__", "__path__", "__doc__", "__name__", "__package__"}
@@ -152,7 +153,10 @@ def _settings(src: _Source, root, path: str) -> list[Fact]:
             continue
         kind = settings_kind(src, cls, decorators, config_classes)
         body = cls.child_by_field_name("body")
-        if kind is None or body is None:
+        if body is None:
+            continue
+        if kind is None:
+            facts += _fields(src, cls, body, path)
             continue
         name = src.text(cls.child_by_field_name("name"))
         config_classes.add(name)
@@ -163,6 +167,33 @@ def _settings(src: _Source, root, path: str) -> list[Fact]:
             def accept(n):
                 return not n.startswith("_") and n not in ("model_config", "Config")
         facts += _value_facts(src, body, path, CONFIG, name, accept, settings=kind == "upper")
+    return facts
+
+
+# A data model's fields (Django, SQLAlchemy, Peewee, mongoengine, Wagtail, DRF serializers, WTForms):
+# class attributes bound to a call of a field or column type.
+_FIELD_CALL = re.compile(r"(?:^|\.)(?:\w*Field|\w*Column|mapped_column|ForeignKey|ParentalKey|"
+                         r"relationship|Relationship)$")
+
+
+def _fields(src: _Source, cls, body, path: str) -> list[Fact]:
+    """The fields of a model class (not a settings class): ``config:<path>:<Class>.<field>``,
+    the field's definition as written (``models.CharField(max_length=255, blank=True)``)."""
+    facts = []
+    name = src.text(cls.child_by_field_name("name"))
+    for i, stmt, field, right in _assignments(src, body):
+        if right.type != "call" or field.startswith("_") \
+                or not _FIELD_CALL.search(_callee(src, right)):
+            continue
+        got = _expression(src, right)
+        if got is None:
+            continue
+        first, last = stmt.start_point[0], stmt.end_point[0]
+        facts.append(Fact(
+            key=f"{CONFIG}:{path}:{name}.{field}", kind=CONFIG, subject=f"{name}.{field} in {path}",
+            value=got[0], attrs=(("field", "true"),), path=path, line=first + 1,
+            text=src.rows(first, min(last, first + MAX_TEXT_LINES - 1)),
+            purpose=f"{_purpose(src, body.children, i, field)} - a field of {name}"))
     return facts
 
 
