@@ -558,3 +558,56 @@ def test_model_fields():
     assert got["BlogPage.subtitle"].line == 9
     assert got["BlogPage.subtitle"].purpose == "subtitle - shown under the title - a field of BlogPage"
     assert "Limits.burst" in got and ("field", "true") not in got["Limits.burst"].attrs
+
+
+DEFAULTS = b'''UNSET = object()
+
+
+class Client:
+    def __init__(
+        self,
+        auth=None,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,  # seconds
+        follow_redirects: bool = False,
+        max_redirects=20,
+        pool=UNSET,
+        cert=USE_CLIENT_DEFAULT,
+        _private=1,
+        base_url: str = "",
+        **kwargs,
+    ):
+        self.timeout = timeout
+
+
+class _Internal:
+    def __init__(self, size=10):
+        pass
+
+
+@dataclass
+class Limits:
+    burst: int = 3
+
+    def __init__(self, burst=5, expiry=5.0):
+        pass
+'''
+
+
+def test_constructor_defaults():
+    """What an object is made with unless told otherwise: a public class's __init__ defaults as
+    written (a literal, a constant's name); not None or a sentinel ("not given": the body
+    decides), nor a private parameter or class; a settings class's own field comes first."""
+    from repomem.miners import mine_file
+
+    got = {f.key.split(":", 2)[2]: f for f in mine_file("web/client.py", DEFAULTS)
+           if f.kind == "config"}
+    assert {k: f.value for k, f in got.items()} == {
+        "Client.timeout": "DEFAULT_TIMEOUT", "Client.follow_redirects": "False",
+        "Client.max_redirects": "20", "Client.base_url": "", "Limits.burst": "3",
+        "Limits.expiry": "5.0"}
+    assert ("default", "true") in got["Client.follow_redirects"].attrs
+    assert ("default", "true") not in got["Limits.burst"].attrs
+    assert got["Client.follow_redirects"].line == 10
+    assert got["Client.follow_redirects"].text == "follow_redirects: bool = False,"
+    assert got["Client.follow_redirects"].purpose == "follow redirects - the default Client is made with"

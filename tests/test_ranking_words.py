@@ -826,3 +826,31 @@ def test_a_model_fields_definition_has_a_history(new_repo):
         r, "config:base/models.py:Person.first_name")["versions"]] == [True, False]
     then = ask(r, "what is the max length of a person's first name?", as_of="2024-04-01")
     assert "max_length=100" in then["answer"]
+
+
+CLIENT_PY = """class Client:
+    \"\"\"An HTTP client.\"\"\"
+
+    def __init__(self, *, timeout=5.0, follow_redirects={follow}, max_redirects=20):
+        self.follow_redirects = follow_redirects
+
+
+def follow(response):
+    \"\"\"The next request of a redirect response.\"\"\"
+    return response.next_request
+"""
+
+
+def test_a_constructor_default_answers_what_happens_by_default(new_repo):
+    """httpx: "does the client follow redirects by default?" had no fact saying so
+    (`Client.__init__(follow_redirects=False)`).  A public class's constructor defaults are
+    settings of the class, with a history: follow_redirects was True, then False."""
+    from repomem.service.query import history
+
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"web/client.py": CLIENT_PY.format(follow=True)}),
+                ("2024-06-01T10:00:00Z", {"web/client.py": CLIENT_PY.format(follow=False)}))
+    got = ask(r, "does the client follow redirects by default?")
+    key = "config:web/client.py:Client.follow_redirects"
+    assert (got["facts"][0]["key"], got["answer"]) == (key, "False")
+    assert [v["value"] for v in history(r, key)["versions"]] == ["True", "False"]
+    assert ask(r, "does the client follow redirects by default?", as_of="2024-04-01")["answer"] == "True"

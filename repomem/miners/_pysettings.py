@@ -141,7 +141,8 @@ def _is_constant(name: str) -> bool:
 
 
 def _settings(src: _Source, root, path: str) -> list[Fact]:
-    """Class-level attributes of the module's settings-like classes."""
+    """Class-level attributes of the module's settings-like classes, the fields of its data
+    models, and its public classes' constructor defaults."""
     facts: list[Fact] = []
     config_classes: set[str] = set()
     for child in root.named_children:
@@ -155,8 +156,13 @@ def _settings(src: _Source, root, path: str) -> list[Fact]:
         body = cls.child_by_field_name("body")
         if body is None:
             continue
+        # a constructor's defaults after the class's own fields and settings (a dataclass's
+        # generated __init__ has none; a hand-written one may repeat a field's name)
+        defaults = _init_defaults(src, cls, body, path)
         if kind is None:
-            facts += _fields(src, cls, body, path)
+            own = _fields(src, cls, body, path)
+            keys = {f.key for f in own}
+            facts += own + [f for f in defaults if f.key not in keys]
             continue
         name = src.text(cls.child_by_field_name("name"))
         config_classes.add(name)
@@ -166,7 +172,9 @@ def _settings(src: _Source, root, path: str) -> list[Fact]:
         else:
             def accept(n):
                 return not n.startswith("_") and n not in ("model_config", "Config")
-        facts += _value_facts(src, body, path, CONFIG, name, accept, settings=kind == "upper")
+        own = _value_facts(src, body, path, CONFIG, name, accept, settings=kind == "upper")
+        keys = {f.key for f in own}
+        facts += own + [f for f in defaults if f.key not in keys]
     return facts
 
 
@@ -195,6 +203,48 @@ def _fields(src: _Source, cls, body, path: str) -> list[Fact]:
             text=src.rows(first, min(last, first + MAX_TEXT_LINES - 1)),
             purpose=f"{_purpose(src, body.children, i, field)} - a field of {name}"))
     return facts
+
+
+# A default that means "not given": the value used is decided in the body (click's
+# help_option_names=None is ["--help"] unless a parent context says otherwise).
+_UNSET = re.compile(r"^(?:None|\.\.\.|_?[A-Z_]*(?:UNSET|NOT_?SET|MISSING|SENTINEL)[A-Z_]*|\w*_DEFAULT)$")
+
+
+def _init_defaults(src: _Source, cls, body, path: str) -> list[Fact]:
+    """The defaults of a public class's constructor: what an object is configured with unless
+    told otherwise (``Limits(keepalive_expiry=5.0)``, ``Client(follow_redirects=False)``), as
+    ``config:<path>:<Class>.<parameter>`` = the default as written; attrs ``default``."""
+    name = src.text(cls.child_by_field_name("name"))
+    init = next((d for d in map(_definition, body.named_children) if d is not None
+                 and src.text(d.child_by_field_name("name")) == "__init__"), None)
+    params = init.child_by_field_name("parameters") if init is not None else None
+    if name.startswith("_") or params is None:
+        return []
+    facts = []
+    for param in params.named_children:
+        if param.type not in ("default_parameter", "typed_default_parameter"):
+            continue
+        pname, value = param.child_by_field_name("name"), param.child_by_field_name("value")
+        if pname is None or value is None or src.text(pname).startswith("_"):
+            continue
+        got = setting_value(src, value, _render_literal, _string_value) or _expression(src, value)
+        if got is None or _UNSET.match(got[0]):
+            continue
+        line = param.start_point[0]
+        field = src.text(pname)
+        facts.append(Fact(
+            key=f"{CONFIG}:{path}:{name}.{field}", kind=CONFIG, subject=f"{name}.{field} in {path}",
+            value=got[0], attrs=tuple(sorted({*got[1], ("default", "true")} - {("expression", "true")})),
+            path=path, line=line + 1, text=src.lines[line].strip(),
+            purpose=f"{' '.join(_words(field))} - the default {name} is made with"))
+    return facts
+
+
+def _definition(node):
+    """The function a class body's statement defines (through its decorators), else None."""
+    if node.type == "decorated_definition":
+        node = node.child_by_field_name("definition")
+    return node if node is not None and node.type == "function_definition" else None
 
 
 # Module-level blocks whose statements run when the module loads: settings chosen by a
