@@ -434,7 +434,7 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     named = exact > 0
     fused += _named_in_path(question, rows, np.flatnonzero(named), facts.project) \
         * SIGNALS["path"] / (RRF_K + 1)
-    tier = (named & (wanted if kinds else not _ASKS_AUX.search(question))).astype(np.int32)
+    tier = (named & (wanted if kinds else True)).astype(np.int32)
     # named, but not the kind of fact asked for: a strong signal, not a tier
     fused += (named & (tier == 0)) * SIGNALS["exact"] / (RRF_K + 1)
     fused = np.round(fused, 6)
