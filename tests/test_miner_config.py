@@ -374,6 +374,12 @@ def test_prisma_schema():
         ': or "sqlite" in tests')
     assert facts["config:prisma/schema.prisma:model.User.email"].purpose.endswith(
         ": The sign-in address.")
+    assert ("field", "true") in facts["config:prisma/schema.prisma:model.User.email"].attrs
+    # a field named like a secret is defined by its type: only a literal in it is redacted
+    got = {f.key.rsplit(".", 1)[-1]: f.value for f in mine_file("schema.prisma", (
+        b'model User {\n  password String\n  apiToken String @default("Zq8rT4vW2yX6bN0mK3pL")\n}\n'))}
+    assert got["password"] == "String"
+    assert got["apiToken"].startswith('String @default("<redacted:') and "Zq8r" not in got["apiToken"]
 
 
 def test_prisma_settings_have_a_history(tmp_path):

@@ -193,9 +193,11 @@ class ConfigMiner:
         comment = lines.comment(line)
         if comment:
             purpose += f": {comment}"
+        # a Prisma model's field is defined by its type, as a Python model's (secrets.py)
+        field = fmt == "prisma" and parts[0] in ("model", "view", "type")
         return Fact(key=f"config:{path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {path}",
                     value=text_value, path=path, line=line, text=lines.text(line, text_value),
-                    purpose=purpose)
+                    purpose=purpose, attrs=(("field", "true"),) if field else ())
 
 
 class _Lines:
