@@ -854,3 +854,18 @@ def test_a_constructor_default_answers_what_happens_by_default(new_repo):
     assert (got["facts"][0]["key"], got["answer"]) == (key, "False")
     assert [v["value"] for v in history(r, key)["versions"]] == ["True", "False"]
     assert ask(r, "does the client follow redirects by default?", as_of="2024-04-01")["answer"] == "True"
+
+
+
+def test_a_camel_case_name_is_indexed_by_its_words():
+    """httpx: "how is basic auth encoded?" found test_basic_auth, not the class BasicAuth: a
+    CamelCase name was indexed only as one lower-cased word (basicauth), while a snake_case
+    name's words were; a setting's camelCase name too (testEnvironment)."""
+    from repomem.service.lexical import doc_tokens
+
+    row = {"kind": "class", "key": "class:6f6e6c7fdd30", "value": "BasicAuth", "purpose": "",
+           "path": "web/auth.py", "subject": "class BasicAuth", "text": "", "attrs": "[]"}
+    assert {"name:basic", "name:auth", "name:basicauth"} <= set(doc_tokens(row))
+    row = dict(row, kind="config", key="config:jest.config.js:testEnvironment", value="node",
+               subject="testEnvironment in jest.config.js", path="jest.config.js")
+    assert {"name:test", "name:environ", "name:test_environment", "name:jest"} <= set(doc_tokens(row))

@@ -65,6 +65,33 @@ def test_snapshot_follows_head_and_is_dropped_before_a_view_change(new_repo, tmp
     assert ask(r, "port?")["answer"] == "2"  # the next reader redoes the view
 
 
+def test_a_snapshot_indexed_by_an_older_tokenizer_is_written_again(new_repo, tmp_path):
+    """A snapshot whose lexical index another tokenizer built is not read (its tokens would not
+    meet the question's): every fresh process indexed the rows itself (~0.35 s a cold ask on
+    httpx) until a commit came.  The next ingest writes it again, though nothing is new."""
+    import json
+
+    import numpy as np
+
+    from repomem.core.tokens import TOKENIZER
+
+    repo = new_repo()
+    commit(repo, "2026-01-01T00:00:00Z", "a", {"c.toml": "port = 1\n"})
+    r = Repo.open(repo, store=tmp_path / "s")
+    ingest(r, all_history=True)
+    path = r.store.path / viewcache.SNAPSHOT
+    with np.load(path, allow_pickle=False) as z:
+        members = {k: z[k] for k in z.files}
+    members["lex_tokenizer"] = np.frombuffer(json.dumps("an-older-tokenizer").encode(), np.uint8)
+    with open(path, "wb") as fh:
+        np.savez(fh, **members)
+    assert not viewcache.exists(r.store.path, git.head(repo))
+    ingest(r, all_history=True)
+    with np.load(path, allow_pickle=False) as z:
+        assert json.loads(z["lex_tokenizer"].tobytes()) == TOKENIZER
+    assert ask(r, "port?")["answer"] == "1"
+
+
 def test_provisional_snapshot_answers_before_chroma_and_matches_the_final(new_repo, tmp_path):
     import json as _json
 

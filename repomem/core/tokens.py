@@ -79,7 +79,8 @@ def norm_ident(word: str) -> str:
 # The tokenizer's name, kept in the snapshot's arrays and in every cached document digest: an
 # index built by another tokenizer is not read (the question's tokens would not meet it), and
 # its cached tokens are not reused.
-TOKENIZER = "snowball-english-1"
+# -2: a function's or class's name field holds its name as written (camelCase words split).
+TOKENIZER = "snowball-english-2"
 
 
 @functools.lru_cache(maxsize=1)

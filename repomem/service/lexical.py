@@ -44,7 +44,11 @@ _META = {"func", "name"}
 
 
 def fields(row: dict) -> dict[str, str]:
-    return {"name": " ".join(sorted(names(row))), "value": row["value"],
+    # a name's words as the question says them: a function's or class's name as written
+    # (BasicAuth is "basic auth", createUser "create user"; norm_ident's lower case would make
+    # them one word), a setting's camelCase name split (testEnvironment)
+    spelled = {row["value"]} if row["kind"] in ("function", "class") else set()
+    return {"name": " ".join(sorted(names(row, camel=True) | spelled)), "value": row["value"],
             "purpose": row["purpose"], "key": row["key"].replace(":", " "),
             "path": row["path"], "text": (row.get("text") or "")[:300], "calls": _calls(row)}
 

@@ -122,6 +122,10 @@ def _read(store_path: Store | Path, head: str | None, any_head: bool = False):
 
 
 def exists(store_path: Store | Path, head: str | None) -> bool:
+    """Whether a whole snapshot of HEAD's view is there, its lexical index built by this
+    tokenizer (else every fresh process would index the rows itself until the next commit)."""
+    from repomem.core.tokens import TOKENIZER
+
     try:
         import numpy as np
 
@@ -129,7 +133,7 @@ def exists(store_path: Store | Path, head: str | None) -> bool:
             if json.loads(z["state"].tobytes()).get("head") != head:
                 return False
             z["rows"], z["embeddings"]  # a truncated file fails here, not at the next read
-            return True
+            return "lex_tokenizer" in z and json.loads(z["lex_tokenizer"].tobytes()) == TOKENIZER
     except OSError:
         return False
     except _DAMAGED as e:
