@@ -29,6 +29,11 @@ GOOD = {
     "requirements.txt": "requests==2.32.3\n",
     "pyproject.toml": '[project]\nname = "x"\ndependencies = ["httpx>=0.27"]\n',
     "package.json": '{"name": "x", "dependencies": {"express": "^4.19.2"}}\n',
+    "Procfile": "web: gunicorn app:app\n",
+    "schema.prisma": 'datasource db {\n  provider = "postgresql"\n}\n\nmodel U {\n  id Int @id\n}\n',
+    ".npmrc": "save-exact=true\n",
+    ".editorconfig": "root = true\n[*]\nindent_size = 2\n",
+    ".tool-versions": "nodejs 20.11.0\n",
 }
 
 
@@ -41,8 +46,10 @@ def _bomb(levels: int, fan: int) -> str:
 def _nested(fmt: str, depth: int) -> str:
     if fmt in ("c.json", "package.json"):
         return '{"a":' * depth + "1" + "}" * depth
-    if fmt == "b.yaml":
-        return "".join("  " * i + "a:\n" for i in range(depth)) + "  " * depth + "1\n"
+    if fmt == "b.yaml":  # indented up to 500 levels (60,000 would be 3.6 GB of spaces), then flow
+        if depth <= 500:
+            return "".join("  " * i + "a:\n" for i in range(depth)) + "  " * depth + "1\n"
+        return "a: " + "[" * depth + "]" * depth + "\n"
     if fmt in ("a.toml", "pyproject.toml"):
         return "a = " + "[" * depth + "]" * depth + "\n"
     if fmt == "e.py":
@@ -53,7 +60,9 @@ def _nested(fmt: str, depth: int) -> str:
 def _huge(fmt: str, n: int) -> str:
     line = {"c.json": None, "package.json": None, "b.yaml": "k{i}: v{i}\n", ".env": "K{i}=v{i}\n",
             "a.toml": 'k{i} = "v{i}"\n', "pyproject.toml": 'k{i} = "v{i}"\n',
-            "d.ini": "k{i} = v{i}\n", "e.py": "C{i} = {i}\n", "requirements.txt": "pkg{i}==1.{i}\n"}
+            "d.ini": "k{i} = v{i}\n", "e.py": "C{i} = {i}\n", "requirements.txt": "pkg{i}==1.{i}\n",
+            "Procfile": "p{i}: run {i}\n", "schema.prisma": "model M{i} {{\n  id Int @id\n}}\n",
+            ".npmrc": "k{i}=v{i}\n", ".editorconfig": "k{i} = v{i}\n", ".tool-versions": "t{i} 1.{i}\n"}
     if line[fmt] is None:  # minified: one long line
         return "{" + ",".join(f'"k{i}":"v{i}"' for i in range(n)) + "}"
     body = "".join(line[fmt].format(i=i) for i in range(n))

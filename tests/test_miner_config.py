@@ -400,3 +400,12 @@ def test_prisma_settings_have_a_history(tmp_path):
     got = ask(r, "which database provider does prisma use?")
     assert (got["facts"][0]["key"], got["answer"]) == (key, "postgresql")
     assert ask(r, "which database provider does prisma use?", as_of="2026-02-15")["answer"] == "sqlite"
+
+
+def test_a_parser_recursing_too_deep_is_a_mine_error():
+    """tomllib recurses per nesting level: `a = [[[[...` was a RecursionError out of mine_file
+    (the ingest caught it; the overlay and the fuzz harness did not)."""
+    depth = 100_000
+    with pytest.raises(MineError) as e:
+        mine_file("a.toml", b"a = " + b"[" * depth + b"]" * depth + b"\n")
+    assert str(e.value) == "too deeply nested to parse"

@@ -178,10 +178,13 @@ def mine_file(path: str, data: bytes) -> list[Fact]:
         return []
     text = redact_blob(text, code=path.endswith((".py", ".pyi")))
     facts: list[Fact] = []
-    for miner in miners:
-        facts.extend(miner.mine(path, text))
-        if len(facts) > MAX_FACTS_PER_FILE:
-            raise too_many(len(facts))
+    try:
+        for miner in miners:
+            facts.extend(miner.mine(path, text))
+            if len(facts) > MAX_FACTS_PER_FILE:
+                raise too_many(len(facts))
+    except RecursionError:  # a parser's own recursion (tomllib on `a = [[[[...`)
+        raise MineError("too deeply nested to parse") from None
     return [_finish(f, redact_fact) for f in facts]
 
 
