@@ -348,7 +348,7 @@ model User {
   /// The sign-in address.
   email    String   @unique
   role     Role     @default(USER)
-  bio      String?  // "//" is no comment in a string: @default("a//b")
+  site     String?  @default("https://example.dev//home") // "//" in a string is no comment
   @@index([email])
 }
 
@@ -368,7 +368,7 @@ def test_prisma_schema():
                    "model.User.id": ("Int @id @default(autoincrement())", 13),
                    "model.User.email": ("String @unique", 15),
                    "model.User.role": ("Role @default(USER)", 16),
-                   "model.User.bio": ("String?", 17),
+                   "model.User.site": ('String? @default("https://example.dev//home")', 17),
                    "enum.Role": ("USER, ADMIN", 21)}
     assert facts["config:prisma/schema.prisma:datasource.db.provider"].purpose.endswith(
         ': or "sqlite" in tests')
