@@ -70,7 +70,8 @@ def build_server(repo: str = ".", store: str | None = None):
     def ask(question: str, as_of: str | None = None, k: int = 5) -> dict[str, Any]:
         """Answer a question about this repository from its CURRENT facts (the best match first),
         e.g. "what port does production listen on?", "what is the user lookup function called?",
-        "which version of requests do we pin?".  Each fact has its value, the file:line, and the
+        "which version of requests do we pin?", "which functions call make_context?", "does the
+        client follow redirects by default?".  Each fact has its value, the file:line, and the
         commit and date it has been valid since.  Values that were replaced are never returned.
         as_of: optional ISO date (2026-02-01), datetime, or git revision, to ask what was true
         then instead of now; without it, a date the question names ("on 2026-02-01", "in
