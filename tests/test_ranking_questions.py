@@ -309,6 +309,11 @@ def hash_password(raw):
 def register(user, raw):
     """Create an account."""
     user.digest = bcrypt.hashpw(raw, b"salt")
+
+
+def bcrypt_rounds():
+    """How many bcrypt rounds a bcrypt hash takes."""
+    return 12
 '''
 
 
@@ -325,6 +330,9 @@ def test_callers_of_a_function(new_repo):
         got = [f["value"] for f in ask(r, question)["facts"][:2]]
         assert sorted(got) == ["main", "make_context_for_tests"], question
     got = [f["value"] for f in ask(r, "Which functions call bcrypt.hashpw?")["facts"][:2]]
+    assert sorted(got) == ["hash_password", "register"]
+    # a module no call ends with: the functions calling through it
+    got = [f["value"] for f in ask(r, "Which functions use bcrypt?")["facts"][:2]]
     assert sorted(got) == ["hash_password", "register"]
     assert top(r, "Which functions call hash_password?")[0]["value"] == "hash_password"
 

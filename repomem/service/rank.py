@@ -158,11 +158,13 @@ class _Facts:
         self.key_order = np.empty(len(rows), dtype=np.int64)
         self.key_order[by_key] = np.arange(len(rows))
         self._called: dict[str, list[tuple[int, str]]] | None = None
+        self._through: dict[str, set[int]] = {}
 
     def callers(self, name: str) -> list[int]:
         """The functions whose bodies call NAME (attrs calls): ``make_context`` is called as
         ``self.make_context`` and ``ctx.make_context``; a dotted name (``bcrypt.hash``) as
-        written, else (``Context.invoke`` is called as ``ctx.invoke``) by its last part."""
+        written, else (``Context.invoke`` is called as ``ctx.invoke``) by its last part; a name
+        no call ends with, through it (``bcrypt``: ``bcrypt.hash``, ``bcrypt.compare``)."""
         if self._called is None:  # built on the first such question only
             self._called = {}
             for i, row in enumerate(self.rows):
@@ -170,9 +172,11 @@ class _Facts:
                 if isinstance(attrs, str) and '"calls"' in attrs:
                     for entry in dict(json.loads(attrs)).get("calls", "").split(", "):
                         self._called.setdefault(entry.rsplit(".", 1)[-1], []).append((i, entry))
+                        if "." in entry:
+                            self._through.setdefault(entry.split(".", 1)[0], set()).add(i)
         found = self._called.get(name.rsplit(".", 1)[-1], [])
         exact = [i for i, entry in found if entry == name or entry.endswith("." + name)]
-        return sorted(set(exact or [i for i, _ in found]))
+        return sorted(set(exact or [i for i, _ in found]) or self._through.get(name, set()))
 
 
 _CACHE: list = [None]
