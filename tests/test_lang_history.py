@@ -279,3 +279,24 @@ def test_what_a_function_calls_answers_how_questions(tmp_path):
     assert len(history(r, got["facts"][0]["key"])["versions"]) == 1
     tags = _by_value(r.root, "function")["listTags"]
     assert tags["attrs"]["calls"] == "prisma.tag.findMany"
+
+
+def test_a_mongoose_field_has_a_history(tmp_path):
+    """A schema field's constraint is a key with a history: maxlength 30, then 50; "what is
+    the max length of a username?" is answered by it, now and as of before the change."""
+    from repomem.service.query import ask
+    from tests.conftest import indexed
+
+    model = ("const mongoose = require('mongoose');\n\n"
+             "const userSchema = new mongoose.Schema({{\n"
+             "  username: {{ type: String, required: true, maxlength: {n} }},\n"
+             "  bio: String,\n}});\n\nmodule.exports = mongoose.model('User', userSchema);\n")
+    r = indexed(tmp_path / "repo",
+                ("2026-02-01T10:00:00+00:00", {"models/user.js": model.format(n=30),
+                                                "package.json": '{"dependencies": {"mongoose": "^8.0.0"}}\n'}),
+                ("2026-03-01T10:00:00+00:00", {"models/user.js": model.format(n=50)}))
+    key = "config:models/user.js:userSchema.username.maxlength"
+    assert [v["value"] for v in history(r, key)["versions"]] == ["30", "50"]
+    got = ask(r, "what is the max length of a username?")
+    assert (got["facts"][0]["key"], got["answer"]) == (key, "50")
+    assert ask(r, "what is the max length of a username?", as_of="2026-02-15")["answer"] == "30"

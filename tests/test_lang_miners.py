@@ -472,3 +472,40 @@ def test_calls_are_not_read_inside_string_literals():
         }
         """), "function")
     assert dict(rs["longest"].attrs)["calls"] == "count, helper"
+
+
+USER_MODEL = """const mongoose = require('mongoose');
+const { Schema } = mongoose;
+
+/** A registered account. */
+const userSchema = new mongoose.Schema({
+  username: { type: String, required: true, unique: true, maxlength: 30 },
+  email: String,
+  apiKey: { type: String, default: 'Zq8rT4vW2yX6bN0mK3pL' },
+  posts: [{ type: Schema.Types.ObjectId, ref: 'Post' }],
+}, { timestamps: true });
+
+const notASchema = new Map([['a', 1]]);
+
+module.exports = mongoose.model('User', userSchema);
+"""
+
+
+def test_a_mongoose_schema_is_a_data_model():
+    """`new mongoose.Schema({...})` (or `new Schema`) bound to a constant: each field's leaf is
+    a setting of the model, as written (`String`, `Schema.Types.ObjectId`), attrs.field; the
+    default of a field named like a secret is redacted, and so is every copy of it in another
+    leaf's source text."""
+    facts = mine_file("models/user.js", USER_MODEL.encode())
+    got = {f.key.split(":", 2)[2]: f for f in facts if f.kind == "config"}
+    assert {k: f.value for k, f in got.items() if "apiKey" not in k} == {
+        "userSchema.username.type": "String", "userSchema.username.required": "true",
+        "userSchema.username.unique": "true", "userSchema.username.maxlength": "30",
+        "userSchema.email": "String", "userSchema.posts.0.type": "Schema.Types.ObjectId",
+        "userSchema.posts.0.ref": "Post"}
+    assert all(("field", "true") in f.attrs for f in got.values())
+    assert got["userSchema.apiKey.type"].value == "String"
+    assert got["userSchema.apiKey.default"].value.startswith("<redacted:")
+    assert not [f.key for f in facts if "Zq8r" in f.value + f.text + f.purpose]
+    assert got["userSchema.username.maxlength"].line == 6
+    assert got["userSchema.username.maxlength"].purpose.endswith("A registered account.")

@@ -176,11 +176,27 @@ def _redact_line(text: str, secret: str, tok: str) -> str:
     return head + tok if tail.strip() else text
 
 
+def _setting_parts(fact: Fact) -> list[str]:
+    """The non-index parts of a config/constant key after its path (``db.passwords.0`` ->
+    ``db``, ``passwords``)."""
+    rest = fact.key.split(f":{fact.path}:", 1)[-1] if fact.path else fact.key.rsplit(":", 1)[-1]
+    return [p for p in re.split(r"[.:]", rest) if not p.isdigit()]  # docker keys: env:NAME
+
+
 def _setting_name(fact: Fact) -> str:
     """The last non-index part of a config/constant key (``db.passwords.0`` -> ``passwords``)."""
-    rest = fact.key.split(f":{fact.path}:", 1)[-1] if fact.path else fact.key.rsplit(":", 1)[-1]
-    parts = [p for p in re.split(r"[.:]", rest) if not p.isdigit()]  # docker keys: env:NAME
+    parts = _setting_parts(fact)
     return parts[-1] if parts else ""
+
+
+# A field's property that is a value of the field itself (Mongoose's ``apiKey: {type: String,
+# default: "..."}``): for a field named like a secret, the value is redacted whole
+_VALUE_PROPS = {"default", "value", "example", "defaultvalue"}
+
+
+def _field_value(fact: Fact) -> bool:
+    parts = _setting_parts(fact)
+    return len(parts) >= 2 and parts[-1].lower() in _VALUE_PROPS and secret_name(parts[-2])
 
 
 # A string literal in a field's definition (``default="..."``)
@@ -190,24 +206,34 @@ _LITERAL = re.compile(r"""(?P<q>["'])(?P<s>(?:\\.|(?!(?P=q))[^\\\r\n])*)(?P=q)""
 def _field_literals(fact: Fact) -> Fact:
     """A data model's field named like a secret (``password_hash = db.Column(db.String(128))``)
     is defined by code, not by its secret: only the string literals in its definition (a
-    ``default="..."``) are redacted, each where it stands."""
+    ``default="..."``) are redacted, each where it stands -- in the value and in the source
+    text, which may hold the field's whole definition (Mongoose's ``apiKey: {type: String,
+    default: "..."}`` for the fact of its ``type``)."""
     value, text = fact.value, fact.text
-    for m in _LITERAL.finditer(fact.value):
+    for m in [*_LITERAL.finditer(fact.value), *_LITERAL.finditer(fact.text)]:
         secret = m.group("s")
-        if secret and not _not_secret_value(secret):
+        if secret and not _not_secret_value(secret) and not secret.startswith("<redacted:"):
             tok = _token(secret)
             value, text = value.replace(secret, tok), text.replace(secret, tok)
     return dataclasses.replace(fact, value=value, text=text)
 
 
+def _secret_field(fact: Fact) -> bool:
+    """A field fact whose field is named like a secret: any part of its key after the model's
+    name (``User.password_hash``, ``userSchema.apiKey.type``, ``model.User.apiToken``)."""
+    parts = _setting_parts(fact)
+    return any(secret_name(p) for p in parts[1:])
+
+
 def redact_fact(fact: Fact) -> Fact:
     """The fact with every secret in value, text, purpose, subject and attrs redacted."""
-    if fact.kind == CONFIG and ("field", "true") in fact.attrs and secret_name(_setting_name(fact)):
+    field = fact.kind == CONFIG and ("field", "true") in fact.attrs
+    if field and _secret_field(fact):
         fact = _field_literals(fact)
     value, text, purpose, subject = fact.value, fact.text, fact.purpose, fact.subject
     attrs = list(fact.attrs)
-    if fact.kind in (CONFIG, CONSTANT, DOCKER) and secret_name(_setting_name(fact)) \
-            and ("field", "true") not in fact.attrs \
+    named = _field_value(fact) if field else secret_name(_setting_name(fact))
+    if fact.kind in (CONFIG, CONSTANT, DOCKER) and named \
             and not _not_secret_value(value) and not re.fullmatch(r"[./~][^\s]*", value.strip()):
         secret = value.strip().strip("\"'")
         tok = _token(secret)

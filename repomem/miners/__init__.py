@@ -52,8 +52,8 @@ from repomem.miners._base import (
 #     what a function's body calls (attrs calls, descriptive: not part of the value).
 #  8: config files known by name (.flaskenv, .npmrc, .editorconfig, .prettierrc and other JSON/
 #     YAML rc files, Procfile, runtime version files) and Prisma schemas; no call read inside
-#     a string literal; Python data models' fields (Django, SQLAlchemy...) and public
-#     classes' constructor defaults as settings.
+#     a string literal; Python data models' fields (Django, SQLAlchemy...), Mongoose schemas
+#     and public Python classes' constructor defaults as settings.
 MINERS_VERSION = 8
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",

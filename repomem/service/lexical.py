@@ -92,7 +92,12 @@ def names(row: dict, camel: bool = False) -> set[str]:
                 out.add(tool.group(1) or tool.group(2))
     if camel and kind not in ("function", "class"):
         out |= {uncamel(n) for n in out}
+        # a bound written as one lower-case word (Mongoose's and HTML's maxlength, minlength)
+        out |= {_BOUND.sub(r"\1_", n) for n in out if _BOUND.match(n)}
     return {n for n in map(norm_ident, out) if n}
+
+
+_BOUND = re.compile(r"^(max|min)(?=[a-z]{3,}$)")
 
 
 # A tool's own config file names the tool its settings belong to: jest.config.ts, .eslintrc.js,

@@ -297,6 +297,9 @@ class FileFacts:
         if self.nested(d):
             return []
         qual = ".".join([*self.scope(d), self.text(caps["name"][0])])
+        schema = self.schema_of(value_node)
+        if schema is not None:  # const userSchema = new mongoose.Schema({...}): a data model
+            return self._leaves(schema, qual, CONFIG, self.doc(d), True, field=True)
         obj = self.object_of(value_node)
         if obj is not None:  # const corsOptions = {...}: a constant per leaf
             config = _JS_CONFIG_FILE.search(self.path) is not None
@@ -345,6 +348,17 @@ class FileFacts:
             return objs[0] if len(objs) == 1 else None
         return None
 
+    def schema_of(self, node):
+        """The fields object of a Mongoose schema (``new mongoose.Schema({...}, options)``,
+        ``new Schema({...})``); else None."""
+        if node.type != "new_expression" or self.lang.family != "js":
+            return None
+        ctor, args = node.child_by_field_name("constructor"), node.child_by_field_name("arguments")
+        if ctor is None or args is None or not re.fullmatch(r"(?:\w+\.)?Schema", self.text(ctor)):
+            return None
+        first = args.named_children[0] if args.named_child_count else None
+        return first if first is not None and first.type == "object" else None
+
     def _pairs(self, obj, prefix: str, depth: int = 0):
         """(dotted key, pair, value node) of an object literal's leaves, depth first in source
         order: a nested object (or the one passed to a call) and an array of objects are walked
@@ -370,15 +384,18 @@ class FileFacts:
             else:
                 yield dotted, pair, v
 
-    def _leaves(self, obj, qual: str, kind: str, doc: str | None, expressions: bool) -> list[Fact]:
+    def _leaves(self, obj, qual: str, kind: str, doc: str | None, expressions: bool,
+                field: bool = False) -> list[Fact]:
         """A fact per leaf of an object literal (the first MAX_LEAVES leaves): a literal, a
         ``process.env.X || default`` (its default, attrs.env), else -- in a config file -- the
-        expression as written (attrs.expression), as Python's settings modules are mined."""
+        expression as written (attrs.expression), as Python's settings modules are mined.
+        field: a data model's definition (a Mongoose schema), attrs.field, as Python's models."""
         leaves = itertools.islice(self._pairs(obj, qual), MAX_LEAVES)
         return [f for dotted, pair, v in leaves
-                if (f := self._leaf(pair, v, dotted, kind, doc, expressions)) is not None]
+                if (f := self._leaf(pair, v, dotted, kind, doc, expressions, field)) is not None]
 
-    def _leaf(self, pair, v, dotted: str, kind: str, doc: str | None, expressions: bool) -> Fact | None:
+    def _leaf(self, pair, v, dotted: str, kind: str, doc: str | None, expressions: bool,
+              field: bool = False) -> Fact | None:
         attrs: tuple[tuple[str, str], ...] = ()
         value = self.literal(v)
         if value is None:
@@ -392,6 +409,8 @@ class FileFacts:
                 value, attrs = said
             else:
                 return None
+        if field:  # defined by code, not computed when settings load (secrets.py, query.py)
+            attrs = tuple(sorted({*attrs, ("field", "true")} - {("expression", "true")}))
         first = pair.start_point[0]
         purpose = " ".join(_words(dotted.replace(".", "_")))
         own = self._doc_above(pair)
