@@ -525,6 +525,7 @@ class User(db.Model):
     username: so.Mapped[str] = so.mapped_column(sa.String(64), index=True, unique=True)
     password_hash: so.Mapped[str] = so.mapped_column(sa.String(256))
     api_key = db.Column(db.String(40), default="Zq8rT4vW2yX6bN0m")
+    secret = db.Column(db.String(8), default="a")
     posts = so.relationship(back_populates="author")
 
     def avatar(self, size):
@@ -553,6 +554,9 @@ def test_model_fields():
         "User.password_hash": "so.mapped_column(sa.String(256))",
         "User.api_key": 'db.Column(db.String(40), default="<redacted:' +
                         got["User.api_key"].value.split("<redacted:")[1],
+        # only the literal, quotes and all: not every "a" of the code around it
+        "User.secret": 'db.Column(db.String(8), default="<redacted:' +
+                       got["User.secret"].value.split("<redacted:")[1],
         "User.posts": 'so.relationship(back_populates="author")'}
     assert "Zq8rT4vW2yX6bN0m" not in got["User.api_key"].text
     assert got["BlogPage.subtitle"].line == 9

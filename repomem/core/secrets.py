@@ -213,8 +213,10 @@ def _field_literals(fact: Fact) -> Fact:
     for m in [*_LITERAL.finditer(fact.value), *_LITERAL.finditer(fact.text)]:
         secret = m.group("s")
         if secret and not _not_secret_value(secret) and not secret.startswith("<redacted:"):
-            tok = _token(secret)
-            value, text = value.replace(secret, tok), text.replace(secret, tok)
+            # the literal with its quotes: default="a" must not touch every "a" of the code
+            quoted, q = m.group(0), m.group("q")
+            value = value.replace(quoted, q + _token(secret) + q)
+            text = text.replace(quoted, q + _token(secret) + q)
     return dataclasses.replace(fact, value=value, text=text)
 
 
