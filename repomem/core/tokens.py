@@ -79,7 +79,8 @@ def norm_ident(word: str) -> str:
 # The tokenizer's name, kept in the snapshot's arrays and in every cached document digest: an
 # index built by another tokenizer is not read (the question's tokens would not meet it), and
 # its cached tokens are not reused.
-# -2: a function's or class's name field holds its name as written (camelCase words split).
+# -2: the lexical name field holds a function's or class's name as written (BasicAuth: basic,
+#     auth) and a setting's camelCase name split (testEnvironment, maxlength: max_length).
 TOKENIZER = "snowball-english-2"
 
 

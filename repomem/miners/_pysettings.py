@@ -156,25 +156,22 @@ def _settings(src: _Source, root, path: str) -> list[Fact]:
         body = cls.child_by_field_name("body")
         if body is None:
             continue
-        # a constructor's defaults after the class's own fields and settings (a dataclass's
-        # generated __init__ has none; a hand-written one may repeat a field's name)
-        defaults = _init_defaults(src, cls, body, path)
         if kind is None:
             own = _fields(src, cls, body, path)
-            keys = {f.key for f in own}
-            facts += own + [f for f in defaults if f.key not in keys]
-            continue
-        name = src.text(cls.child_by_field_name("name"))
-        config_classes.add(name)
-        accept: Callable[[str], object]
-        if kind == "upper":
-            accept = UPPER.match
         else:
-            def accept(n):
-                return not n.startswith("_") and n not in ("model_config", "Config")
-        own = _value_facts(src, body, path, CONFIG, name, accept, settings=kind == "upper")
+            name = src.text(cls.child_by_field_name("name"))
+            config_classes.add(name)
+            accept: Callable[[str], object]
+            if kind == "upper":
+                accept = UPPER.match
+            else:
+                def accept(n):
+                    return not n.startswith("_") and n not in ("model_config", "Config")
+            own = _value_facts(src, body, path, CONFIG, name, accept, settings=kind == "upper")
+        # the constructor's defaults after the class's own fields and settings (a dataclass's
+        # generated __init__ has none; a hand-written one may repeat a field's name)
         keys = {f.key for f in own}
-        facts += own + [f for f in defaults if f.key not in keys]
+        facts += own + [f for f in _init_defaults(src, cls, body, path) if f.key not in keys]
     return facts
 
 

@@ -50,10 +50,10 @@ def fields(row: dict) -> dict[str, str]:
     spelled = {row["value"]} if row["kind"] in ("function", "class") else set()
     return {"name": " ".join(sorted(names(row, camel=True) | spelled)), "value": row["value"],
             "purpose": row["purpose"], "key": row["key"].replace(":", " "),
-            "path": row["path"], "text": (row.get("text") or "")[:300], "calls": _calls(row)}
+            "path": row["path"], "text": (row.get("text") or "")[:300], "calls": calls_of(row)}
 
 
-def _calls(row: dict) -> str:
+def calls_of(row: dict) -> str:
     """What a function's body calls (``bcrypt.hash``): "how are passwords hashed?"."""
     attrs = row.get("attrs")
     if row["kind"] != "function" or not isinstance(attrs, str) or '"calls"' not in attrs:

@@ -25,7 +25,7 @@ import json
 import re
 
 from repomem.core.tokens import norm_ident, tokens
-from repomem.service.lexical import lexical_tokens, names, route_path
+from repomem.service.lexical import calls_of, lexical_tokens, names, route_path
 from repomem.service.question import (
     _FRAME,
     _GROUPS,
@@ -168,12 +168,10 @@ class _Facts:
         if self._called is None:  # built on the first such question only
             self._called = {}
             for i, row in enumerate(self.rows):
-                attrs = row.get("attrs")
-                if isinstance(attrs, str) and '"calls"' in attrs:
-                    for entry in dict(json.loads(attrs)).get("calls", "").split(", "):
-                        self._called.setdefault(entry.rsplit(".", 1)[-1], []).append((i, entry))
-                        if "." in entry:
-                            self._through.setdefault(entry.split(".", 1)[0], set()).add(i)
+                for entry in filter(None, calls_of(row).split(", ")):
+                    self._called.setdefault(entry.rsplit(".", 1)[-1], []).append((i, entry))
+                    if "." in entry:
+                        self._through.setdefault(entry.split(".", 1)[0], set()).add(i)
         found = self._called.get(name.rsplit(".", 1)[-1], [])
         exact = [i for i, entry in found if entry == name or entry.endswith("." + name)]
         return sorted(set(exact or [i for i, _ in found]) or self._through.get(name, set()))

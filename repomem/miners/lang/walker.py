@@ -39,7 +39,7 @@ MAX_SIGNATURE = 300
 _TOKEN = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|`(?:\\.|[^`\\])*`|\w+|[^\s\w]')
 # What a body calls, by a digest of the body's text: a file version shares most bodies with the
 # one before.
-_CALLS: dict[bytes, str] = {}
+_CALLS: dict[tuple[str, bytes], str] = {}  # (the language's quotes, body digest)
 CALLS_MAX = 16384
 _QUOTES = re.compile(r'^(?:r#*"|[`"\'])(.*?)(?:"#*|[`"\'])$', re.S)
 
@@ -221,10 +221,11 @@ class FileFacts:
         aliases = [self.text(a.child_by_field_name("left")) for a in self.chain(d)]
         cut = self._cut(body)
         fingerprint = self._fingerprint(body, name, cut)
-        digest = hashlib.blake2b(cut, digest_size=16).digest()
-        said = _CALLS.get(digest)
+        # what is a string literal depends on the language: the same bytes are another body
+        memo = (self.lang.quotes, hashlib.blake2b(cut, digest_size=16).digest())
+        said = _CALLS.get(memo)
         if said is None:
-            said = remember(_CALLS, digest, calls(cut.decode("utf-8", "replace"), self.lang.quotes), CALLS_MAX)
+            said = remember(_CALLS, memo, calls(cut.decode("utf-8", "replace"), self.lang.quotes), CALLS_MAX)
         attrs = ((("calls", said),) if said else ()) + (
             ("class", ".".join(scope)), ("location", self.path), ("signature", signature))
         fact = Fact(
