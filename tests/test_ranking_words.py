@@ -257,14 +257,18 @@ ECHOING = '''class EchoingStdin:
 
 
 @pytest.mark.parametrize("question", ["What does the echo function do?", "What does echo() do?",
-                                      "Where is the echo method defined?"])
+                                      "Where is the echo method defined?", "What does echo do?"])
 def test_a_plain_word_written_as_a_name_names_the_function_spelled_so(new_repo, question):
-    """"the echo function" and "echo()" name `echo`, not the private method `_echo` whose
-    summary says "echo" twice; a bare "echo" is only a word (see identifiers())."""
+    """"the echo function", "echo()" and "what does echo do?" name `echo`, not the private
+    method `_echo` whose summary says "echo" twice; a bare "echo" elsewhere is only a word (see
+    identifiers())."""
     r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"cli/utils.py": ECHO, "cli/testing.py": ECHOING}))
     got = ask(r, question)["facts"][0]
     assert (got["kind"], got["value"], got["path"]) == ("function", "echo", "cli/utils.py")
-    assert identifiers("what does echo do") == [("echo", False, "echo")]
+    assert identifiers("what does echo do") == [("echo", True, "echo")]
+    assert identifiers("how does echo handle colors") == [("echo", False, "echo"),
+                                                          ("handle", False, "handle"),
+                                                          ("colors", False, "colors")]
 
 
 CLIENT = '''class Client:
@@ -869,3 +873,88 @@ def test_a_camel_case_name_is_indexed_by_its_words():
     row = dict(row, kind="config", key="config:jest.config.js:testEnvironment", value="node",
                subject="testEnvironment in jest.config.js", path="jest.config.js")
     assert {"name:test", "name:environ", "name:test_environment", "name:jest"} <= set(doc_tokens(row))
+
+
+PAGE_MODELS = '''from django.db import models
+
+
+class FormField(models.Model):
+    page = models.ForeignKey("FormPage", related_name="form_fields", on_delete=models.CASCADE)
+
+
+class BlogPersonRelationship(models.Model):
+    page = models.ForeignKey("BlogPage", related_name="people", on_delete=models.CASCADE)
+    person = models.ForeignKey("Person", related_name="blog_pages", on_delete=models.CASCADE)
+
+
+class RecipePersonRelationship(models.Model):
+    page = models.ForeignKey("RecipePage", related_name="people", on_delete=models.CASCADE)
+    person = models.ForeignKey("Person", related_name="recipes", on_delete=models.CASCADE)
+
+
+class RecipePage(models.Model):
+    """A recipe: its ingredients, method and the people who wrote it."""
+
+    subtitle = models.CharField(blank=True, max_length=255)
+    introduction = models.TextField(blank=True, max_length=500)
+'''
+SEARCH_VIEW = '''from django.shortcuts import render
+
+
+def search(request):
+    """Search the site's pages for the query, a page of results at a time."""
+    query = request.GET.get("q")
+    return render(request, "search/search_results.html", {"query": query})
+'''
+VIEWSETS = '''class CountryModelViewSet:
+    """The model viewset that lists countries in the admin."""
+
+    list_display = ["title"]
+'''
+
+
+def test_a_word_qualified_by_another_is_no_name_where_it_is_implemented(new_repo):
+    """"how is the search page implemented?": "page" is a page of the site, not the `page`
+    fields of three models ("is echo implemented" makes echo a name; a word qualified by another
+    is a noun phrase)."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"site/models.py": PAGE_MODELS,
+                                                      "site/search/views.py": SEARCH_VIEW}))
+    got = ask(r, "How is the search page implemented?")["facts"][0]
+    assert (got["kind"], got["value"]) == ("function", "search")
+    assert identifiers("how is the search page implemented")[1] == ("page", False, "page")
+    assert identifiers("how is echo implemented")[0] == ("echo", True, "echo")
+
+
+def test_which_model_stores_a_thing_asks_for_the_models_class(new_repo):
+    """"which model stores recipes?" is the class RecipePage, not its fields (settings of the
+    model) nor a class whose name says "model" (CountryModelViewSet)."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"site/models.py": PAGE_MODELS,
+                                                      "site/viewsets.py": VIEWSETS}))
+    got = ask(r, "Which model stores recipes?")["facts"][0]
+    assert (got["kind"], got["value"]) == ("class", "RecipePage")
+    assert intent("which model field stores the title?") != {"class"}
+
+
+PROJECT_JSON = '{"name": "api", "projectType": "application", "sourceRoot": "src"}\n'
+PRISMA = '''datasource db {
+  provider = "postgresql"
+  url      = env("DATABASE_URL")
+}
+
+model User {
+  id    Int    @id @default(autoincrement())
+  email String @unique
+}
+'''
+
+
+def test_the_project_a_question_speaks_of_is_the_repository(new_repo):
+    """"which database does the project use?": the Prisma datasource, not Nx's projectType
+    (the word "project" is the repository here); "the project type" still names it."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"project.json": PROJECT_JSON,
+                                                      "prisma/schema.prisma": PRISMA}))
+    top = [f["key"] for f in ask(r, "Which database does the project use?")["facts"][:2]]
+    assert "config:prisma/schema.prisma:datasource.db.provider" in top
+    assert "config:project.json:projectType" not in top
+    got = ask(r, "What is the project type?")["facts"][0]
+    assert got["key"] == "config:project.json:projectType"

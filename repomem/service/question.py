@@ -103,11 +103,22 @@ _ASKS_FUNCTION = re.compile(
     r"(?:function|helper|decorator|method(?!\s+and\s+(?:path|url)))\b(?!\s*`)"
     r"|\bwhat\s+is\s+the\s+(?:function|helper|decorator|method)\s+called\b"
     r"|\b(?:function|helper|decorator|method)\s+(?:that|which)\s+(?!is\b|was\b)", re.I)
+# "which model stores recipes?": a data model's class, not one of its fields (a field is a
+# setting of its model, repomem.miners._pysettings)
+_ASKS_MODEL = re.compile(
+    r"\b(?:which|what)\s+(?:[\w\-]+\s+)?models?\s+(?:stores?|holds?|keeps?|represents?|records?|"
+    r"tracks?|describes?|defines?|contains?|has|have|owns?|is\s+used\s+for)\b", re.I)
 # What follows a plain word that makes it a name: call parentheses, the kind of thing it is
 # named ("the echo function", "the Context class") or where it is ("is echo defined"); a
 # capitalised word, the kind of class it is ("the User model", "the Header component").
-_NAME_CUE = re.compile(r"\(\)|\s+(?:function|method|class|decorator|defined|declared|implemented)\b",
-                       re.I)
+_NAME_CUE = re.compile(r"\(\)|\s+(?:function|method|class|decorator)\b", re.I)
+# ...where it is, when nothing qualifies it: "is echo defined", but not "is the search page
+# implemented" (a page of the site, not a name)
+_WHERE_CUE = re.compile(r"\s+(?:defined|declared|implemented)\b", re.I)
+_QUALIFIER = re.compile(r"([A-Za-z][\w\-]*)\s+$")
+# ...or what it does: "what does echo do?", "what does get_text return?"
+_DOES_CUE = re.compile(r"\bwhat\s+(?:does|do|did)\s+$", re.I)
+_DOES_END = re.compile(r"\s+(?:do|does|return|returns|mean|raise|raises|yield|yields)\b", re.I)
 _CLASS_CUE = re.compile(r"\s+(?:model|component|service|controller|view|type|interface|struct|"
                         r"enum|schema|serializer|form|exception|error)s?\b", re.I)
 # "the site name", "the cookie name", "the database user name", "the redis url": a setting
@@ -188,6 +199,8 @@ def intent(question: str) -> set[str]:
         kinds.discard("function")
     elif "func" in toks and "class" not in toks:  # "what is the function `x` called"
         kinds.discard("class")
+    if _ASKS_MODEL.search(question):
+        kinds = {"class"}
     if _ASKS_FUNCTION.search(question):
         kinds = {"function"}
     elif _DOCKERFILE.search(question):
@@ -230,7 +243,9 @@ def identifiers(question: str, project: frozenset[str] | set[str] = frozenset())
         # one -- a capitalised one even when it is a word that frames questions ("the Group
         # class"), a lower-case one not ("which test function ...")
         cued = bool(_NAME_CUE.match(question, m.end())) or (
-            raw[:1].isupper() and bool(_CLASS_CUE.match(question, m.end())))
+            raw[:1].isupper() and bool(_CLASS_CUE.match(question, m.end()))) or (
+            bool(_WHERE_CUE.match(question, m.end())) and not _qualified_word(question, m.start())) or (
+            bool(_DOES_CUE.search(question, 0, m.start())) and bool(_DOES_END.match(question, m.end())))
         if not shaped and not (cued and raw[:1].isupper()) \
                 and (name in _FRAME or not set(tokens(raw)) - _FRAME):
             continue
@@ -238,6 +253,28 @@ def identifiers(question: str, project: frozenset[str] | set[str] = frozenset())
         out.append((name, shaped, raw.split("(")[0]))
         out += _js_alias(name)
     return out
+
+
+def _qualified_word(question: str, start: int) -> bool:
+    """True when a content word stands right before START ("search" in "the search page")."""
+    m = _QUALIFIER.search(question, 0, start)
+    return m is not None and bool(tokens(m.group(1))) and m.group(1).lower() not in _FRAME
+
+
+# "which database does the project use?": the repository itself, no word of any fact's name
+# (not projectType); "the project name", "the project's version" are its settings
+_SELF = re.compile(r"\b(?:the|this|our|my|your)\s+(project|repo|repository|codebase)\b"
+                   r"(?=\s*[?.!,]|\s*$|\s+(?:use|uses|need|needs|require|requires|depend|depends|"
+                   r"run|runs|support|supports|target|targets|have|has|rely|relies|ship|ships|"
+                   r"build|builds|deploy|deploys|talk|talks|store|stores|connect|connects)\b)", re.I)
+
+
+def framing(question: str) -> set[str]:
+    """Words of QUESTION that are no evidence of which fact it asks about: those naming the
+    repository itself ("the project", "this repo") and the "model" of "which model stores
+    recipes?" (the kind asked for, as "function" is in "which function ...")."""
+    out = {m.group(1).lower() for m in _SELF.finditer(question)}
+    return out | {"model", "models"} if _ASKS_MODEL.search(question) else out
 
 
 def _js_alias(name: str) -> list[tuple[str, bool, str]]:

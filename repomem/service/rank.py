@@ -31,6 +31,7 @@ from repomem.service.question import (
     _GROUPS,
     asks_function,
     callee,
+    framing,
     groups,
     identifiers,
     intent,
@@ -408,7 +409,7 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
         exact[callers] = 1
     else:
         exact, lineage = _exact(question, facts, t, kinds)
-    lex = lex.scores(question, facts.project,
+    lex = lex.scores(question, facts.project | framing(question),
                      "by_purpose" if asks_function(question) else "default",
                      keep={"name"} if names_setting(question) else ())
     fused = _rrf(lex, SIGNALS["lexical"], only_positive=True) + _rrf(sims, SIGNALS["vector"])
