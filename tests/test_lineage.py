@@ -8,9 +8,9 @@ import json
 import pytest
 
 from repomem.service.ingest import ingest
-from repomem.service.query import ask, facts, history
+from repomem.service.query import ask, facts, history, lineage_line
 from repomem.service.repo import Repo
-from tests.conftest import cli, commit, git
+from tests.conftest import cli, commit, git, indexed
 
 VIEWS = '''def get_user_by_id(user_id):
     """Look up a user by primary key in the users table."""
@@ -215,3 +215,52 @@ def test_lineage_and_spans_survive_a_fold_state_read_back_from_json(history_repo
     assert shape(part) == shape(whole)
     renamed = [v for v in whole.versions if v.value == "fetch_user"]
     assert [f[0] for f in renamed[0].former] == ["get_user_by_id"] and len(renamed[0].spans) == 2
+
+
+PYPROJECT_DEPS = """[project]
+name = "webapp"
+version = "1.0.0"
+dependencies = ["colorama>=0.4.6", "requests>=2.31"]
+"""
+HELPERS = '''def get_terminal_size():
+    """Width and height of the terminal, from the environment when it says."""
+    return 80, 24
+
+
+def wrap_text(text, width):
+    """Wrap text to the terminal width."""
+    return [text[i:i + width] for i in range(0, len(text), width)]
+'''
+
+
+def test_a_name_only_a_removed_fact_bore_is_said_to_be_gone(new_repo):
+    """"is colorama still a dependency?" after the commit that dropped it: no current fact is
+    about colorama, so the answer says when it was removed and what it was (not only other
+    packages); a deleted function the same.  As of a day before the removal, colorama is the
+    answer and nothing is said to be gone."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"pyproject.toml": PYPROJECT_DEPS,
+                                                      "webapp/term.py": HELPERS}))
+    removal = commit(r.root, "2024-05-02T09:30:00Z", "drop colorama and get_terminal_size",
+                     {"pyproject.toml": PYPROJECT_DEPS.replace('"colorama>=0.4.6", ', ""),
+                      "webapp/term.py": HELPERS.split("\n\n\n")[1]})
+    ingest(r, progress=False)
+    res = ask(r, "Is colorama still a dependency?")
+    assert all("colorama" not in f["key"] for f in res["facts"])
+    gone = [n for n in res["lineage"] if n["name"] == "colorama"]
+    assert gone == [{"name": "colorama", "now": None, "key": "dependency:pypi:.:main:colorama",
+                     "commit": removal, "date": "2024-05-02T09:30:00+00:00", "was": ">=0.4.6",
+                     "subject": "colorama dependency (pypi, main)"}]
+    assert lineage_line(gone[0]) == (f"`colorama` is gone: colorama dependency (pypi, main) was "
+                                     f"removed in {removal[:10]} on 2024-05-02 (it was `>=0.4.6`)")
+    rc, out, _ = cli("ask", "--repo", r.root, "does the project still use colorama?")
+    assert "`colorama` is gone" in out
+
+    res = ask(r, "Where did `get_terminal_size` go?")
+    assert [(n["name"], n["subject"], n["commit"]) for n in res["lineage"]] == [
+        ("get_terminal_size", "function get_terminal_size", removal)]
+
+    before = ask(r, "Is colorama still a dependency?", as_of="2024-05-01T00:00:00Z")
+    assert before["facts"][0]["key"] == "dependency:pypi:.:main:colorama"
+    assert before["lineage"] == []
+    # a package still there, or a word some fact says, is no removed name
+    assert ask(r, "Is requests still a dependency?")["lineage"] == []

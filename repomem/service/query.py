@@ -142,7 +142,7 @@ def _search_snapshot(r: Repo, question: str, n: int):
     t = int(time.time())
     vec = get_embedder(state["embedder"]).embed([question])[0]
     ranked, lineage = viewcache.search(rows, matrix, lex, question, vec, t, n)
-    return t, ranked, lineage, state.get("missing", 0) + behind
+    return t, ranked, lineage, state.get("missing", 0) + behind, rows
 
 
 def _search_store(r: Repo, question: str, t: int, n: int):
@@ -157,10 +157,10 @@ def _search_store(r: Repo, question: str, t: int, n: int):
         rows, embeddings = r.store.valid_rows(t)
     rows = [at_time(x, t) for x in rows]
     if not rows:
-        return [], []
+        return [], [], rows
     sims = np.asarray(embeddings, dtype=np.float32) @ np.asarray(emb.embed([question])[0],
                                                                   dtype=np.float32)
-    return rank(question, rows, sims, Lexical.build(rows), t, n)
+    return (*rank(question, rows, sims, Lexical.build(rows), t, n), rows)
 
 
 def _rerank(question: str, rows: list[dict]) -> list[dict]:
@@ -177,9 +177,56 @@ def _rerank(question: str, rows: list[dict]) -> list[dict]:
     return rank(question, rows, sims, Lexical.build(rows), 0, len(rows))[0]
 
 
+def _removed(r: Repo, question: str, rows: list[dict], t: int) -> list[dict]:
+    """Notes for the names the question gives that no fact valid at t bears, but a fact removed
+    by then did ("is colorama still a dependency?": removed in 2f1c... on 2023-05-02, it was
+    ``colorama; platform_system == 'Windows'``).  The store of record is read only then: the
+    snapshot holds current facts only."""
+    from repomem.service.lexical import names
+    from repomem.service.rank import unnamed
+
+    asked, kinds = unnamed(question, rows)
+    if not asked:
+        return []
+    cache = _GONE[0]
+    if cache is None or cache[0] is not rows:
+        cache = _GONE[0] = (rows, {})
+    last = cache[1].get(frozenset(kinds))  # a warm process (MCP, the bench): the same view
+    if last is None:
+        live = {x["key"] for x in rows}
+        where: dict = {"valid_to": {"$lte": t}}
+        if kinds:
+            where = {"$and": [where, {"kind": {"$in": sorted(kinds)}}]}
+        with r.store.reader():
+            closed = r.store.rows(where)
+        last = {}
+        for x in closed:
+            if x["key"] not in live and x["valid_to"] >= last.get(x["key"], {}).get("valid_to", 0):
+                last[x["key"]] = x
+        for x in last.values():
+            x["names"] = names(x, camel=True)
+        cache[1][frozenset(kinds)] = last
+    out = []
+    for name, raw in asked.items():
+        gone = sorted((x for x in last.values() if name in x["names"]),
+                      key=lambda x: (-x["valid_to"], x["key"]))
+        out += [{"name": raw, "key": x["key"], "now": None, "was": x["value"],
+                 "subject": x["subject"], "commit": x.get("end_commit") or "", "at": x["valid_to"]}
+                for x in gone[:REMOVED_MAX]]
+    return out
+
+
+REMOVED_MAX = 3  # notes per removed name (a package in several manifests, say)
+# (the rows of the view asked, by the kinds asked: the last version of each key removed by then)
+_GONE: list[tuple[list[dict], dict[frozenset[str], dict[str, dict]]] | None] = [None]
+
+
 def lineage_json(note: dict) -> dict:
-    return {"name": note["name"], "now": note["now"], "key": note["key"],
-            "commit": note["commit"], "date": iso(note["at"])}
+    out = {"name": note["name"], "now": note["now"], "key": note["key"],
+           "commit": note["commit"], "date": iso(note["at"])}
+    if note["now"] is None:  # removed: what it was
+        out.update(was=note["was"], subject=note["subject"])
+    return out
 
 
 def value_note(f: dict) -> str:
@@ -196,9 +243,12 @@ def value_note(f: dict) -> str:
 
 def lineage_line(note: dict) -> str:
     """The one sentence that names a retired name, for an answer whose question used it."""
+    when = f"in {note['commit'][:10]} on {(note['date'] or '')[:10]}"
+    if note["now"] is None:
+        was = f" (it was `{note['was']}`)" if note["was"] != note["name"] else ""
+        return f"`{note['name']}` is gone: {note['subject']} was removed {when}{was}"
     verb = "renamed" if note["key"].startswith("function:") else "changed"
-    return (f"`{note['name']}` is now `{note['now']}`, {verb} in {note['commit'][:10]} "
-            f"on {(note['date'] or '')[:10]}")
+    return f"`{note['name']}` is now `{note['now']}`, {verb} {when}"
 
 
 def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
@@ -207,11 +257,12 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
     ever shown)."""
     hit = _search_snapshot(r, question, k) if as_of is None else None
     if hit is not None:
-        t, ranked, lineage, missing = hit
+        t, ranked, lineage, missing, rows = hit
     else:
         missing = ensure_view(r)
         t = parse_when(r, as_of)
-        ranked, lineage = _search_store(r, question, t, k)
+        ranked, lineage, rows = _search_store(r, question, t, k)
+    lineage = lineage + _removed(r, question, rows, t)
     facts = [dict(fact_json(x), score=x["score"]) for x in ranked]
     return {"question": question, "as_of": iso(t), "answer": facts[0]["value"] if facts else None,
             "facts": facts, "lineage": [lineage_json(x) for x in lineage],

@@ -136,6 +136,7 @@ class _Facts:
         self.retired: dict[str, list[tuple[int, list]]] = {}
         self.project: set[str] = set()  # "click" in "click's docs" names the repository
         self.images: dict[str, list[int]] = {}  # "redis" -> services.redis.image (redis:8.4)
+        self._said: set[str] | None = None
         for i, row in enumerate(rows):
             for n in names(row, camel=True):
                 self.names.setdefault(n, []).append(i)
@@ -177,6 +178,14 @@ class _Facts:
         exact = [i for i, entry in found if entry == name or entry.endswith("." + name)]
         return sorted(set(exact or [i for i, _ in found]) or self._through.get(name, set()))
 
+    def says(self, word: str) -> bool:
+        """Whether any row's value or source text holds WORD as a word ("build", "still"): a
+        plain word no fact says at all may be a removed package's name (see unnamed)."""
+        if self._said is None:
+            self._said = set(re.findall(r"[\w-]+", "\n".join(
+                f"{r['value']}\n{r.get('text') or ''}" for r in self.rows).lower()))
+        return word.lower() in self._said
+
 
 _CACHE: list = [None]
 
@@ -185,6 +194,25 @@ def _facts(rows: list[dict]) -> _Facts:
     if _CACHE[0] is None or _CACHE[0].rows is not rows:
         _CACHE[0] = _Facts(rows)
     return _CACHE[0]
+
+
+# "is colorama still a dependency?", "does the project use six any more?": asks whether a fact
+# still holds, so a plain word naming nothing valid now may name one that was removed
+_STILL = re.compile(r"\b(?:still|any\s*more|no\s+longer)\b", re.I)
+
+
+def unnamed(question: str, rows: list[dict]) -> tuple[dict[str, str], set[str]]:
+    """Names the question gives (normalised -> as written) that no row bears, not even as an
+    earlier name: names of code (`get_terminal_size`), or any word of a question about a
+    dependency or about whether something still holds; and the kinds of fact it asks for.
+    What only a removed fact bore (repomem.service.query._removed)."""
+    facts = _facts(rows)
+    kinds = intent(question)
+    plain = "dependency" in kinds or bool(_STILL.search(question))
+    out = {name: raw for name, shaped, raw in identifiers(question, facts.project)
+           if (shaped or plain and not _STILL.fullmatch(raw) and not facts.says(raw))
+           and not (facts.names.get(name) or facts.retired.get(name) or facts.images.get(name))}
+    return out, kinds
 
 
 def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):

@@ -44,13 +44,13 @@ def run(args) -> int:
     if args.json:
         print_json(result)
         return 0
+    if result["facts"] and args.as_of is None and when is not None:  # the question named the time
+        echo(f"as of {result['as_of']}")
+    for note in result.get("lineage", ()):  # a removed fact's value is the repository's text
+        echo(lineage_line(note))
     if not result["facts"]:
         echo("no fact matches this question")
         return 0
-    if args.as_of is None and when is not None:  # the question named the time
-        echo(f"as of {result['as_of']}")
-    for note in result.get("lineage", ()):
-        print(lineage_line(note))
     if result.get("llm_answer"):
         echo(result["llm_answer"], keep="\n")  # the model's own paragraphs
         echo("\nfrom these facts:", keep="\n")
