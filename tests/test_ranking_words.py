@@ -958,3 +958,38 @@ def test_the_project_a_question_speaks_of_is_the_repository(new_repo):
     assert "config:project.json:projectType" not in top
     got = ask(r, "What is the project type?")["facts"][0]
     assert got["key"] == "config:project.json:projectType"
+
+
+MAIL_CONFIG = '''import os
+
+
+class Config:
+    SECRET_KEY = os.environ.get("SECRET_KEY") or "you-will-never-guess"
+    MAIL_SERVER = os.environ.get("MAIL_SERVER")
+    MAIL_PORT = int(os.environ.get("MAIL_PORT") or 25)
+    SERVER_NAME = os.environ.get("SERVER_NAME")
+'''
+MAIL_FORMS = '''from flask_wtf import FlaskForm
+from wtforms import PasswordField, StringField
+from wtforms.validators import DataRequired, Email
+
+
+class RegistrationForm(FlaskForm):
+    username = StringField("Username", validators=[DataRequired()])
+    email = StringField("Email", validators=[DataRequired(), Email()])
+
+
+class ResetPasswordRequestForm(FlaskForm):
+    email = StringField("Email", validators=[DataRequired(), Email()])
+'''
+
+
+def test_a_plain_word_that_qualifies_a_noun_names_a_fact_only_with_that_noun(new_repo):
+    """"which email server is configured?" is the mail server, not the `email` fields of two
+    forms ("email" qualifies "server"); "the email field" still names those fields."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"config.py": MAIL_CONFIG,
+                                                      "app/auth/forms.py": MAIL_FORMS}))
+    assert ask(r, "Which email server is configured?")["facts"][0]["key"] == \
+        "config:config.py:Config.MAIL_SERVER"
+    assert ask(r, "What validates the email field of the registration form?")["facts"][0]["key"] == \
+        "config:app/auth/forms.py:RegistrationForm.email"

@@ -307,13 +307,25 @@ def _qualified(question: str, raw: str, rows: list[dict], hits: list[int]) -> li
     """HITS whose key or subject also holds the word that qualifies RAW in the question (the
     content word right before it: "static" in "static files"); all of them when none does."""
     m = re.search(r"([A-Za-z][\w\-]*)\s+" + re.escape(raw) + r"\b", question)
-    if m is None or m.group(1).lower() in _FRAME:
-        return hits
+    if m is None or m.group(1).lower() in _FRAME or not lexical_tokens(m.group(1)):
+        # nothing qualifies it (or a stop word: "the", "which"); but it may qualify a noun
+        # after it: "the email server" is a server, not the email fields of two forms ("the
+        # email field", "the email address" are about email)
+        m = re.search(r"\b" + re.escape(raw) + r"\s+([A-Za-z][\w\-]*)", question)
+        if m is None or m.group(1).lower() in _FRAME | _ABOUT:
+            return hits
     words = set(lexical_tokens(m.group(1)))
-    if not words:  # a stop word ("the", "which"): nothing qualifies it
+    if not words:
         return hits
     return [i for i in hits if words & set(lexical_tokens(
         f"{rows[i]['key']} {rows[i]['subject']}".replace(".", " ").replace("_", " ")))]
+
+
+# Nouns after a name that say which of its facts or parts is asked about, not what it names
+_ABOUT = {"field", "fields", "column", "columns", "attribute", "property", "parameter", "param",
+          "argument", "address", "length", "size", "limit", "format", "type", "key", "id",
+          "validation", "validator", "validators", "label", "constraint", "constraints",
+          "is", "are", "was", "does", "do", "has", "have", "in", "of", "for", "on", "to"}
 
 
 def _retired_values(question: str, top: list[dict], t: int, have: set, taken: set) -> list[dict]:
