@@ -758,7 +758,7 @@ def prompt(text, default=None):
     """Prompts a user for input."""
     return input(text)
 '''
-ECHOING = '''class EchoingStdin:
+ECHO_STDIN = '''class EchoingStdin:
     def _echo(self, rv):
         """Echo what was read back to the output."""
         return rv
@@ -772,7 +772,7 @@ def test_a_function_by_its_package_or_where_it_is_defined(new_repo):
     from repomem.service.query import history
 
     r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"src/cli/utils.py": UTILS,
-                                                      "src/cli/testing.py": ECHOING}))
+                                                      "src/cli/testing.py": ECHO_STDIN}))
     assert first(r, "In which file is echo defined?") == ("function", "echo", "src/cli/utils.py")
     assert first(r, "What does cli.prompt return?")[:2] == ("function", "prompt")
     assert first(r, "What does utils.prompt return?")[:2] == ("function", "prompt")
@@ -960,7 +960,7 @@ def test_the_project_a_question_speaks_of_is_the_repository(new_repo):
     assert got["key"] == "config:project.json:projectType"
 
 
-MAIL_CONFIG = '''import os
+MAIL_SETTINGS = '''import os
 
 
 class Config:
@@ -987,7 +987,7 @@ class ResetPasswordRequestForm(FlaskForm):
 def test_a_plain_word_that_qualifies_a_noun_names_a_fact_only_with_that_noun(new_repo):
     """"which email server is configured?" is the mail server, not the `email` fields of two
     forms ("email" qualifies "server"); "the email field" still names those fields."""
-    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"config.py": MAIL_CONFIG,
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"config.py": MAIL_SETTINGS,
                                                       "app/auth/forms.py": MAIL_FORMS}))
     assert ask(r, "Which email server is configured?")["facts"][0]["key"] == \
         "config:config.py:Config.MAIL_SERVER"
