@@ -300,3 +300,74 @@ def test_a_mongoose_field_has_a_history(tmp_path):
     got = ask(r, "what is the max length of a username?")
     assert (got["facts"][0]["key"], got["answer"]) == (key, "50")
     assert ask(r, "what is the max length of a username?", as_of="2026-02-15")["answer"] == "30"
+
+
+APP_JS = """const express = require('express');
+const app = express();
+
+app.set('view engine', '{engine}');
+app.set('port', process.env.PORT || 3000);
+app.set('views', path.join(__dirname, 'views'));
+app.enable('trust proxy');
+app.set('jwt secret', 'q8Zr2LxT4vNw9Kp3');
+if (process.env.NODE_ENV === 'production') {{
+  app.disable('x-powered-by');
+}}
+
+app.get('/', function home(req, res) {{
+  res.set('Content-Type', 'text/html');
+  res.render('index');
+}});
+"""
+APPLICATION_JS = """var app = exports = module.exports = {};
+
+app.defaultConfiguration = function defaultConfiguration() {
+  var env = process.env.NODE_ENV || 'development';
+  this.set('etag', 'weak');
+  this.set('env', env);
+  if (env === 'production') {
+    this.enable('view cache');
+  }
+};
+
+var cache = new Map();
+cache.set('views', 'not a setting');
+"""
+
+
+def test_express_app_settings_are_settings_with_a_history(tmp_path):
+    """``app.set('view engine', 'pug')`` is a setting of the app (`config:src/app.js:app.view
+    engine`): it changes to ejs and supersedes, as-of still says pug, and "which view engine
+    does the app use?" is answered by it.  ``enable``/``disable`` are true/false, an env lookup
+    is worth its default, an expression is stated as written; a setting under an ``if``, a
+    ``res.set`` header, a Map's ``set`` and a test's app are not settings.  Express's own
+    ``this.set(...)`` in ``app.defaultConfiguration`` is.  A secret-named setting is redacted."""
+    from repomem.service.query import ask
+    from tests.conftest import indexed
+
+    r = indexed(tmp_path / "repo",
+                ("2026-02-01T10:00:00+00:00", {"src/app.js": APP_JS.format(engine="pug"),
+                                                "lib/application.js": APPLICATION_JS,
+                                                "test/app.test.js": "const app = express();\n"
+                                                                    "app.set('view engine', 'hbs');\n"}),
+                ("2026-03-01T10:00:00+00:00", {"src/app.js": APP_JS.format(engine="ejs")}))
+    now = {f["key"]: f for f in facts(r)["facts"] if f["kind"] == "config"}
+    assert {k: (f["value"], f["attrs"]) for k, f in now.items()} == {
+        "config:src/app.js:app.view engine": ("ejs", {}),
+        "config:src/app.js:app.port": ("3000", {"env": "PORT"}),
+        "config:src/app.js:app.views": ("path.join(__dirname, 'views')", {"expression": "true"}),
+        "config:src/app.js:app.trust proxy": ("true", {}),
+        "config:src/app.js:app.jwt secret": (now["config:src/app.js:app.jwt secret"]["value"], {}),
+        "config:lib/application.js:app.etag": ("weak", {}),
+        "config:lib/application.js:app.env": ("env", {"expression": "true"}),
+    }
+    assert now["config:src/app.js:app.jwt secret"]["value"].startswith("<redacted:")
+    assert all("q8Zr2LxT4vNw9Kp3" not in str(f) for f in facts(r)["facts"])
+    key = "config:src/app.js:app.view engine"
+    assert [v["value"] for v in history(r, key)["versions"]] == ["pug", "ejs"]
+    assert now[key]["line"] == 4 and now[key]["subject"] == "app setting 'view engine' in src/app.js"
+    got = ask(r, "which view engine does the app use?")
+    assert (got["facts"][0]["key"], got["answer"]) == (key, "ejs")
+    assert ask(r, "which view engine does the app use?", as_of="2026-02-15")["answer"] == "pug"
+    assert ask(r, "what is the default etag setting?")["facts"][0]["key"] == \
+        "config:lib/application.js:app.etag"

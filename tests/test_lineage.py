@@ -264,3 +264,16 @@ def test_a_name_only_a_removed_fact_bore_is_said_to_be_gone(new_repo):
     assert before["lineage"] == []
     # a package still there, or a word some fact says, is no removed name
     assert ask(r, "Is requests still a dependency?")["lineage"] == []
+
+
+def test_a_value_that_came_back_is_not_said_to_be_itself_now(new_repo):
+    """A setting went ejs -> jade -> ejs: a question that says "ejs" is about the setting, but
+    no note says "`ejs` is now `ejs`"; one that says "jade" is told it is now ejs."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"config/app.yaml": "template_engine: ejs\n"}),
+                ("2024-04-01T10:00:00Z", {"config/app.yaml": "template_engine: jade\n"}),
+                ("2024-05-01T10:00:00Z", {"config/app.yaml": "template_engine: ejs\n"}))
+    res = ask(r, "Which template engine renders ejs views?")
+    assert res["facts"][0]["key"] == "config:config/app.yaml:template_engine"
+    assert [n for n in res["lineage"] if n["now"] == n["name"]] == []
+    res = ask(r, "Which template engine renders jade views?")
+    assert [(n["name"], n["now"]) for n in res["lineage"]] == [("jade", "ejs")]

@@ -54,7 +54,8 @@ from repomem.miners._base import (
 #     YAML rc files, Procfile, runtime version files) and Prisma schemas; no call read inside
 #     a string literal; Python data models' fields (Django, SQLAlchemy...), Mongoose schemas
 #     and public Python classes' constructor defaults as settings.
-MINERS_VERSION = 8
+#  9: Express app settings (app.set('view engine', 'pug'), app.enable('trust proxy')).
+MINERS_VERSION = 9
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",
            "MineError", "Miner", "all_miners", "excerpt", "mine_file", "redact_stored", "register_miner",

@@ -279,8 +279,9 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
         if old and (shaped or len(old) <= RARE):
             for i, (value, commit, ended) in old:
                 exact[i] += 1
-                lineage.append({"name": value, "key": rows[i]["key"], "now": rows[i]["value"],
-                                "commit": commit, "at": ended})
+                if value != rows[i]["value"]:  # not a value that came back ("`ejs` is now `ejs`")
+                    lineage.append({"name": value, "key": rows[i]["key"], "now": rows[i]["value"],
+                                    "commit": commit, "at": ended})
     if asks_exception:  # "which exception is raised on a timeout": TimeoutException (not the
         # Timeout config class, nor a timeout setting): a word and the exception named after it
         for word in set(re.findall(r"[a-z]+", question.lower())):

@@ -8,8 +8,10 @@ import posixpath
 import re
 from typing import Any, Callable
 
-from repomem.core.model import MOUNT, ROUTER, Fact
+from repomem.core.model import CONFIG, MOUNT, ROUTER, Fact
 from repomem.core.routes import join
+from repomem.miners._pysettings import _expression
+from repomem.miners._pysource import MAX_TEXT_LINES, _words
 
 _JS_ROUTERS = {"Router", "express.Router", "KoaRouter"}
 _JS_APPS = {"express", "fastify", "Fastify", "Koa", "polka", "Hono"}
@@ -54,11 +56,69 @@ class JsRoutes:
         for caps in ff.matches:
             if "router.value" in caps:
                 self._router(caps)
+        settings: dict[str, Fact] = {}
         for caps in ff.matches:
             if "mount" in caps:
                 self._mount(caps)
             elif "route" in caps:
                 self._js_route(caps)
+            elif "setting" in caps:
+                fact = self._setting(caps)
+                if fact is not None:  # set twice: the later statement is what the app runs with
+                    settings[fact.key] = fact
+        self.out.extend(settings.values())
+
+    def _setting(self, caps) -> Fact | None:
+        """``app.set('view engine', 'pug')``, ``app.enable('trust proxy')``: a setting of the
+        app, ``config:<path>:app.<name>`` -- of an app the file creates (``const app =
+        express()``) or one called ``app``, and ``this.set(...)`` in a function assigned to a
+        member of ``app`` (Express's own ``app.defaultConfiguration``).  Only a statement its
+        block always runs: one under an ``if`` is a case, not the setting."""
+        ff, stmt = self.ff, caps["setting"][0]
+        name = ff.string(caps["setting.name"][0])
+        block = stmt.parent
+        if not name or block is None or block.type not in ("program", "statement_block"):
+            return None
+        if block.type == "statement_block" and (block.parent is None
+                                                or block.parent.type not in ff.lang.functions):
+            return None
+        obj = caps["setting.object"][0]
+        if obj.type == "this":
+            owner = block.parent.parent if block.type == "statement_block" else None
+            left = owner.child_by_field_name("left") if owner is not None \
+                and owner.type == "assignment_expression" else None
+            target = left.child_by_field_name("object") if left is not None \
+                and left.type == "member_expression" else None
+            if target is None or ff.text(target) != "app":
+                return None
+            app = "app"
+        else:
+            app = ff.text(obj)
+            if app != "app" and not (app in self.routers and self.routers[app] is None):
+                return None
+        verb = ff.text(caps["setting.verb"][0])
+        attrs: tuple[tuple[str, str], ...] = ()
+        if verb != "set":
+            value = "true" if verb == "enable" else "false"
+        else:
+            args = stmt.named_children[0].child_by_field_name("arguments")
+            v = args.named_children[1] if args is not None and args.named_child_count >= 2 else None
+            if v is None or v.type in ff.lang.functions:
+                return None  # app.set('x') reads a setting
+            literal = ff.literal(v)
+            if literal is None:
+                got = ff.env_default(v)
+                said = (got[1], (("env", got[0]),)) if got else _expression(ff.src, v)
+                if said is None:
+                    return None
+                literal, attrs = said
+            value = literal
+        first = stmt.start_point[0]
+        return Fact(key=f"{CONFIG}:{ff.path}:{app}.{name}", kind=CONFIG,
+                    subject=f"{app} setting '{name}' in {ff.path}", value=value, attrs=attrs,
+                    path=ff.path, line=first + 1,
+                    text=ff.src.rows(first, min(stmt.end_point[0], first + MAX_TEXT_LINES - 1)),
+                    purpose=f"{' '.join(_words(name.replace(' ', '_')))} (app setting)")
 
     def _resolve_module(self, source: str | None) -> str | None:
         if not source or not source.startswith("."):

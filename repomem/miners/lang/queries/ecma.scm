@@ -39,6 +39,14 @@
   left: (member_expression) @_exports right: (_) @value) @definition.config)
   (#eq? @_exports "module.exports"))
 
+; app settings: app.set('view engine', 'pug'), app.enable('trust proxy'), this.set('etag', 'weak')
+(expression_statement
+  (call_expression
+    function: (member_expression object: [(identifier) (this)] @setting.object
+                                  property: (property_identifier) @setting.verb)
+    arguments: (arguments . (string) @setting.name)
+    (#any-of? @setting.verb "set" "enable" "disable"))) @setting
+
 ; app.get('/x', handler), router.post(...), app.route('/x').get(...)
 (call_expression
   function: (member_expression object: (_) @route.object property: (property_identifier) @route.verb)
