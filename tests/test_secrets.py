@@ -159,12 +159,23 @@ MIIEpAIBAAKCAQEA7
 YAML = "database:\n  password: pa55word  # rotate pa55word monthly\n  port: 5432\n"
 TOML = '[api]\ntoken = "t0k3n-value"\ntoken_ttl = 3600\n'
 PY_SETTINGS = 'SECRET_KEY = "django-insecure-abc123"\nDEBUG = False\n'
+# packages named like secrets: their pins are versions, not secrets (express pins pbkdf2-password)
+PACKAGE_JSON = """{
+  "name": "app",
+  "dependencies": {"pbkdf2-password": "1.2.1", "secret-handshake": ">=1.0.0 <2", "jsonwebtoken": "^9.0.0"},
+  "config": {"apiToken": "q8Zr2LxT4vNw9Kp3mY"}
+}
+"""
 
 
 @pytest.mark.parametrize("path,text,secrets,kept", [
     (".env", ENV, ["hunter2!x", "s3cretPW", AWS, "MIIEpAIBAAKCAQEA7"], {"config:.env:TOKEN_TTL": "3600"}),
     ("config/app.yaml", YAML, ["pa55word"], {"config:config/app.yaml:database.port": "5432"}),
     ("config/app.toml", TOML, ["t0k3n-value"], {"config:config/app.toml:api.token_ttl": "3600"}),
+    ("package.json", PACKAGE_JSON, ["q8Zr2LxT4vNw9Kp3mY"],
+     {"dependency:npm:.:main:pbkdf2-password": "1.2.1",
+      "dependency:npm:.:main:secret-handshake": ">=1.0.0 <2",
+      "dependency:npm:.:main:jsonwebtoken": "^9.0.0"}),
 ])
 def test_mine_file_never_returns_clear_secrets(path, text, secrets, kept):
     facts = mine_file(path, text.encode())

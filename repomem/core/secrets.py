@@ -55,10 +55,19 @@ def _token(secret: str) -> str:
     return "<redacted:" + hashlib.sha256(("repomem-redact\0" + secret).encode()).hexdigest()[:6] + ">"
 
 
+# A version or a version range ("1.2.1", "^9.0.0", ">=1.0.0 <2", "~=2.31.0rc1"): the pin of a
+# package named like a secret (pbkdf2-password, secret-handshake) in a manifest, not a secret
+_VERSION_ITEM = (r"(?:(?:\^|~=?|[<>]=?|==?|!=)?\s*v?\d+(?:\.(?:\d+|[xX*])){1,3}"
+                 r"(?:[-.]?(?:alpha|beta|rc|dev|pre|post|next|canary|a|b)\.?\d*)?"
+                 r"|(?:\^|~=?|[<>]=?|==?|!=)\s*\d+)")
+_VERSION_SPEC = re.compile(rf"{_VERSION_ITEM}(?:\s*(?:,|\|\||\s-\s|\s)\s*{_VERSION_ITEM})*", re.I)
+
+
 def _not_secret_value(value: str) -> bool:
     v = value.strip().strip("\"'")
     return (bool(_PLACEHOLDER.match(v)) or v.lower() in _BOOL
-            or (re.fullmatch(r"-?\d+(?:\.\d+)?", v) is not None and len(v) < 6))
+            or (re.fullmatch(r"-?\d+(?:\.\d+)?", v) is not None and len(v) < 6)
+            or _VERSION_SPEC.fullmatch(v) is not None)
 
 
 def _random_looking(s: str) -> bool:

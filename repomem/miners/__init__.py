@@ -54,7 +54,8 @@ from repomem.miners._base import (
 #     YAML rc files, Procfile, runtime version files) and Prisma schemas; no call read inside
 #     a string literal; Python data models' fields (Django, SQLAlchemy...), Mongoose schemas
 #     and public Python classes' constructor defaults as settings.
-#  9: Express app settings (app.set('view engine', 'pug'), app.enable('trust proxy')).
+#  9: Express app settings (app.set('view engine', 'pug'), app.enable('trust proxy')); a
+#     version pin of a package named like a secret (pbkdf2-password) is no longer redacted.
 MINERS_VERSION = 9
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",
