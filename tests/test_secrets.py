@@ -202,3 +202,59 @@ def test_mine_file_redacts_python_constants():
 def test_redaction_is_idempotent():
     f = redact_fact(fact("config:.env:DB_PASSWORD", "hunter2!x", 'DB_PASSWORD="hunter2!x"'))
     assert redact_fact(f) == f
+
+
+WORKFLOW = """name: publish
+on: push
+permissions:
+  id-token: write
+  contents: read
+jobs:
+  publish:
+    runs-on: ubuntu-latest
+    steps:
+      - run: twine upload dist/*
+        env:
+          TWINE_PASSWORD: ${{ secrets.PYPI_TOKEN }}
+          GH_TOKEN: ${{ github.token }}
+"""
+SETTINGS_COMPUTED = '''import os
+
+if "DJANGO_SECRET_KEY" in os.environ:
+    SECRET_KEY = os.environ["DJANGO_SECRET_KEY"]
+API_TOKEN = os.environ.get("API_TOKEN") or "tok-" + "Zq81xLw3Pr9Ks2Vn"
+UNRESERVED = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+'''
+FORMS = '''from wtforms import PasswordField
+
+
+class ResetForm:
+    password2 = PasswordField("Repeat Password", default="Zq81xLw3Pr9Ks2Vn")
+'''
+
+
+@pytest.mark.parametrize("path, text, kept, secret", [
+    # a permission and a reference to a GitHub secret say which, and are no secret
+    (".github/workflows/publish.yml", WORKFLOW,
+     {"config:.github/workflows/publish.yml:permissions.id-token": "write",
+      "config:.github/workflows/publish.yml:jobs.publish.steps.0.env.TWINE_PASSWORD": "${{ secrets.PYPI_TOKEN }}",
+      "config:.github/workflows/publish.yml:jobs.publish.steps.0.env.GH_TOKEN": "${{ github.token }}"}, None),
+    # code that reads the secret from the environment says where it comes from; a literal in
+    # it is redacted; an alphabet written out is no random key
+    ("app/settings.py", SETTINGS_COMPUTED,
+     {"constant:app/settings.py:SECRET_KEY": 'os.environ["DJANGO_SECRET_KEY"]',
+      "constant:app/settings.py:UNRESERVED": "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"},
+     "Zq81xLw3Pr9Ks2Vn"),
+    # a secret-named field's label is prose; its default is the secret
+    ("app/forms.py", FORMS, {}, "Zq81xLw3Pr9Ks2Vn"),
+])
+def test_what_names_or_reads_a_secret_is_no_secret(path, text, kept, secret):
+    facts = mine_file(path, text.encode())
+    values = {f.key: f.value for f in facts}
+    for k, v in kept.items():
+        assert values[k] == v
+    if secret is not None:
+        dump = everywhere(facts)
+        assert secret not in dump and TOKEN.search(dump)
+    if path == "app/forms.py":
+        assert '"Repeat Password"' in values["config:app/forms.py:ResetForm.password2"]

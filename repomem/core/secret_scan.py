@@ -88,10 +88,18 @@ def wordy(s: str) -> bool:
     return sum(len(w) for w in _WORD.findall(s)) >= 0.6 * len(s)
 
 
+def alphabet(s: str) -> bool:
+    """Mostly runs of consecutive characters (``ABC...XYZabc...xyz0123456789-._~``, httpx's
+    unreserved characters): a character set written out, as high in entropy as a key is."""
+    steps = sum(ord(b) - ord(a) == 1 for a, b in zip(s, s[1:]))
+    return steps >= 0.7 * (len(s) - 1)
+
+
 def random_looking(s: str) -> bool:
-    """A generic credential: mixed case and digits, high entropy, not made of words."""
+    """A generic credential: mixed case and digits, high entropy, not made of words nor an
+    alphabet written out."""
     return not wordy(s) and (sum(c.isdigit() for c in s) >= 2 and re.search(r"[a-z]", s) is not None
-            and re.search(r"[A-Z]", s) is not None and _entropy(s) >= 4.0)
+            and re.search(r"[A-Z]", s) is not None and _entropy(s) >= 4.0) and not alphabet(s)
 
 
 def _hex_token(s: str) -> bool:

@@ -29,9 +29,11 @@ from repomem.core.secret_scan import merge, random_looking, scan, secret_name, t
 
 _PLACEHOLDER = re.compile(
     r"""^(?:|changeme|change[-_ ]?me.*|x{3,}|\*{3,}|\.{3}|<[^<>]*>|\$\{[^}]*\}|\$[A-Za-z_]\w*
-    |\{\{.*\}\}|%\([^)]*\)s|null|none|nil|todo|tbd|placeholder|dummy|example|redacted
+    |\{\{.*\}\}|\$\{\{.*\}\}|%\([^)]*\)s|null|none|nil|todo|tbd|placeholder|dummy|example|redacted
     |your[-_ ].*|password|secret|pass)$""", re.I | re.X | re.S)
-_BOOL = {"true", "false", "yes", "no", "on", "off"}
+# ...and GitHub Actions' ${{ secrets.PYPI_TOKEN }} (a reference to a secret: which one is worth
+# knowing); a permission (`id-token: write`)
+_BOOL = {"true", "false", "yes", "no", "on", "off", "read", "write", "read-all", "write-all"}
 
 _LONG = re.compile(r"[A-Za-z0-9+/_-]{32,}={0,2}")
 # NAME = value / NAME: value / "NAME": "value".  The regex starts at a secret-ish word (cheap:
@@ -78,6 +80,15 @@ def _random_looking(s: str) -> bool:
     return len(s) >= 32 and random_looking(s)
 
 
+# An environment variable's name in code (os.environ["DJANGO_SECRET_KEY"]): what holds the secret
+_ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+
+
+def _prose(v: str) -> bool:
+    """Words, not a credential ("Enter your password", a field's label "Repeat Password")."""
+    return " " in v.strip() and not re.search(r"[0-9!@#$%^&*]", v)
+
+
 def _skip(v: str) -> bool:
     return _not_secret_value(v) or v.startswith("<redacted:")
 
@@ -106,7 +117,7 @@ def _assignment_spans(text: str, low: str, code: bool) -> list[tuple[int, int]]:
             continue  # ``password: str``, ``token: Optional``: a type or a name, not a value
         if _FILE_LIKE.fullmatch(val):
             continue  # a path to the key file, a template name
-        if quoted and " " in val.strip() and not re.search(r"[0-9!@#$%^&*]", val):
+        if quoted and _prose(val):
             continue  # prose ("Enter your password"), not a credential
         out.append(m.span(g))
     return out
@@ -221,7 +232,8 @@ def _field_literals(fact: Fact) -> Fact:
     value, text = fact.value, fact.text
     for m in [*_LITERAL.finditer(fact.value), *_LITERAL.finditer(fact.text)]:
         secret = m.group("s")
-        if secret and not _not_secret_value(secret) and not secret.startswith("<redacted:"):
+        if secret and not _not_secret_value(secret) and not secret.startswith("<redacted:") \
+                and not _prose(secret) and not _ENV_NAME.fullmatch(secret):
             # the literal with its quotes: default="a" must not touch every "a" of the code
             quoted, q = m.group(0), m.group("q")
             value = value.replace(quoted, q + _token(secret) + q)
@@ -241,9 +253,15 @@ def redact_fact(fact: Fact) -> Fact:
     field = fact.kind == CONFIG and ("field", "true") in fact.attrs
     if field and _secret_field(fact):
         fact = _field_literals(fact)
+    # a secret-named setting computed by code (SECRET_KEY = os.environ["DJANGO_SECRET_KEY"]):
+    # the code says where the secret comes from; only a literal in it may be one
+    computed = fact.kind in (CONFIG, CONSTANT) and ("expression", "true") in fact.attrs \
+        and secret_name(_setting_name(fact))
+    if computed:
+        fact = _field_literals(fact)
     value, text, purpose, subject = fact.value, fact.text, fact.purpose, fact.subject
     attrs = list(fact.attrs)
-    named = _field_value(fact) if field else secret_name(_setting_name(fact))
+    named = _field_value(fact) if field else not computed and secret_name(_setting_name(fact))
     if fact.kind in (CONFIG, CONSTANT, DOCKER) and named \
             and not _not_secret_value(value) and not re.fullmatch(r"[./~][^\s]*", value.strip()):
         secret = value.strip().strip("\"'")

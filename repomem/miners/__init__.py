@@ -55,7 +55,10 @@ from repomem.miners._base import (
 #     a string literal; Python data models' fields (Django, SQLAlchemy...), Mongoose schemas
 #     and public Python classes' constructor defaults as settings.
 #  9: Express app settings (app.set('view engine', 'pug'), app.enable('trust proxy')); a
-#     version pin of a package named like a secret (pbkdf2-password) is no longer redacted.
+#     version pin of a package named like a secret (pbkdf2-password), a GitHub Actions
+#     ${{ secrets.X }} reference, a permission (id-token: write), an alphabet written out, a
+#     secret-named field's prose label and the code that reads a secret from the environment
+#     (os.environ["DJANGO_SECRET_KEY"]) are no longer redacted.
 MINERS_VERSION = 9
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",
