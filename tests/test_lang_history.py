@@ -371,3 +371,54 @@ def test_express_app_settings_are_settings_with_a_history(tmp_path):
     assert ask(r, "which view engine does the app use?", as_of="2026-02-15")["answer"] == "pug"
     assert ask(r, "what is the default etag setting?")["facts"][0]["key"] == \
         "config:lib/application.js:app.etag"
+
+
+USER_SERVICE = """import * as bcrypt from 'bcryptjs';
+
+export const createUser = async (input) => {
+  const hashed = await bcrypt.hash(input.password, 10);
+  return prisma.user.create({ data: { ...input, password: hashed } });
+};
+
+export const updateUser = async (payload, id) => {
+  const password = payload.password && (await bcrypt.hash(payload.password, 10));
+  return prisma.user.update({ where: { id }, data: { ...payload, password } });
+};
+"""
+ARTICLE_SERVICE = """export const deleteComment = async (id, userId) => {
+  const comment = await prisma.comment.findFirst({ where: { id, authorId: userId } });
+  await prisma.comment.delete({ where: { id: comment.id } });
+};
+
+export const deleteArticle = async (slug) => {
+  await prisma.article.delete({ where: { slug } });
+};
+"""
+USER_SCHEMA = """model User {
+  id       Int    @id @default(autoincrement())
+  email    String @unique
+  password String
+}
+
+model Comment {
+  id   Int    @id @default(autoincrement())
+  body String
+}
+"""
+
+
+def test_how_something_is_done_is_what_calls_the_doing(tmp_path):
+    """"how are passwords hashed?" is answered by the functions whose bodies call bcrypt.hash,
+    not by the password field of the User model that only shares the word "password"; of two
+    functions that call delete, "how is a comment deleted?" prefers the one named after it."""
+    from repomem.service.query import ask
+    from tests.conftest import indexed
+
+    r = indexed(tmp_path / "repo",
+                ("2026-02-01T10:00:00+00:00", {"src/auth/auth.service.ts": USER_SERVICE,
+                                                "src/articles/article.service.ts": ARTICLE_SERVICE,
+                                                "prisma/schema.prisma": USER_SCHEMA}))
+    top = [f["value"] for f in ask(r, "How are passwords hashed?")["facts"][:2]]
+    assert sorted(top) == ["createUser", "updateUser"]
+    top = [f["value"] for f in ask(r, "How is a comment deleted?")["facts"][:2]]
+    assert top[0] == "deleteComment" and "deleteArticle" not in top

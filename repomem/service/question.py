@@ -333,6 +333,18 @@ _CALLERS = re.compile(
     r"|\bcallers?\s+of\s+(?:the\s+)?(?:function\s+|method\s+)?" + _NAME + _END, re.I)
 
 
+# "how are passwords hashed?", "how is the session cookie signed?": the action asked about,
+# done by the functions whose bodies call it (bcrypt.hash, sign)
+_HOW_DONE = re.compile(r"^\s*how\s+(?:is|are|was|were)\s+(?:[\w'\-]+\s+){1,4}?([a-z]{3,}(?:ed|en))\s*\??\s*$",
+                       re.I)
+
+
+def action(question: str) -> str | None:
+    """The verb of "how are passwords hashed?" ("hashed"), else None."""
+    m = _HOW_DONE.match(question)
+    return m.group(1).lower() if m else None
+
+
 def callee(question: str) -> str | None:
     """The name whose callers the question asks for (``make_context``, ``bcrypt.hash``)."""
     m = _CALLERS.search(question)

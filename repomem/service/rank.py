@@ -24,11 +24,12 @@ import functools
 import json
 import re
 
-from repomem.core.tokens import norm_ident, tokens
+from repomem.core.tokens import norm_ident, stem_word, tokens
 from repomem.service.lexical import calls_of, lexical_tokens, names, route_path
 from repomem.service.question import (
     _FRAME,
     _GROUPS,
+    action,
     asks_function,
     callee,
     framing,
@@ -161,6 +162,7 @@ class _Facts:
         self.key_order[by_key] = np.arange(len(rows))
         self._called: dict[str, list[tuple[int, str]]] | None = None
         self._through: dict[str, set[int]] = {}
+        self._doing: dict[str, set[int]] | None = None
 
     def callers(self, name: str) -> list[int]:
         """The functions whose bodies call NAME (attrs calls): ``make_context`` is called as
@@ -177,6 +179,16 @@ class _Facts:
         found = self._called.get(name.rsplit(".", 1)[-1], [])
         exact = [i for i, entry in found if entry == name or entry.endswith("." + name)]
         return sorted(set(exact or [i for i, _ in found]) or self._through.get(name, set()))
+
+    def doing(self, verb: str) -> list[int]:
+        """The functions whose bodies call a function named by VERB's stem ("hashed":
+        ``bcrypt.hash``, "signed": ``sign``, ``cookie.sign``)."""
+        if self._doing is None:  # built on the first such question only
+            self.callers("")  # the calls index
+            self._doing = {}
+            for last, found in (self._called or {}).items():
+                self._doing.setdefault(stem_word(last.lower()), set()).update(i for i, _ in found)
+        return sorted(self._doing.get(stem_word(verb), ()))
 
     def says(self, word: str) -> bool:
         """Whether any row's value or source text holds WORD as a word ("build", "still"): a
@@ -472,6 +484,14 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     # paraphrase the behaviour it checks (test_cookie_persistence, "a response with UTF-8
     # content should decode correctly")
     fused += (own & wanted & np.isin(facts.kind, _CODE_NAMES)) * SIGNALS["scope"] / (RRF_K + 1) / 2
+    verb = action(question)
+    doers = facts.doing(verb) if verb else []
+    if 0 < len(doers) <= RARE:  # "how are passwords hashed?": what calls bcrypt.hash...
+        # ...those named after what the question is about, when some are ("how is a comment
+        # deleted?": deleteComment, not deleteArticle, though both call delete)
+        about = set(lexical_tokens(question)) - {stem_word(verb or "")}
+        named_so = [i for i in doers if about & set(lexical_tokens(rows[i]["value"]))]
+        fused[named_so or doers] += SIGNALS["exact"] / (RRF_K + 1)
     if kinds and kinds <= {"route", "function", "class"}:
         fused += _summary_said(question, rows, np.argsort(-fused, kind="stable")[:SUMMARY_TOP],
                                kinds) * SIGNALS["summary"] / (RRF_K + 1)
