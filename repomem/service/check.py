@@ -322,6 +322,9 @@ def _dynamic(seg: str) -> bool:
 
 _EXAMPLE = re.compile(r"\b(?:like|e\.?g|example|such\s+as)\b", re.I)
 _PY_HISTORY = re.compile(r"\b(?:in|from|since|before|until|as\s+of)\s+$", re.I)
+# A record of the past, whatever the fact: "no updates between Wagtail 4.1 and 4.2", "Generated
+# by 'django-admin startproject' using Django 1.10.5" (a settings module's header)
+_RECORD = re.compile(r"\bbetween\s+$|\b(?:generated|created)\s+(?:by|with)\b.*\busing\s+$", re.I)
 
 
 class Checker:
@@ -399,6 +402,8 @@ class Checker:
             # "In Python 3.7 and later ...", "from Python 3.8 onwards": Python's own history,
             # not what the project supports
             history = _PY_HISTORY.search(text[:m.start()]) is not None
+            if _RECORD.search(text[:m.start()]):
+                continue
             tied = None
             for s in cands:
                 vm = re.search(_value_pattern(s.old), rest)
