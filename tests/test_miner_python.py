@@ -3,7 +3,7 @@ import textwrap
 import pytest
 
 from repomem.core.model import CONSTANT, FUNCTION, ROUTE
-from repomem.miners import MineError
+from repomem.miners import MineError, mine_file
 from repomem.miners.python import MINER
 
 
@@ -615,3 +615,22 @@ def test_constructor_defaults():
     assert got["Client.follow_redirects"].line == 10
     assert got["Client.follow_redirects"].text == "follow_redirects: bool = False,"
     assert got["Client.follow_redirects"].purpose == "follow redirects - the default Client is made with"
+
+
+def test_an_f_string_constant_is_stated_as_written(new_repo):
+    """httpx's ``USER_AGENT = f"python-httpx/{__version__}"``: a constant computed only from
+    names, stated as written (attrs.expression) and answering "what is the user agent?"; other
+    computed module constants (a logger) are still not constants outside settings modules."""
+    from repomem.service.query import ask
+    from tests.conftest import indexed
+
+    client = ('import logging\n\nfrom .__version__ import __version__\n\n'
+              'logger = logging.getLogger(__name__)\nLOGGER = logging.getLogger("httpx")\n'
+              'USER_AGENT = f"python-httpx/{__version__}"\n')
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"httpx/_client.py": client,
+                                                      "httpx/__version__.py": '__version__ = "0.28.1"\n'}))
+    got = ask(r, "What is the user agent string?")["facts"][0]
+    assert (got["key"], got["value"], got["attrs"]) == (
+        "constant:httpx/_client.py:USER_AGENT", 'f"python-httpx/{__version__}"', {"expression": "true"})
+    keys = {f.key for f in mine_file("httpx/_client.py", client.encode())}
+    assert "constant:httpx/_client.py:LOGGER" not in keys

@@ -122,7 +122,7 @@ def _value_facts(src: _Source, block, path: str, kind: str, scope: str, accept,
             items = [(name, right)]
         for dotted, node in items:
             got = setting_value(src, node, _render_literal, _string_value)
-            if got is None and settings:
+            if got is None and (settings or _formatted(node)):
                 got = _expression(src, node)
             if got is None:
                 continue
@@ -134,6 +134,12 @@ def _value_facts(src: _Source, block, path: str, kind: str, scope: str, accept,
                 text=text if dotted == name else src.lines[line].strip(),
                 purpose=purpose if dotted == name else f"{' '.join(_words(dotted))} - {purpose}"))
     return facts
+
+
+def _formatted(node) -> bool:
+    """An f-string (``USER_AGENT = f"python-httpx/{__version__}"``): a constant computed only
+    from names, stated as written anywhere (other expressions only in settings modules)."""
+    return node.type == "string" and any(c.type == "interpolation" for c in node.children)
 
 
 def _is_constant(name: str) -> bool:
