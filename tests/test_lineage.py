@@ -277,3 +277,25 @@ def test_a_value_that_came_back_is_not_said_to_be_itself_now(new_repo):
     assert [n for n in res["lineage"] if n["now"] == n["name"]] == []
     res = ask(r, "Which template engine renders jade views?")
     assert [(n["name"], n["now"]) for n in res["lineage"]] == [("jade", "ejs")]
+
+
+CI = """jobs:
+  tests:
+    strategy:
+      matrix:
+        include:
+{entries}
+"""
+
+
+def _ci(*names):
+    return CI.format(entries="\n".join(f"          - {{name: {n}, os: {n.lower()}-latest}}" for n in names))
+
+
+def test_a_list_item_that_moved_is_not_renamed(new_repo):
+    """CI's matrix gained Mac before Windows: entry 1 was named Windows and is now Mac, but no
+    note says "`Windows` is now `Mac`" (a key by position is not an identity)."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {".github/workflows/tests.yml": _ci("Linux", "Windows")}),
+                ("2024-04-01T10:00:00Z", {".github/workflows/tests.yml": _ci("Linux", "Mac", "Windows")}))
+    res = ask(r, "Do the tests run on Windows?")
+    assert [n for n in res["lineage"] if n["name"] == "Windows"] == []
