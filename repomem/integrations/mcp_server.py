@@ -72,7 +72,9 @@ def build_server(repo: str = ".", store: str | None = None):
         e.g. "what port does production listen on?", "what is the user lookup function called?",
         "which version of requests do we pin?", "which functions call make_context?", "does the
         client follow redirects by default?".  Each fact has its value, the file:line, and the
-        commit and date it has been valid since.  Values that were replaced are never returned.
+        commit and date it has been valid since.  Values that were replaced are never returned;
+        a name the question uses that was renamed or removed ("is colorama still a
+        dependency?") gets a lineage note saying what it is now, or when it was removed.
         as_of: optional ISO date (2026-02-01), datetime, or git revision, to ask what was true
         then instead of now; without it, a date the question names ("on 2026-02-01", "in
         2025": its last day) is the time asked.  k: how many facts (default 5)."""
@@ -80,7 +82,7 @@ def build_server(repo: str = ".", store: str | None = None):
         res = _guard(lock, query.ask, r, question, when, max(1, min(int(k), 20)))
         out = {"question": question, "as_of": res["as_of"], "answer": res["answer"],
                "facts": [_slim(f) for f in res["facts"]]}
-        if res.get("lineage"):  # the question named a retired name: what it is now
+        if res.get("lineage"):  # a retired or removed name the question used: what became of it
             out["lineage"] = res["lineage"]
         return out
 
