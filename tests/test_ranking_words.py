@@ -993,3 +993,36 @@ def test_a_plain_word_that_qualifies_a_noun_names_a_fact_only_with_that_noun(new
         "config:config.py:Config.MAIL_SERVER"
     assert ask(r, "What validates the email field of the registration form?")["facts"][0]["key"] == \
         "config:app/auth/forms.py:RegistrationForm.email"
+
+
+COOKIE_MODELS = '''import urllib.request
+
+
+class Response:
+    @property
+    def cookies(self):
+        """The cookies this response set."""
+        return self._cookies
+
+
+class Cookies:
+    """A cookie jar."""
+
+    def extract_cookies(self, response):
+        """Keep the cookies a response set."""
+        self.jar.extract_cookies(response, self._CookieCompatRequest(response.request))
+
+    class _CookieCompatRequest(urllib.request.Request):
+        """Wraps a request so that the cookie jar can store cookies between requests."""
+
+        def add_unredirected_header(self, key, value):
+            self.headers[key] = value
+'''
+
+
+def test_a_question_of_no_kind_prefers_the_api_to_a_private_helper(new_repo):
+    """"how are cookies stored between requests?" (httpx): the private `_CookieCompatRequest`,
+    whose docstring says the question's words, is a helper of the cookie jar, not its API."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"pkg/models.py": COOKIE_MODELS}))
+    got = ask(r, "How are cookies stored between requests?")["facts"][0]
+    assert not got["value"].startswith("_"), got["value"]

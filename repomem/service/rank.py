@@ -156,6 +156,9 @@ class _Facts:
         self.root_dep = np.array([d and _root_dependency(r) for d, r in zip(deps, rows)])
         self.group = np.array([_group(r) if d else "" for d, r in zip(deps, rows)], dtype=object)
         self.own = np.array([not _AUX.search(r["path"]) for r in rows])
+        # a private function or class (`_CookieCompatRequest`): the module's helper, not its API
+        self.private = np.array([r["kind"] in _CODE_NAMES and r["value"].startswith("_")
+                                 and not r["value"].startswith("__") for r in rows])
         by_key = sorted(range(len(rows)), key=lambda i: (rows[i]["key"], rows[i].get("id", ""),
                                                          i))
         self.key_order = np.empty(len(rows), dtype=np.int64)
@@ -488,6 +491,8 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     # paraphrase the behaviour it checks (test_cookie_persistence, "a response with UTF-8
     # content should decode correctly")
     fused += (own & wanted & np.isin(facts.kind, _CODE_NAMES)) * SIGNALS["scope"] / (RRF_K + 1) / 2
+    if not kinds:  # "how are cookies stored?": the API before a private helper of it
+        fused -= facts.private * SIGNALS["scope"] / (RRF_K + 1) / 2
     verb = action(question)
     doers = facts.doing(verb) if verb else []
     if 0 < len(doers) <= RARE:  # "how are passwords hashed?": what calls bcrypt.hash...
