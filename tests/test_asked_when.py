@@ -66,3 +66,15 @@ def test_an_empty_question_is_a_one_line_error(service, question):
     rc, out, err = cli("ask", "--repo", str(service.root), question, check=False)
     assert (rc, out) == (1, "")
     assert err.splitlines()[0] == "repomem: error: the question is empty"
+
+
+def test_when_a_fact_was_added_is_its_first_version(service):
+    """"when was the port added?": since says when the value last changed (2024-01-05, 8080);
+    first_seen says when the key first held (2023-03-01, 8000), from the store of record."""
+    got = ask(service, "When was the API port setting added?")["facts"][0]
+    assert got["key"] == "constant:api/config.py:PORT"
+    assert got["valid_from"].startswith("2024-01-05")
+    assert got["first_seen"]["date"].startswith("2023-03-01") and got["first_seen"]["value"] == "8000"
+    out = cli("ask", "--repo", service.root, "since when does the API have a port setting?")[1]
+    assert "first seen 2023-03-01" in out
+    assert "first_seen" not in ask(service, "What port does the API listen on?")["facts"][0]

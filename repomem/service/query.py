@@ -217,6 +217,27 @@ def _removed(r: Repo, question: str, rows: list[dict], t: int) -> list[dict]:
 
 
 REMOVED_MAX = 3  # notes per removed name (a package in several manifests, say)
+# "when was h2 added?", "since when do we pin certifi?": when the fact first held, not when its
+# value last changed (what valid_from says)
+_SINCE_WHEN = re.compile(r"\bsince\s+when\b|\bwhen\b.*\b(?:added|introduced|created|adopted|"
+                         r"first|start(?:ed)?|began|begun)\b", re.I)
+
+
+def _first_seen(r: Repo, facts: list[dict], t: int) -> None:
+    """Each fact's first_seen: the date and commit of its key's first version (by t)."""
+    keys = sorted({f["key"] for f in facts})
+    with r.store.reader():
+        rows = r.store.rows({"$and": [{"key": {"$in": keys}}, {"valid_from": {"$lte": t}}]})
+    first: dict[str, dict] = {}
+    for x in rows:
+        if x["key"] not in first or x["valid_from"] < first[x["key"]]["valid_from"]:
+            first[x["key"]] = x
+    for f in facts:
+        v = first.get(f["key"])
+        if v is not None:
+            f["first_seen"] = {"date": iso(v["valid_from"]), "commit": v["commit"], "value": v["value"]}
+
+
 # (the rows of the view asked, by the kinds asked: the last version of each key removed by then)
 _GONE: list[tuple[list[dict], dict[frozenset[str], dict[str, dict]]] | None] = [None]
 
@@ -264,6 +285,8 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
         ranked, lineage, rows = _search_store(r, question, t, k)
     lineage = lineage + _removed(r, question, rows, t)
     facts = [dict(fact_json(x), score=x["score"]) for x in ranked]
+    if facts and _SINCE_WHEN.search(question):
+        _first_seen(r, facts, t)
     return {"question": question, "as_of": iso(t), "answer": facts[0]["value"] if facts else None,
             "facts": facts, "lineage": [lineage_json(x) for x in lineage],
             "unindexed_commits": missing}

@@ -58,4 +58,7 @@ def run(args) -> int:
         mark = "=>" if i == 0 else "  "
         echo(f"{mark} {f['subject']}: {f['value']}{value_note(f)}")
         echo(f"   {f['path']}:{f['line']}  commit {f['commit'][:10]}  since {f['valid_from']}")
+        if f.get("first_seen"):  # "when was h2 added?"
+            first = f["first_seen"]
+            echo(f"   first seen {first['date']}  commit {first['commit'][:10]}  as {first['value']}")
     return 0
