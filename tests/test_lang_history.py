@@ -422,3 +422,50 @@ def test_how_something_is_done_is_what_calls_the_doing(tmp_path):
     assert sorted(top) == ["createUser", "updateUser"]
     top = [f["value"] for f in ask(r, "How is a comment deleted?")["facts"][:2]]
     assert top[0] == "deleteComment" and "deleteArticle" not in top
+
+
+MAIN_TS = """import express from 'express';
+import cors from 'cors';
+import bodyParser from 'body-parser';
+import routes from './routes';
+
+const app = express();
+app.use(cors());
+app.use(bodyParser.json({ limit: '{limit}' }));
+app.use(routes);
+app.use('/docs', express.static('docs'));
+app.use(express.static('public'));
+app.use(express.static('uploads'));
+if (process.env.NODE_ENV !== 'production') {{
+  app.use(morgan('dev'));
+}}
+app.use((err, req, res, next) => res.status(500).json({{ error: err.message }}));
+"""
+
+
+def test_express_middleware_is_a_setting_with_a_history(tmp_path):
+    """``app.use(bodyParser.json({limit: '1mb'}))`` is a middleware of the app, keyed by what
+    makes it (`config:src/main.ts:app.use.bodyParser.json`): its limit changes and supersedes,
+    and "which middleware parses JSON bodies?" is answered by it.  A second of one maker is
+    `#2`; a mount (`app.use('/docs', ...)`, a router), an inline error handler and middleware
+    under an ``if`` are not middleware facts."""
+    from repomem.service.query import ask
+    from tests.conftest import indexed
+
+    r = indexed(tmp_path / "repo",
+                ("2026-02-01T10:00:00+00:00", {"src/main.ts": MAIN_TS.replace("{limit}", "1mb")
+                                                .replace("{{", "{").replace("}}", "}")}),
+                ("2026-03-01T10:00:00+00:00", {"src/main.ts": MAIN_TS.replace("{limit}", "5mb")
+                                                .replace("{{", "{").replace("}}", "}")}))
+    now = {f["key"]: f["value"] for f in facts(r)["facts"] if f["kind"] == "config"}
+    assert now == {
+        "config:src/main.ts:app.use.cors": "cors()",
+        "config:src/main.ts:app.use.bodyParser.json": "bodyParser.json({ limit: '5mb' })",
+        "config:src/main.ts:app.use.express.static": "express.static('public')",
+        "config:src/main.ts:app.use.express.static#2": "express.static('uploads')",
+    }
+    key = "config:src/main.ts:app.use.bodyParser.json"
+    assert [v["value"] for v in history(r, key)["versions"]] == [
+        "bodyParser.json({ limit: '1mb' })", "bodyParser.json({ limit: '5mb' })"]
+    assert ask(r, "which middleware parses JSON bodies?")["facts"][0]["key"] == key
+    assert ask(r, "is CORS enabled?")["facts"][0]["key"] == "config:src/main.ts:app.use.cors"

@@ -54,7 +54,8 @@ from repomem.miners._base import (
 #     YAML rc files, Procfile, runtime version files) and Prisma schemas; no call read inside
 #     a string literal; Python data models' fields (Django, SQLAlchemy...), Mongoose schemas
 #     and public Python classes' constructor defaults as settings.
-#  9: Express app settings (app.set('view engine', 'pug'), app.enable('trust proxy')); a
+#  9: Express app settings (app.set('view engine', 'pug'), app.enable('trust proxy')) and
+#     middleware (app.use(cors()), app.use(bodyParser.json())); a
 #     version pin of a package named like a secret (pbkdf2-password), a GitHub Actions
 #     ${{ secrets.X }} reference, a permission (id-token: write), an alphabet written out, a
 #     secret-named field's prose label and the code that reads a secret from the environment

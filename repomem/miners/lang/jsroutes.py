@@ -66,6 +66,10 @@ class JsRoutes:
                 fact = self._setting(caps)
                 if fact is not None:  # set twice: the later statement is what the app runs with
                     settings[fact.key] = fact
+            elif "middleware" in caps:
+                fact = self._middleware(caps, settings)
+                if fact is not None:
+                    settings[fact.key] = fact
         self.out.extend(settings.values())
 
     def _setting(self, caps) -> Fact | None:
@@ -76,26 +80,9 @@ class JsRoutes:
         block always runs: one under an ``if`` is a case, not the setting."""
         ff, stmt = self.ff, caps["setting"][0]
         name = ff.string(caps["setting.name"][0])
-        block = stmt.parent
-        if not name or block is None or block.type not in ("program", "statement_block"):
+        app = self._app_statement(stmt, caps["setting.object"][0])
+        if not name or app is None:
             return None
-        if block.type == "statement_block" and (block.parent is None
-                                                or block.parent.type not in ff.lang.functions):
-            return None
-        obj = caps["setting.object"][0]
-        if obj.type == "this":
-            owner = block.parent.parent if block.type == "statement_block" else None
-            left = owner.child_by_field_name("left") if owner is not None \
-                and owner.type == "assignment_expression" else None
-            target = left.child_by_field_name("object") if left is not None \
-                and left.type == "member_expression" else None
-            if target is None or ff.text(target) != "app":
-                return None
-            app = "app"
-        else:
-            app = ff.text(obj)
-            if app != "app" and not (app in self.routers and self.routers[app] is None):
-                return None
         verb = ff.text(caps["setting.verb"][0])
         attrs: tuple[tuple[str, str], ...] = ()
         if verb != "set":
@@ -119,6 +106,48 @@ class JsRoutes:
                     path=ff.path, line=first + 1,
                     text=ff.src.rows(first, min(stmt.end_point[0], first + MAX_TEXT_LINES - 1)),
                     purpose=f"{' '.join(_words(name.replace(' ', '_')))} (app setting)")
+
+    def _app_statement(self, stmt, obj) -> str | None:
+        """The app a statement configures (``app`` for ``this`` in Express's own methods), when
+        its block always runs it; else None."""
+        ff, block = self.ff, stmt.parent
+        if block is None or block.type not in ("program", "statement_block"):
+            return None
+        if block.type == "statement_block" and (block.parent is None
+                                                or block.parent.type not in ff.lang.functions):
+            return None
+        if obj.type == "this":
+            owner = block.parent.parent if block.type == "statement_block" else None
+            left = owner.child_by_field_name("left") if owner is not None \
+                and owner.type == "assignment_expression" else None
+            target = left.child_by_field_name("object") if left is not None \
+                and left.type == "member_expression" else None
+            return "app" if target is not None and ff.text(target) == "app" else None
+        app = ff.text(obj)
+        return app if app == "app" or (app in self.routers and self.routers[app] is None) else None
+
+    def _middleware(self, caps, seen: dict) -> Fact | None:
+        """``app.use(cors())``, ``app.use(bodyParser.json())``: a middleware the app runs, keyed by
+        what makes it (``config:src/main.ts:app.use.bodyParser.json``; a second of the same
+        maker in the file ``...#2``), its call as written."""
+        ff, stmt, call = self.ff, caps["middleware"][0], caps["middleware.call"][0]
+        app = self._app_statement(stmt, caps["middleware.object"][0])
+        maker = call.child_by_field_name("function")
+        if app is None or maker is None or maker.type not in ("identifier", "member_expression"):
+            return None
+        said = _expression(ff.src, call)
+        if said is None:
+            return None
+        base = f"{CONFIG}:{ff.path}:{app}.use.{ff.text(maker)}"
+        key, n = base, 1
+        while key in seen:
+            n += 1
+            key = f"{base}#{n}"
+        first = stmt.start_point[0]
+        return Fact(key=key, kind=CONFIG, subject=f"{app} middleware {ff.text(maker)} in {ff.path}",
+                    value=said[0], attrs=(), path=ff.path, line=first + 1,
+                    text=ff.src.rows(first, min(stmt.end_point[0], first + MAX_TEXT_LINES - 1)),
+                    purpose=f"{' '.join(_words(ff.text(maker).replace('.', '_')))} (middleware)")
 
     def _resolve_module(self, source: str | None) -> str | None:
         if not source or not source.startswith("."):

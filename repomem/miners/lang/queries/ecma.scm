@@ -47,6 +47,14 @@
     arguments: (arguments . (string) @setting.name)
     (#any-of? @setting.verb "set" "enable" "disable"))) @setting
 
+; app middleware: app.use(cors()), app.use(bodyParser.json()), app.use(express.static('public'))
+(expression_statement
+  (call_expression
+    function: (member_expression object: (identifier) @middleware.object
+                                  property: (property_identifier) @_use)
+    arguments: (arguments . (call_expression) @middleware.call .)
+    (#eq? @_use "use"))) @middleware
+
 ; app.get('/x', handler), router.post(...), app.route('/x').get(...)
 (call_expression
   function: (member_expression object: (_) @route.object property: (property_identifier) @route.verb)
