@@ -55,8 +55,8 @@ from repomem.miners._base import (
 #     a string literal; Python data models' fields (Django, SQLAlchemy...), Mongoose schemas
 #     and public Python classes' constructor defaults as settings.
 #  9: Express app settings (app.set('view engine', 'pug'), app.enable('trust proxy')) and
-#     middleware (app.use(cors()), app.use(bodyParser.json())); a
-#     version pin of a package named like a secret (pbkdf2-password), a GitHub Actions
+#     middleware (app.use(cors()), app.use(bodyParser.json())); a version pin of a package
+#     named like a secret (pbkdf2-password), a GitHub Actions
 #     ${{ secrets.X }} reference, a permission (id-token: write), an alphabet written out, a
 #     secret-named field's prose label and the code that reads a secret from the environment
 #     (os.environ["DJANGO_SECRET_KEY"]) are no longer redacted; a Python module constant bound

@@ -172,24 +172,28 @@ class _Facts:
         ``self.make_context`` and ``ctx.make_context``; a dotted name (``bcrypt.hash``) as
         written, else (``Context.invoke`` is called as ``ctx.invoke``) by its last part; a name
         no call ends with, through it (``bcrypt``: ``bcrypt.hash``, ``bcrypt.compare``)."""
-        if self._called is None:  # built on the first such question only
+        found = self._calls().get(name.rsplit(".", 1)[-1], [])
+        exact = [i for i, entry in found if entry == name or entry.endswith("." + name)]
+        return sorted(set(exact or [i for i, _ in found]) or self._through.get(name, set()))
+
+    def _calls(self) -> dict[str, list[tuple[int, str]]]:
+        """Last part of a called name -> (row, the call as written); built on the first question
+        that needs it only."""
+        if self._called is None:
             self._called = {}
             for i, row in enumerate(self.rows):
                 for entry in filter(None, calls_of(row).split(", ")):
                     self._called.setdefault(entry.rsplit(".", 1)[-1], []).append((i, entry))
                     if "." in entry:
                         self._through.setdefault(entry.split(".", 1)[0], set()).add(i)
-        found = self._called.get(name.rsplit(".", 1)[-1], [])
-        exact = [i for i, entry in found if entry == name or entry.endswith("." + name)]
-        return sorted(set(exact or [i for i, _ in found]) or self._through.get(name, set()))
+        return self._called
 
     def doing(self, verb: str) -> list[int]:
         """The functions whose bodies call a function named by VERB's stem ("hashed":
         ``bcrypt.hash``, "signed": ``sign``, ``cookie.sign``)."""
-        if self._doing is None:  # built on the first such question only
-            self.callers("")  # the calls index
+        if self._doing is None:
             self._doing = {}
-            for last, found in (self._called or {}).items():
+            for last, found in self._calls().items():
                 self._doing.setdefault(stem_word(last.lower()), set()).update(i for i, _ in found)
         return sorted(self._doing.get(stem_word(verb), ()))
 
@@ -325,7 +329,8 @@ _REFERENCE = re.compile(r"\$\{\{[^}]*\}\}")  # a GitHub Actions expression stand
 
 def _qualified(question: str, raw: str, rows: list[dict], hits: list[int]) -> list[int]:
     """HITS whose key or subject also holds the word that qualifies RAW in the question (the
-    content word right before it: "static" in "static files"); all of them when none does."""
+    content word right before it: "static" in "static files"), or else the noun RAW qualifies
+    (right after it: "server" in "email server"); all of them when there is no such word."""
     m = re.search(r"([A-Za-z][\w\-]*)\s+" + re.escape(raw) + r"\b", question)
     if m is None or m.group(1).lower() in _FRAME or not lexical_tokens(m.group(1)):
         # nothing qualifies it (or a stop word: "the", "which"); but it may qualify a noun
@@ -344,8 +349,7 @@ def _qualified(question: str, raw: str, rows: list[dict], hits: list[int]) -> li
 # Nouns after a name that say which of its facts or parts is asked about, not what it names
 _ABOUT = {"field", "fields", "column", "columns", "attribute", "property", "parameter", "param",
           "argument", "address", "length", "size", "limit", "format", "type", "key", "id",
-          "validation", "validator", "validators", "label", "constraint", "constraints",
-          "is", "are", "was", "does", "do", "has", "have", "in", "of", "for", "on", "to"}
+          "validation", "validator", "validators", "label", "constraint", "constraints"}
 
 
 def _retired_values(question: str, top: list[dict], t: int, have: set, taken: set) -> list[dict]:
