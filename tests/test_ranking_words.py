@@ -1026,3 +1026,30 @@ def test_a_question_of_no_kind_prefers_the_api_to_a_private_helper(new_repo):
     r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"pkg/models.py": COOKIE_MODELS}))
     got = ask(r, "How are cookies stored between requests?")["facts"][0]
     assert not got["value"].startswith("_"), got["value"]
+
+
+LINT_PYPROJECT = """[project]
+name = "tool"
+version = "1.0"
+
+[tool.ruff]
+line-length = 100
+
+[tool.ruff.lint]
+select = ["E", "F", "I"]
+
+[tool.pytest.ini_options]
+testpaths = ["tests"]
+
+[tool.coverage.run]
+branch = true
+"""
+
+
+def test_a_linter_is_what_lints(new_repo):
+    """"which linter does the project use?": ruff's lint settings ([tool.ruff.lint]); "linter"
+    is not a word any setting spells, "lint" is."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"pyproject.toml": LINT_PYPROJECT,
+                                                      "tool/cli.py": "def main():\n    return 0\n"}))
+    got = ask(r, "Which linter does the project use?")["facts"][0]
+    assert got["key"].startswith("config:pyproject.toml:tool.ruff"), got["key"]

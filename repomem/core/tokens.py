@@ -81,7 +81,8 @@ def norm_ident(word: str) -> str:
 # its cached tokens are not reused.
 # -2: the lexical name field holds a function's or class's name as written (BasicAuth: basic,
 #     auth) and a setting's camelCase name split (testEnvironment, maxlength: max_length).
-TOKENIZER = "snowball-english-2"
+# -3: "linter" is lint, "formatter" format.
+TOKENIZER = "snowball-english-3"
 
 
 @functools.lru_cache(maxsize=1)
@@ -98,7 +99,8 @@ def _stem_synonyms() -> dict[str, str]:
 
 
 # Words of a question that a fact's name spells otherwise: "how many workers" is WORKER_COUNT.
-_LEXICAL_SYNONYMS = {"mani": "count"}
+# "which linter": lint (ruff's [tool.ruff.lint], the lint job); "formatter": format.
+_LEXICAL_SYNONYMS = {"mani": "count", "linter": "lint", "formatt": "format"}
 
 
 def stem_word(word: str) -> str:
