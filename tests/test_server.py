@@ -166,9 +166,15 @@ def answers(repo: Path, *server: str) -> dict:
     then = cli_json("ask", "--repo", repo, "which port", "--as-of", "2024-01-01T12:00:00Z",
                     *server)
     assert then["answer"] == "8080"  # as of a date: the value valid then
+    # the store of record read at ask time: a key's first version, closed versions by kind
+    added = cli_json("ask", "--repo", repo, "when was the requests dependency added?", *server)
+    added.pop("as_of", None)
+    assert added["facts"][0]["first_seen"]["value"] == "==2.31"
+    gone = cli_json("ask", "--repo", repo, "is django still a dependency?", *server)
+    gone.pop("as_of", None)
     assert facts["facts"] and hist and "PORT" in context  # not vacuously equal
     return {"facts": facts, "history": hist, "changes": changes, "context": context, "ask": ask,
-            "then": then}
+            "then": then, "added": added, "gone": gone}
 
 
 def test_publish_in_one_clone_answer_in_another(chroma, clones):
