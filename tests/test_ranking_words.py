@@ -1053,3 +1053,21 @@ def test_a_linter_is_what_lints(new_repo):
                                                       "tool/cli.py": "def main():\n    return 0\n"}))
     got = ask(r, "Which linter does the project use?")["facts"][0]
     assert got["key"].startswith("config:pyproject.toml:tool.ruff"), got["key"]
+
+
+DJANGO_LOGGING = '''LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+}
+'''
+
+
+def test_a_version_managers_pin_answers_which_runtime_version(new_repo):
+    """bakerydemo: "what node version is used?" gave Django's LOGGING.version (a constant, the
+    kind a version question asks for) before .nvmrc's node (a setting): a version manager's pin
+    is the runtime's version, wanted as a requirement is."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {
+        ".nvmrc": "24\n", ".python-version": "3.12\n", "site/settings/production.py": DJANGO_LOGGING,
+        ".pre-commit-config.yaml": "default_language_version:\n  node: system\n  python: python3\n"}))
+    assert ask(r, "What node version is used?")["facts"][0]["key"] == "config:.nvmrc:node"
+    assert ask(r, "What python version is used?")["facts"][0]["key"] == "config:.python-version:python"

@@ -60,7 +60,8 @@ from repomem.miners._base import (
 #     ${{ secrets.X }} reference, a permission (id-token: write), an alphabet written out, a
 #     secret-named field's prose label and the code that reads a secret from the environment
 #     (os.environ["DJANGO_SECRET_KEY"]) are no longer redacted; a Python module constant bound
-#     to an f-string (USER_AGENT = f"python-httpx/{__version__}") is stated as written.
+#     to an f-string (USER_AGENT = f"python-httpx/{__version__}") is stated as written; a
+#     runtime version file's pin (.nvmrc) says so (attrs runtime).
 MINERS_VERSION = 9
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",

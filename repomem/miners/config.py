@@ -195,9 +195,12 @@ class ConfigMiner:
             purpose += f": {comment}"
         # a Prisma model's field is defined by its type, as a Python model's (secrets.py)
         field = fmt == "prisma" and parts[0] in ("model", "view", "type")
+        # a version manager's pin is the runtime's version, asked for as a requirement is
+        # ("what node version is used?": repomem.service.rank)
+        attrs = (("field", "true"),) if field else (("runtime", "true"),) if fmt == "versions" else ()
         return Fact(key=f"config:{path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {path}",
                     value=text_value, path=path, line=line, text=lines.text(line, text_value),
-                    purpose=purpose, attrs=(("field", "true"),) if field else ())
+                    purpose=purpose, attrs=attrs)
 
 
 class _Lines:

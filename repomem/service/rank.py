@@ -156,6 +156,9 @@ class _Facts:
         self.root_dep = np.array([d and _root_dependency(r) for d, r in zip(deps, rows)])
         self.group = np.array([_group(r) if d else "" for d, r in zip(deps, rows)], dtype=object)
         self.own = np.array([not _AUX.search(r["path"]) for r in rows])
+        # a version manager's pin (.nvmrc, .python-version): a runtime's version, wanted as a
+        # requirement or a Python version is ("what node version is used?")
+        self.runtime = np.array(['"runtime"' in (r.get("attrs") or "") for r in rows])
         # a private function or class (`_CookieCompatRequest`): the module's helper, not its API
         self.private = np.array([r["kind"] in _CODE_NAMES and r["value"].startswith("_")
                                  and not r["value"].startswith("__") for r in rows])
@@ -478,6 +481,8 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
                      keep={"name"} if names_setting(question) else ())
     fused = _rrf(lex, SIGNALS["lexical"], only_positive=True) + _rrf(sims, SIGNALS["vector"])
     wanted = np.isin(facts.kind, sorted(kinds))
+    if kinds & {"dependency", "python"}:
+        wanted |= facts.runtime
     fused += wanted * SIGNALS["intent"] / (RRF_K + 1)
     wanted_groups = groups(question) if "dependency" in kinds else set()
     if wanted_groups:  # "the docs build", "type checking": that group's pin
