@@ -479,16 +479,22 @@ def check_tree(r) -> dict:
             continue
         scanned += 1
         seen = set()
+        # the line right above: "Tag the version like `0.13.3`." makes the next line's
+        # "Release title `Version 0.13.3`" the same example
+        before, above = "", 0
         for lineno, text, heading in scannable(rel, data.decode("utf-8", "replace")):
             if IGNORE_MARK.search(text) or not stale:
+                before, above = text, lineno
                 continue
+            cue = _EXAMPLE.search(before) if above == lineno - 1 else None
             for s, mention in checker.scan_line(text, _context_words(text, heading, rel)):
-                if (lineno, mention) in seen:
+                if (lineno, mention) in seen or (cue and s.old in before[cue.end():]):
                     continue
                 seen.add((lineno, mention))
                 findings.append(Finding(
                     path=rel, line=lineno, mention=mention, text=text.strip()[:200], key=s.key,
                     kind=s.kind, subject=s.subject, stale_value=s.old,
                     current_value=s.current, changed_in=s.commit, changed_at=iso(s.at)))
+            before, above = text, lineno
     return {"findings": [asdict(f) for f in findings], "files_scanned": scanned,
             "stale_values": len(stale)}
