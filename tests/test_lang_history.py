@@ -310,6 +310,8 @@ app.set('port', process.env.PORT || 3000);
 app.set('views', path.join(__dirname, 'views'));
 app.enable('trust proxy');
 app.set('jwt secret', 'q8Zr2LxT4vNw9Kp3');
+app.set('handler', function () {{}});
+app.set('spread', ...defaults);
 if (process.env.NODE_ENV === 'production') {{
   app.disable('x-powered-by');
 }}

@@ -90,8 +90,8 @@ class JsRoutes:
         else:
             args = stmt.named_children[0].child_by_field_name("arguments")
             v = args.named_children[1] if args is not None and args.named_child_count >= 2 else None
-            if v is None or v.type in ff.lang.functions:
-                return None  # app.set('x') reads a setting
+            if v is None or v.type in ff.lang.functions or v.type == "spread_element":
+                return None  # app.set('x') reads a setting; a function or a spread is no value
             literal = ff.literal(v)
             if literal is None:
                 got = ff.env_default(v)
