@@ -158,7 +158,8 @@ class _Facts:
         self.own = np.array([not _AUX.search(r["path"]) for r in rows])
         # a version manager's pin (.nvmrc, .python-version): a runtime's version, wanted as a
         # requirement or a Python version is ("what node version is used?")
-        self.runtime = np.array(['"runtime"' in (r.get("attrs") or "") for r in rows])
+        self.runtime = np.array([_RUNTIME in r["attrs"] if isinstance(r.get("attrs"), str) else False
+                                 for r in rows])
         # a private function or class (`_CookieCompatRequest`): the module's helper, not its API
         self.private = np.array([r["kind"] in _CODE_NAMES and r["value"].startswith("_")
                                  and not r["value"].startswith("__") for r in rows])
@@ -210,6 +211,7 @@ class _Facts:
 
 
 _CACHE: list = [None]
+_RUNTIME = json.dumps([["runtime", "true"]])[1:-1]  # the pair as version_meta writes attrs
 
 
 def _facts(rows: list[dict]) -> _Facts:
