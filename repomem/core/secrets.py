@@ -224,11 +224,12 @@ _LITERAL = re.compile(r"""(?P<q>["'])(?P<s>(?:\\.|(?!(?P=q))[^\\\r\n])*)(?P=q)""
 
 
 def _field_literals(fact: Fact) -> Fact:
-    """A data model's field named like a secret (``password_hash = db.Column(db.String(128))``)
-    is defined by code, not by its secret: only the string literals in its definition (a
-    ``default="..."``) are redacted, each where it stands -- in the value and in the source
-    text, which may hold the field's whole definition (Mongoose's ``apiKey: {type: String,
-    default: "..."}`` for the fact of its ``type``)."""
+    """A data model's field named like a secret (``password_hash = db.Column(db.String(128))``),
+    or a secret-named setting computed by code (``SECRET_KEY = os.environ["KEY"]``), is
+    defined by code, not by its secret: only the string literals in it (a ``default="..."``)
+    are redacted -- not prose, not an environment variable's name -- each where it stands, in
+    the value and in the source text, which may hold the field's whole definition (Mongoose's
+    ``apiKey: {type: String, default: "..."}`` for the fact of its ``type``)."""
     value, text = fact.value, fact.text
     for m in [*_LITERAL.finditer(fact.value), *_LITERAL.finditer(fact.text)]:
         secret = m.group("s")

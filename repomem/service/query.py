@@ -183,37 +183,32 @@ def _removed(r: Repo, question: str, rows: list[dict], t: int) -> list[dict]:
     ``colorama; platform_system == 'Windows'``).  The store of record is read only then: the
     snapshot holds current facts only."""
     from repomem.service.lexical import names
-    from repomem.service.rank import unnamed
+    from repomem.service.rank import gone_cache, unnamed
 
     asked, kinds = unnamed(question, rows)
     if not asked:
         return []
-    cache = _GONE[0]
-    if cache is None or cache[0] is not rows:
-        cache = _GONE[0] = (rows, {})
-    last = cache[1].get(frozenset(kinds))  # a warm process (MCP, the bench): the same view
-    if last is None:
+    gone = gone_cache(rows)  # a warm process (MCP, the bench): the same view, read once
+    by_name = gone.get(frozenset(kinds))
+    if by_name is None:
         live = {x["key"] for x in rows}
         where: dict = {"valid_to": {"$lte": t}}
         if kinds:
             where = {"$and": [where, {"kind": {"$in": sorted(kinds)}}]}
         with r.store.reader():
             closed = r.store.rows(where)
-        last = {}
+        last: dict[str, dict] = {}  # each removed key's last version
         for x in closed:
             if x["key"] not in live and x["valid_to"] >= last.get(x["key"], {}).get("valid_to", 0):
                 last[x["key"]] = x
-        for x in last.values():
-            x["names"] = names(x, camel=True)
-        cache[1][frozenset(kinds)] = last
-    out = []
-    for name, raw in asked.items():
-        gone = sorted((x for x in last.values() if name in x["names"]),
-                      key=lambda x: (-x["valid_to"], x["key"]))
-        out += [{"name": raw, "key": x["key"], "now": None, "was": x["value"],
-                 "subject": x["subject"], "commit": x.get("end_commit") or "", "at": x["valid_to"]}
-                for x in gone[:REMOVED_MAX]]
-    return out
+        by_name = {}
+        for x in sorted(last.values(), key=lambda x: (-x["valid_to"], x["key"])):  # latest first
+            for n in names(x, camel=True):
+                by_name.setdefault(n, []).append(x)
+        gone[frozenset(kinds)] = by_name
+    return [{"name": raw, "key": x["key"], "now": None, "was": x["value"], "subject": x["subject"],
+             "commit": x.get("end_commit") or "", "at": x["valid_to"]}
+            for name, raw in asked.items() for x in by_name.get(name, [])[:REMOVED_MAX]]
 
 
 REMOVED_MAX = 3  # notes per removed name (a package in several manifests, say)
@@ -238,8 +233,6 @@ def _first_seen(r: Repo, facts: list[dict], t: int) -> None:
             f["first_seen"] = {"date": iso(v["valid_from"]), "commit": v["commit"], "value": v["value"]}
 
 
-# (the rows of the view asked, by the kinds asked: the last version of each key removed by then)
-_GONE: list[tuple[list[dict], dict[frozenset[str], dict[str, dict]]] | None] = [None]
 
 
 def lineage_json(note: dict) -> dict:

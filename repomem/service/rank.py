@@ -170,6 +170,8 @@ class _Facts:
         self._called: dict[str, list[tuple[int, str]]] | None = None
         self._through: dict[str, set[int]] = {}
         self._doing: dict[str, set[int]] | None = None
+        # removed facts by the kinds asked, by name (filled by repomem.service.query._removed)
+        self.gone: dict[frozenset[str], dict[str, list[dict]]] = {}
 
     def callers(self, name: str) -> list[int]:
         """The functions whose bodies call NAME (attrs calls): ``make_context`` is called as
@@ -223,6 +225,11 @@ def _facts(rows: list[dict]) -> _Facts:
 # "is colorama still a dependency?", "does the project use six any more?": asks whether a fact
 # still holds, so a plain word naming nothing valid now may name one that was removed
 _STILL = re.compile(r"\b(?:still|any\s*more|no\s+longer)\b", re.I)
+
+
+def gone_cache(rows: list[dict]) -> dict[frozenset[str], dict[str, list[dict]]]:
+    """Where repomem.service.query._removed keeps the removed facts it read for these rows."""
+    return _facts(rows).gone
 
 
 def unnamed(question: str, rows: list[dict]) -> tuple[dict[str, str], set[str]]:
