@@ -471,3 +471,72 @@ def test_express_middleware_is_a_setting_with_a_history(tmp_path):
         "bodyParser.json({ limit: '1mb' })", "bodyParser.json({ limit: '5mb' })"]
     assert ask(r, "which middleware parses JSON bodies?")["facts"][0]["key"] == key
     assert ask(r, "is CORS enabled?")["facts"][0]["key"] == "config:src/main.ts:app.use.cors"
+
+
+REQUEST_OLD = """var req = exports = module.exports = {};
+
+/**
+ * Return the remote address.
+ */
+
+req.__defineGetter__('ip', function(){
+  return this.connection.remoteAddress;
+});
+
+req.__defineGetter__('secure', function(){
+  return 'https' == this.protocol;
+});
+"""
+REQUEST_NEW = """var req = Object.create(http.IncomingMessage.prototype);
+module.exports = req;
+
+/**
+ * Return the remote address from the trusted proxy.
+ *
+ * @return {String}
+ * @public
+ */
+
+defineGetter(req, 'ip', function ip(){
+  var trust = this.app.get('trust proxy fn');
+  return proxyaddr(this, trust);
+});
+
+Object.defineProperty(req, 'secure', {configurable: true, get: function () {
+  return this.protocol === 'https';
+}});
+
+describe('req', function () {
+  defineGetter(req, 'nested', function () {});
+});
+helper(req, 'notagetter', function () {});
+
+function defineGetter(obj, name, getter) {
+  Object.defineProperty(obj, name, {configurable: true, enumerable: true, get: getter});
+}
+"""
+
+
+def test_a_property_defined_by_a_call_is_a_function_with_a_history(tmp_path):
+    """Express defines ``req.ip`` and ``req.secure`` as getters by a call, not an assignment:
+    ``req.__defineGetter__('ip', fn)`` in 2012, ``defineGetter(req, 'ip', function ip() {...})``
+    later, and ``Object.defineProperty(req, 'secure', {get: ...})``.  Each is the function
+    ``req.<name>`` with one identity through the change of form (a new version, not a new
+    fact); a call nested in another call's callback, or one that defines nothing, is none."""
+    from repomem.service.query import ask
+    from tests.conftest import indexed
+
+    r = indexed(tmp_path / "repo",
+                ("2012-05-30T10:00:00+00:00", {"lib/request.js": REQUEST_OLD}),
+                ("2014-06-22T10:00:00+00:00", {"lib/request.js": REQUEST_NEW}))
+    now = {f["subject"]: f for f in facts(r)["facts"] if f["kind"] == "function"}
+    assert sorted(now) == ["function defineGetter", "method req.ip", "method req.secure"]
+    ip = now["method req.ip"]
+    assert (ip["value"], ip["line"]) == ("ip", 11)
+    assert ip["purpose"].startswith("Return the remote address from the trusted proxy")
+    versions = history(r, ip["key"])["versions"]
+    assert len(versions) == 2 and versions[0]["valid_from"].startswith("2012-05-30")
+    assert len(history(r, now["method req.secure"]["key"])["versions"]) == 2
+    assert ask(r, "what does req.ip return?")["facts"][0]["key"] == ip["key"]
+    old = {f["subject"] for f in facts(r, as_of="2013-01-01")["facts"] if f["kind"] == "function"}
+    assert old == {"method req.ip", "method req.secure"}

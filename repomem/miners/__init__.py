@@ -62,7 +62,10 @@ from repomem.miners._base import (
 #     (os.environ["DJANGO_SECRET_KEY"]) are no longer redacted; a Python module constant bound
 #     to an f-string (USER_AGENT = f"python-httpx/{__version__}") is stated as written; a
 #     runtime version file's pin (.nvmrc) says so (attrs runtime).
-MINERS_VERSION = 9
+# 10: a JS/TS property defined by a call at the top of a module (defineGetter(req, 'ip',
+#     function ip() {...}), req.__defineGetter__('ip', ...), Object.defineProperty(req, 'ip',
+#     {get: ...})) is a function named <owner>.<name>, as if assigned.
+MINERS_VERSION = 10
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",
            "MineError", "Miner", "all_miners", "excerpt", "mine_file", "redact_stored", "register_miner",

@@ -8,7 +8,8 @@ prefixes, routers and mounts, decorator arguments).  Capture names:
 
 * ``@definition.function`` / ``@definition.method`` with ``@name``; ``@function`` when the node
   with the parameters and body is not the definition itself (``const f = () => ...``);
-  ``@receiver`` for a Go method's type;
+  ``@receiver`` for a Go method's type; ``@owner`` for the object of a property a call defines
+  (``defineGetter(req, 'ip', ...)``: ``req.ip``);
 * ``@definition.class`` with ``@name``: a class, interface, struct, trait, enum or type alias;
 * ``@definition.constant`` with ``@name`` and ``@value``; ``@modifiers`` (Java: kept only when
   ``static final``); ``@definition.config`` with ``@value``: what a JS/TS config file exports;

@@ -200,6 +200,8 @@ class FileFacts:
         if body is None or self.nested(d):
             return None
         full = self.text(caps["name"][0])
+        if "owner" in caps:  # defineGetter(req, 'ip', function ...): as if req.ip = function
+            full = f"{self.text(caps['owner'][0])}.{full}"
         name = full.rsplit(".", 1)[-1]
         exported = full.startswith(("exports.", "module.exports"))
         if full in ("module.exports", "exports.default"):  # module.exports = function name() {}

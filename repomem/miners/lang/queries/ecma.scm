@@ -24,6 +24,33 @@
 
 (method_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.method
 
+; a property defined by a call at the top of a module, named <owner>.<name> as if assigned:
+;   defineGetter(req, 'ip', function ip() {...})      (express's own helper)
+;   req.__defineGetter__('ip', function () {...})
+;   Object.defineProperty(req, 'ip', {get: function () {...}})
+(program (expression_statement
+  (call_expression
+    function: [(identifier) (member_expression property: (property_identifier))] @_define
+    arguments: (arguments . [(identifier) (member_expression)] @owner
+                           . (string (string_fragment) @name)
+                           . [(arrow_function) (function_expression)] @function .))) @definition.method
+  (#match? @_define "(^|[.])define(Getter|Setter|Property|Method)$"))
+(program (expression_statement
+  (call_expression
+    function: (member_expression object: [(identifier) (member_expression)] @owner
+                                 property: (property_identifier) @_define)
+    arguments: (arguments . (string (string_fragment) @name)
+                           . [(arrow_function) (function_expression)] @function .))) @definition.method
+  (#match? @_define "^__define[GS]etter__$"))
+(program (expression_statement
+  (call_expression
+    function: (member_expression object: (identifier) @_object property: (property_identifier) @_define)
+    arguments: (arguments . [(identifier) (member_expression)] @owner
+                           . (string (string_fragment) @name)
+                           . (object (pair key: (property_identifier) @_get
+                                           value: [(arrow_function) (function_expression)] @function)) .))) @definition.method
+  (#eq? @_object "Object") (#eq? @_define "defineProperty") (#match? @_get "^(get|value)$"))
+
 ; classes (a class is a fact like a function: its name is the value, its identity survives a rename)
 (class_declaration name: (_) @name) @definition.class
 
