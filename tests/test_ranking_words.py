@@ -1071,3 +1071,30 @@ def test_a_version_managers_pin_answers_which_runtime_version(new_repo):
         ".pre-commit-config.yaml": "default_language_version:\n  node: system\n  python: python3\n"}))
     assert ask(r, "What node version is used?")["facts"][0]["key"] == "config:.nvmrc:node"
     assert ask(r, "What python version is used?")["facts"][0]["key"] == "config:.python-version:python"
+
+
+STREAM_MODELS = '''
+class Response:
+    """An HTTP response."""
+
+    def __init__(self, status_code, default_encoding="utf-8"):
+        self.status_code = status_code
+        self.default_encoding = default_encoding
+
+
+class Client:
+    def stream(self, method, url):
+        """Send a request and stream the response body instead of loading it at once."""
+        return self.send(method, url, stream=True)
+'''
+
+
+def test_a_word_that_names_a_class_names_none_of_its_settings(new_repo):
+    """"how does the client stream a response?" (httpx): "response" is the class Response, not
+    its setting Response.default_encoding, which the question does not say; "what is the
+    default encoding of a response?" does say it."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"pkg/models.py": STREAM_MODELS}))
+    got = ask(r, "how does the client stream a response?")["facts"]
+    assert got[0]["value"] == "stream", [f["key"] for f in got]
+    got = ask(r, "what is the default encoding of a response?")["facts"]
+    assert got[0]["key"] == "config:pkg/models.py:Response.default_encoding"

@@ -24,7 +24,7 @@ import functools
 import json
 import re
 
-from repomem.core.tokens import norm_ident, stem_word, tokens
+from repomem.core.tokens import norm_ident, stem_word, tokens, uncamel
 from repomem.service.lexical import calls_of, lexical_tokens, names, route_path
 from repomem.service.question import (
     _FRAME,
@@ -246,6 +246,16 @@ def unnamed(question: str, rows: list[dict]) -> tuple[dict[str, str], set[str]]:
     return out, kinds
 
 
+def _owned_by(row: dict, name: str) -> bool:
+    """Whether a setting bears this name only as its owner's (``Response`` of
+    ``Response.default_encoding``), not as its own."""
+    if row["kind"] != "config":
+        return False
+    last = row["key"].rsplit(":", 1)[-1].split("#", 1)[0]
+    own = {last, last.rsplit(".", 1)[-1]}
+    return name not in {norm_ident(n) for n in own | {uncamel(n) for n in own}}
+
+
 def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
     """Per row, how many identifiers of the question name it; and lineage notes for the names
     that only a retired version bore."""
@@ -290,6 +300,10 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
             # "where are static files collected": a plain word with a word qualifying it names
             # a fact only with that word too -- static files are not pre-commit's hooks' files
             hits = _qualified(question, raw, rows, hits)
+            if any(rows[i]["kind"] == "class" for i in facts.names.get(name, ())):
+                # "how does httpx stream a response?": a response (the class Response) names
+                # no setting of that class, Response.default_encoding, unless it is said too
+                hits = [i for i in hits if not _owned_by(rows[i], name)]
         if not raw:  # the project's own version: its manifest's or __version__, not an
             # example's or a test's, nor a tool's file format version (.readthedocs.yaml)
             hits = [i for i in hits if facts.own[i]] or hits
