@@ -482,10 +482,13 @@ def test_settings_classes():
                                       "'postgresql://') or 'sqlite:///' + os.path.join(basedir, 'app.db')",
                                       (("expression", "true"),))
     assert facts[p + "Limits.burst"].value == "30"
+    # a plain class's attribute bound to a literal is what its instances have: attrs class
+    plain = facts[p + "Plain.LIMIT"]
+    assert (plain.value, plain.attrs) == ("3", (("class", "true"),))
     assert set(facts) == {p + k for k in (
         "Settings.API_V1_STR", "Settings.ACCESS_TOKEN_EXPIRE_MINUTES", "Settings.pool_size",
         "Config.SECRET_KEY", "Config.SQLALCHEMY_DATABASE_URI", "Config.POSTS_PER_PAGE",
-        "Config.MAIL_PORT", "TestConfig.TESTING", "Limits.burst")}
+        "Config.MAIL_PORT", "TestConfig.TESTING", "Limits.burst", "Plain.LIMIT")}
 
 
 def test_what_a_function_calls():
@@ -635,3 +638,42 @@ def test_an_f_string_constant_is_stated_as_written(new_repo):
     values = {f.key: f.value for f in mine_file("httpx/_client.py", client.encode())}
     assert "constant:httpx/_client.py:LOGGER" not in values
     assert values["constant:httpx/_client.py:URL"] == "f'http://{HOST}'"
+
+
+EXCEPTIONS_PY = '''class ClickException(Exception):
+    #: The exit code for this exception.
+    exit_code = 1
+
+
+class UsageError(ClickException):
+    """Signals a usage error; aborts further handling."""
+
+    exit_code = {code}
+    parent = None
+    _hint = "try --help"
+
+
+class _Internal:
+    exit_code = 9
+'''
+
+
+def test_a_public_class_attribute_is_a_setting_with_a_history(tmp_path):
+    """click's ``UsageError.exit_code = 2`` answers "which exit code is used for usage
+    errors?"; a new value supersedes and as-of still says the old one.  ``None`` (unset), a
+    private attribute and a private class's attribute are no facts; a Sphinx ``#:`` comment
+    is the purpose, without its colon."""
+    from repomem.service.query import ask, facts
+    from tests.conftest import indexed
+
+    r = indexed(tmp_path / "repo",
+                ("2024-03-01T10:00:00Z", {"src/click/exceptions.py": EXCEPTIONS_PY.format(code=2)}),
+                ("2024-06-01T10:00:00Z", {"src/click/exceptions.py": EXCEPTIONS_PY.format(code=3)}))
+    now = {f["key"].rsplit(":", 1)[-1]: f for f in facts(r)["facts"] if f["kind"] == "config"}
+    assert sorted(now) == ["ClickException.exit_code", "UsageError.exit_code"]
+    assert now["UsageError.exit_code"]["attrs"] == {"class": "true"}
+    assert now["ClickException.exit_code"]["purpose"].startswith("exit code - The exit code for")
+    got = ask(r, "which exit code is used for usage errors?")
+    assert (got["facts"][0]["key"], got["answer"]) == ("config:src/click/exceptions.py:UsageError.exit_code", "3")
+    assert ask(r, "which exit code is used for usage errors?", as_of="2024-04-01")["answer"] == "2"
+

@@ -64,7 +64,9 @@ from repomem.miners._base import (
 #     runtime version file's pin (.nvmrc) says so (attrs runtime).
 # 10: a JS/TS property defined by a call at the top of a module (defineGetter(req, 'ip',
 #     function ip() {...}), req.__defineGetter__('ip', ...), Object.defineProperty(req, 'ip',
-#     {get: ...})) is a function named <owner>.<name>, as if assigned.
+#     {get: ...})) is a function named <owner>.<name>, as if assigned; a public Python class's
+#     public class attributes bound to a literal (UsageError.exit_code = 2) are settings (attrs
+#     class); a Sphinx "#:" comment's colon is no part of a purpose.
 MINERS_VERSION = 10
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",

@@ -29,7 +29,10 @@ def _purpose(src: _Source, siblings, i: int, name: str) -> str:
     nxt = siblings[i + 1] if i + 1 < len(siblings) else None
     if nxt is not None and nxt.type == "comment" and nxt.start_point[0] == last:
         purpose.append(_comment_text(src, nxt))
-    prev = siblings[i - 1] if i > 0 else None
+    # the first statement of a class body: a comment above it is the class's, before the block
+    prev = siblings[i - 1] if i > 0 else stmt.parent.prev_sibling if stmt.parent is not None else None
+    if i == 0 and prev is not None and prev.start_point[1] != stmt.start_point[1]:
+        prev = None  # the class line's own trailing comment
     if prev is not None and prev.type == "comment" and prev.end_point[0] == first - 1:
         # ...but not a trailing comment of the statement above, which belongs to that one
         before = siblings[i - 2] if i > 1 else None
@@ -164,6 +167,8 @@ def _settings(src: _Source, root, path: str) -> list[Fact]:
             continue
         if kind is None:
             own = _fields(src, cls, body, path)
+            fields = {f.key for f in own}
+            own += [f for f in _attributes(src, cls, body, path) if f.key not in fields]
         else:
             name = src.text(cls.child_by_field_name("name"))
             config_classes.add(name)
@@ -206,6 +211,23 @@ def _fields(src: _Source, cls, body, path: str) -> list[Fact]:
             text=src.rows(first, min(last, first + MAX_TEXT_LINES - 1)),
             purpose=f"{_purpose(src, body.children, i, field)} - a field of {name}"))
     return facts
+
+
+def _attributes(src: _Source, cls, body, path: str) -> list[Fact]:
+    """A public class's public class attributes bound to a literal (click's ``UsageError.exit_code
+    = 2``, httpx's ``IteratorByteStream.CHUNK_SIZE = 65536``): what every instance has unless
+    told otherwise, ``config:<path>:<Class>.<name>``, attrs ``class``.  Not ``None`` (unset), nor
+    a field (see _fields) or an expression."""
+    name = src.text(cls.child_by_field_name("name"))
+    if name.startswith("_"):
+        return []
+    out = []
+    for f in _value_facts(src, body, path, CONFIG, name, lambda n: not n.startswith("_")):
+        if f.attrs or f.value == "None":
+            continue
+        out.append(dataclasses.replace(f, attrs=(("class", "true"),),
+                                       purpose=f"{f.purpose} - an attribute of class {name}"))
+    return out
 
 
 # A default that means "not given": the value used is decided in the body (click's

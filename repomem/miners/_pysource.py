@@ -109,4 +109,5 @@ def _render_literal(src: _Source, node) -> str | None:
 
 
 def _comment_text(src: _Source, node) -> str:
-    return src.text(node).lstrip("#").strip()
+    """A comment's words, without its ``#`` (or Sphinx's ``#:`` that documents an attribute)."""
+    return re.sub(r"^#+:?", "", src.text(node)).strip()
