@@ -1098,3 +1098,21 @@ def test_a_word_that_names_a_class_names_none_of_its_settings(new_repo):
     assert got[0]["value"] == "stream", [f["key"] for f in got]
     got = ask(r, "what is the default encoding of a response?")["facts"]
     assert got[0]["key"] == "config:pkg/models.py:Response.default_encoding"
+
+
+def test_a_possessive_name_of_code_is_asked_about_not_the_project(tmp_path):
+    """"When did UsageError's exit code change?": `X's` names the project asking ("flask's
+    dependency on blinker"), but a name written as code (camelCase, snake_case) is the class
+    whose exit code is asked: its own, not Exit.code, comes first."""
+    from repomem.service.query import ask
+    from repomem.service.question import identifiers
+    from tests.conftest import indexed
+    from tests.test_miner_python import EXCEPTIONS_PY
+
+    assert ("usageerror", True, "UsageError") in identifiers("when did UsageError's exit code change?")
+    assert [n for n, _, _ in identifiers("What is flask's dependency on blinker?")] == ["blinker"]
+    exit_py = "class Exit(RuntimeError):\n    def __init__(self, code=0):\n        self.code = code\n\n\n"
+    r = indexed(tmp_path / "repo", ("2024-03-01T10:00:00Z", {
+        "src/click/exceptions.py": exit_py + EXCEPTIONS_PY.format(code=2)}))
+    got = ask(r, "when did UsageError's exit code change?")["facts"][0]
+    assert got["key"] == "config:src/click/exceptions.py:UsageError.exit_code"
