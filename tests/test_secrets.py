@@ -258,3 +258,29 @@ def test_what_names_or_reads_a_secret_is_no_secret(path, text, kept, secret):
         assert secret not in dump and TOKEN.search(dump)
     if path == "app/forms.py":
         assert '"Repeat Password"' in values["config:app/forms.py:ResetForm.password2"]
+
+
+@pytest.mark.parametrize("path, code, secret", [
+    ("src/auth/token.ts", "export const sign = (id) =>\n  jwt.sign({ id }, process.env.JWT_SECRET || '{s}');\n",
+     "superSecret9"),
+    ("src/auth/auth.ts", "const auth = {\n  secret: process.env['SESSION_SECRET'] ?? \"{s}\",\n};\n", "kT7pQ2wXz"),
+    ("app/keys.py", "import os\n\n\ndef key():\n    return os.environ.get('SECRET_KEY') or '{s}'\n",
+     "dev-key-123"),
+    ("app/client.py", "import os\n\n\ndef client():\n    return Client(token=os.getenv(\"API_TOKEN\", default=\"{s}\"))\n",
+     "abcd1234"),
+])
+def test_a_secret_named_environment_variables_default_is_redacted_in_code(path, code, secret):
+    """The literal default of a secret-named environment variable, read in a function body (no
+    ``NAME = value`` to show it), is a secret: in no fact of the file, the function's own text
+    included (node-express-realworld's ``process.env.JWT_SECRET || 'superSecret'`` was in
+    ``generateToken``'s text)."""
+    facts = mine_file(path, code.replace("{s}", secret).encode())
+    assert facts and all(secret not in str(f) for f in facts)
+
+
+def test_a_plain_environment_variables_default_is_kept():
+    facts = mine_file("app/config.py", b"import os\n\n\ndef paths():\n"
+                                       b"    return os.getenv('SSL_CERT_FILE', '/etc/ssl/cert.pem'), "
+                                       b"os.environ.get('LOG_LEVEL', 'warning')\n")
+    assert "/etc/ssl/cert.pem" in str(facts) and "'warning'" in str(facts)
+

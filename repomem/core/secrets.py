@@ -24,12 +24,13 @@ import functools
 import hashlib
 import re
 
+from repomem.core.envreads import reads
 from repomem.core.model import CONFIG, CONSTANT, DOCKER, Fact
 from repomem.core.secret_scan import merge, random_looking, scan, secret_name, token_runs
 
 _PLACEHOLDER = re.compile(
     r"""^(?:|changeme|change[-_ ]?me.*|x{3,}|\*{3,}|\.{3}|<[^<>]*>|\$\{[^}]*\}|\$[A-Za-z_]\w*
-    |\{\{.*\}\}|\$\{\{.*\}\}|%\([^)]*\)s|null|none|nil|todo|tbd|placeholder|dummy|example|redacted
+    |\{\{.*\}\}|\$\{\{.*\}\}|%\([^)]*\)s|null|none|nil|undefined|todo|tbd|placeholder|dummy|example|redacted
     |your[-_ ].*|password|secret|pass)$""", re.I | re.X | re.S)
 # ...and GitHub Actions' ${{ secrets.PYPI_TOKEN }} (a reference to a secret: which one is worth
 # knowing); a permission (`id-token: write`)
@@ -123,6 +124,23 @@ def _assignment_spans(text: str, low: str, code: bool) -> list[tuple[int, int]]:
     return out
 
 
+def _env_default_spans(text: str) -> list[tuple[int, int]]:
+    """The literal default of a secret-named environment variable's read, in code of either
+    language: ``process.env.JWT_SECRET || 'superSecret'``, ``os.getenv("API_TOKEN", "x9...")``,
+    ``os.environ.get('SECRET_KEY') or 'dev-key'`` (in a function body too, where no
+    ``NAME = value`` assignment shows it)."""
+    out = []
+    for python in (True, False):
+        for read in reads(text, python):
+            if not read.default or read.default[:1] not in "'\"`" or not secret_name(read.name):
+                continue
+            val = text[read.span[0]:read.span[1]]
+            if _skip(val) or len(val) < 4 or _FILE_LIKE.fullmatch(val) or _prose(val):
+                continue
+            out.append(read.span)
+    return out
+
+
 def _spans(text: str, assignments: bool, code: bool = False) -> list[tuple[int, int]]:
     low = text.lower()
     runs = token_runs(text)
@@ -131,7 +149,7 @@ def _spans(text: str, assignments: bool, code: bool = False) -> list[tuple[int, 
     spans += [m.span() for a, b in runs for m in _LONG.finditer(text, a, b)
               if _random_looking(m.group(0))]
     if assignments:
-        spans += _assignment_spans(text, low, code)
+        spans += _assignment_spans(text, low, code) + _env_default_spans(text)
     return merge(spans)
 
 
@@ -233,6 +251,8 @@ def _field_literals(fact: Fact) -> Fact:
     value, text = fact.value, fact.text
     for m in [*_LITERAL.finditer(fact.value), *_LITERAL.finditer(fact.text)]:
         secret = m.group("s")
+        if m.string[m.end():].lstrip().startswith(":"):
+            continue  # a key ("TOKEN": os.environ["CLOUDFLARE_TOKEN"]), not a value
         if secret and not _not_secret_value(secret) and not secret.startswith("<redacted:") \
                 and not _prose(secret) and not _ENV_NAME.fullmatch(secret):
             # the literal with its quotes: default="a" must not touch every "a" of the code
@@ -253,6 +273,10 @@ def redact_fact(fact: Fact) -> Fact:
     """The fact with every secret in value, text, purpose, subject and attrs redacted."""
     field = fact.kind == CONFIG and ("field", "true") in fact.attrs
     if field and _secret_field(fact):
+        fact = _field_literals(fact)
+    if fact.kind == CONFIG and ("read", "true") in fact.attrs and secret_name(_setting_name(fact)):
+        # a secret-named environment variable's read: its line may hold more literals than the
+        # default stated as the value (os.environ.get("API_TOKEN") or "tok-" + "...")
         fact = _field_literals(fact)
     # a secret-named setting computed by code (SECRET_KEY = os.environ["DJANGO_SECRET_KEY"]):
     # the code says where the secret comes from; only a literal in it may be one
