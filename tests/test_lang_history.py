@@ -353,7 +353,7 @@ def test_express_app_settings_are_settings_with_a_history(tmp_path):
                                                 "test/app.test.js": "const app = express();\n"
                                                                     "app.set('view engine', 'hbs');\n"}),
                 ("2026-03-01T10:00:00+00:00", {"src/app.js": APP_JS.format(engine="ejs")}))
-    now = {f["key"]: f for f in facts(r)["facts"] if f["kind"] == "config"}
+    now = {f["key"]: f for f in facts(r)["facts"] if f["kind"] == "config" and "read" not in f["attrs"]}
     assert {k: (f["value"], f["attrs"]) for k, f in now.items()} == {
         "config:src/app.js:app.view engine": ("ejs", {}),
         "config:src/app.js:app.port": ("3000", {"env": "PORT"}),
@@ -459,7 +459,8 @@ def test_express_middleware_is_a_setting_with_a_history(tmp_path):
                                                 .replace("{{", "{").replace("}}", "}")}),
                 ("2026-03-01T10:00:00+00:00", {"src/main.ts": MAIN_TS.replace("{limit}", "5mb")
                                                 .replace("{{", "{").replace("}}", "}")}))
-    now = {f["key"]: f["value"] for f in facts(r)["facts"] if f["kind"] == "config"}
+    now = {f["key"]: f["value"] for f in facts(r)["facts"] if f["kind"] == "config"
+           and "read" not in f["attrs"]}  # not the environment variables read (test_envvars.py)
     assert now == {
         "config:src/main.ts:app.use.cors": "cors()",
         "config:src/main.ts:app.use.bodyParser.json": "bodyParser.json({ limit: '5mb' })",

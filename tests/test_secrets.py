@@ -284,3 +284,11 @@ def test_a_plain_environment_variables_default_is_kept():
                                        b"os.environ.get('LOG_LEVEL', 'warning')\n")
     assert "/etc/ssl/cert.pem" in str(facts) and "'warning'" in str(facts)
 
+
+def test_a_key_beside_a_secret_read_is_no_secret():
+    """bakerydemo's ``{"TOKEN": os.environ["FRONTEND_CACHE_CLOUDFLARE_TOKEN"]}``: the read of a
+    secret-named variable is stated, and the dict key "TOKEN" beside it is a key, not a value."""
+    src = (b"import os\n\n\ndef cache():\n    return {\n"
+           b"        \"TOKEN\": os.environ[\"FRONTEND_CACHE_CLOUDFLARE_TOKEN\"],\n    }\n")
+    read = next(f for f in mine_file("site/settings/production.py", src) if dict(f.attrs).get("read"))
+    assert (read.value, read.text) == ("<required>", '"TOKEN": os.environ["FRONTEND_CACHE_CLOUDFLARE_TOKEN"],')

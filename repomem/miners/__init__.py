@@ -66,7 +66,9 @@ from repomem.miners._base import (
 #     function ip() {...}), req.__defineGetter__('ip', ...), Object.defineProperty(req, 'ip',
 #     {get: ...})) is a function named <owner>.<name>, as if assigned; a public Python class's
 #     public class attributes bound to a literal (UsageError.exit_code = 2) are settings (attrs
-#     class); a Sphinx "#:" comment's colon is no part of a purpose.
+#     class); a Sphinx "#:" comment's colon is no part of a purpose; the environment variables a
+#     Python or JS/TS file reads (config:<path>:env.<NAME>, attrs read), and a secret-named
+#     variable's literal default redacted wherever it is read.
 MINERS_VERSION = 10
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",
@@ -91,11 +93,11 @@ def register_miner(miner: Miner) -> None:
 def _registry() -> list[Miner]:
     from importlib.metadata import entry_points
 
-    from repomem.miners import config, deps, docker, manifests, python
+    from repomem.miners import config, deps, docker, envvars, manifests, python
     from repomem.miners.lang import walker
 
     miners: dict[str, Miner] = {m.name: m for m in (python.MINER, config.MINER, deps.MINER, docker.MINER, walker.MINER,
-                                  manifests.MINER)}
+                                  manifests.MINER, envvars.MINER)}
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         try:
             miners[ep.name] = ep.load()
@@ -198,7 +200,19 @@ def mine_file(path: str, data: bytes) -> list[Fact]:
                 raise too_many(len(facts))
     except RecursionError:  # a parser's own recursion (tomllib on `a = [[[[...`)
         raise MineError("too deeply nested to parse") from None
-    return [_finish(f, redact_fact) for f in facts]
+    return [_finish(f, redact_fact) for f in _without_settled_reads(facts)]
+
+
+_READ = ("read", "true")
+
+
+def _without_settled_reads(facts: list[Fact]) -> list[Fact]:
+    """An environment variable's read (envvars) gives way to the setting of the same file whose
+    value it is (``MAIL_SERVER = os.environ.get('MAIL_SERVER')``: attrs ``env`` of that one)."""
+    settled = {v for f in facts if _READ not in f.attrs for k, v in f.attrs if k == "env"}
+    if not settled:
+        return facts
+    return [f for f in facts if _READ not in f.attrs or dict(f.attrs)["env"] not in settled]
 
 
 # Most facts of a file version are the facts of its previous version (a commit changes a few

@@ -24,6 +24,7 @@ _INTENTS = {
     "rename": {"function", "class"}, "metadata": {"config"},
     "config": {"config", "constant", "docker"}, "option": {"config", "constant"},
     "environment": {"config", "docker"}, "variable": {"config", "constant", "docker"},
+    "var": {"config", "constant", "docker"},  # "which env var ..."
     "default": {"config", "constant"}, "timeout": {"config", "constant"},
     "constant": {"constant"}, "image": {"docker", "config"}, "docker": {"docker"},
 }
