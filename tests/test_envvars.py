@@ -85,3 +85,14 @@ def test_odd_reads_state_nothing_wrong_and_break_nothing():
           b"os.environ.get('bad name')\nos.environ.get('Y', 'y') or 'z'\n")
     got = [(f.key, f.value) for f in mine_file("a.py", py) if dict(f.attrs).get("read")]
     assert got == [("config:a.py:env.X", "<computed>"), ("config:a.py:env.Y", "y")]
+
+
+def test_a_wsgi_environ_is_no_process_environment():
+    """``environ.get("PATH_INFO")`` in a WSGI app reads a request; ``environ`` counts as the
+    process's only where the module imports it from os."""
+    wsgi = b"def app(environ, start_response):\n    return environ.get('PATH_INFO', '/')\n"
+    assert [f for f in mine_file("app/wsgi.py", wsgi) if dict(f.attrs).get("read")] == []
+    imported = b"from os import environ, getenv\n\nLEVEL = 3\n\n\ndef level():\n" \
+               b"    return environ.get('LOG_LEVEL', 'info'), getenv('LOG_FILE')\n"
+    got = [(f.key, f.value) for f in mine_file("app/log.py", imported) if dict(f.attrs).get("read")]
+    assert got == [("config:app/log.py:env.LOG_LEVEL", "info"), ("config:app/log.py:env.LOG_FILE", "None")]

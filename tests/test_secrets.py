@@ -266,7 +266,8 @@ def test_what_names_or_reads_a_secret_is_no_secret(path, text, kept, secret):
     ("src/auth/auth.ts", "const auth = {\n  secret: process.env['SESSION_SECRET'] ?? \"{s}\",\n};\n", "kT7pQ2wXz"),
     ("app/keys.py", "import os\n\n\ndef key():\n    return os.environ.get('SECRET_KEY') or '{s}'\n",
      "dev-key-123"),
-    ("app/client.py", "import os\n\n\ndef client():\n    return Client(token=os.getenv(\"API_TOKEN\", default=\"{s}\"))\n",
+    ("app/client.py",
+     "import os\n\n\ndef client():\n    return Client(token=os.getenv(\"API_TOKEN\", default=\"{s}\"))\n",
      "abcd1234"),
 ])
 def test_a_secret_named_environment_variables_default_is_redacted_in_code(path, code, secret):

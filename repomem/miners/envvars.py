@@ -20,18 +20,11 @@ import re
 
 from repomem.core.envreads import reads
 from repomem.core.model import CONFIG, Fact
+from repomem.miners._base import is_test
 from repomem.miners._text import words
 
 _JS_FILES = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
-_TEST_DIRS = {"test", "tests", "__tests__", "spec", "specs", "e2e", "testing"}
-_TEST_FILE = re.compile(r"\.(?:test|spec)\.[cm]?[jt]sx?$|^test_[^/]*\.py$|_tests?\.py$|^tests?\.py$"
-                        r"|^conftest\.py$")
 _COMMENT = re.compile(r"^\s*(?:#|//|/?\*)")
-
-
-def _is_test(path: str) -> bool:
-    parts = path.split("/")
-    return bool(_TEST_DIRS.intersection(parts[:-1])) or bool(_TEST_FILE.search(parts[-1]))
 
 
 class EnvMiner:
@@ -39,7 +32,7 @@ class EnvMiner:
 
     def accepts(self, path: str) -> bool:
         return (path.endswith(".py") or path.endswith(_JS_FILES) and not path.endswith(".d.ts")) \
-            and not _is_test(path)
+            and not is_test(path)
 
     def mine(self, path: str, text: str) -> list[Fact]:
         python = path.endswith(".py")

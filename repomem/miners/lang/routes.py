@@ -27,6 +27,7 @@ import re
 
 from repomem.core.model import ROUTE, Fact
 from repomem.core.routes import join
+from repomem.miners._base import is_test
 from repomem.miners._pysource import MAX_TEXT_LINES, _words
 from repomem.miners.lang.jsroutes import JsRoutes, js_module
 
@@ -60,7 +61,7 @@ class Routes(JsRoutes):
         self.defaults: set[str] = set()
 
     def facts(self) -> list[Fact]:
-        if _is_test(self.ff.path):  # apps built inside tests are fixtures, not the project's API
+        if is_test(self.ff.path):  # apps built inside tests are fixtures, not the project's API
             return []
         fam = self.ff.lang.family
         for caps in self.ff.matches:
@@ -234,15 +235,6 @@ class Routes(JsRoutes):
             url = join(prefix(self.ff.text(obj)), m.group(2)) if obj.type == "identifier" else m.group(2)
             self.emit(method, url, f"{method} {url}", (), caps["route"][0],
                       self._handler_anchor(args[1]), self.ff.text(args[1]), args[1])
-
-_TEST_DIRS = {"test", "tests", "__tests__", "spec", "specs", "e2e", "testdata"}
-_TEST_FILE = re.compile(r"(\.(test|spec)\.[jt]sx?$|_test\.go$|Tests?\.java$)")
-
-
-def _is_test(path: str) -> bool:
-    parts = path.split("/")
-    return bool(_TEST_DIRS.intersection(parts[:-1])) or bool(_TEST_FILE.search(parts[-1]))
-
 
 def _key(node) -> tuple:
     return (node.start_byte, node.end_byte, node.type)
