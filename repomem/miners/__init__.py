@@ -209,6 +209,8 @@ _READ = ("read", "true")
 def _without_settled_reads(facts: list[Fact]) -> list[Fact]:
     """An environment variable's read (envvars) gives way to the setting of the same file whose
     value it is (``MAIL_SERVER = os.environ.get('MAIL_SERVER')``: attrs ``env`` of that one)."""
+    if not any(_READ in f.attrs for f in facts):
+        return facts
     settled = {v for f in facts if _READ not in f.attrs for k, v in f.attrs if k == "env"}
     if not settled:
         return facts
