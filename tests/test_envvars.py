@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from repomem.miners import mine_file
-from repomem.service.query import ask, facts, history
+from repomem.service.query import ask, facts, history, value_note
 from tests.conftest import indexed
 
 TOKEN_TS = """import jwt from 'jsonwebtoken';
@@ -72,6 +72,9 @@ def test_environment_variables_read_are_facts_with_a_history(tmp_path):
     assert got["key"] == "config:src/auth/token.ts:env.JWT_SECRET"
     got = ask(r, "which env var sets the ssl certificate file?")
     assert (got["facts"][0]["key"], got["answer"]) == (key, "/etc/pki/ca.pem")
+    # the answer's line says the value is the variable's default, not that it overrides itself
+    assert value_note(got["facts"][0]) == " (its default)"
+    assert value_note(now["config:config.py:env.API_KEY"]) == ""
 
 
 def test_odd_reads_state_nothing_wrong_and_break_nothing():

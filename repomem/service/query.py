@@ -246,8 +246,10 @@ def lineage_json(note: dict) -> dict:
 def value_note(f: dict) -> str:
     """What an answer says after a fact's value: a setting read from the environment names its
     variable (``None (environment variable MAIL_SERVER overrides)``, not "the mail server is
-    None"); one computed by code says so."""
+    None"); a variable's own read says its value is the default; one computed by code says so."""
     attrs = f.get("attrs") or {}
+    if attrs.get("read"):  # the variable's own read: its subject names it already
+        return " (its default)" if f.get("value") not in ("None", "undefined", "<required>", "<computed>") else ""
     if attrs.get("env"):
         return f" (environment variable {attrs['env']} overrides)"
     if attrs.get("expression"):
