@@ -1116,3 +1116,19 @@ def test_a_possessive_name_of_code_is_asked_about_not_the_project(tmp_path):
         "src/click/exceptions.py": exit_py + EXCEPTIONS_PY.format(code=2)}))
     got = ask(r, "when did UsageError's exit code change?")["facts"][0]
     assert got["key"] == "config:src/click/exceptions.py:UsageError.exit_code"
+
+
+EMBEDDING_SETTINGS = '''EMBEDDING_MODEL = "all-MiniLM-L6-v2"
+'''
+
+
+def test_the_x_model_asks_for_the_class_named_so(new_repo):
+    """"Where is the recipe page model defined?" (bakerydemo): the class RecipePage, not its
+    fields, which bear its name too; "the embedding model" names no class, and its setting still
+    answers."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"site/models.py": PAGE_MODELS,
+                                                       "site/settings.py": EMBEDDING_SETTINGS}))
+    got = ask(r, "where is the recipe page model defined?")["facts"][0]
+    assert (got["kind"], got["value"]) == ("class", "RecipePage")
+    got = ask(r, "which is the embedding model?")["facts"][0]
+    assert got["key"] == "constant:site/settings.py:EMBEDDING_MODEL"

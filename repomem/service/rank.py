@@ -482,6 +482,21 @@ def _first_route_first(rows: list[dict], best, level):
     return best
 
 
+# "where is the home page model?", "the post model": a class, when one is named so (not "the
+# embedding model", a setting that names a model to load); not "the user model's fields"
+_THE_MODEL = re.compile(r"\b(?:the|a|an)\s+((?:[A-Za-z][\w\-]*\s+){1,3}?)models?\b(?!'|\s+(?:fields?|"
+                        r"attributes?|columns?|names?|files?|versions?|settings?)\b)", re.I)
+
+
+def _names_model(question: str, facts: _Facts) -> bool:
+    m = _THE_MODEL.search(question)
+    words = m.group(1).split() if m else []
+    # "home page": the class HomePage (a class is known by its name whole, homepage), then page
+    return any(facts.rows[i]["kind"] == "class" for k in range(len(words))
+               for name in {norm_ident("_".join(words[k:])), norm_ident("".join(words[k:]))}
+               for i in facts.names.get(name, ()))
+
+
 def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     """rows: every version valid at t; sims: their vector similarities (numpy); lex: their
     Lexical index.  Returns (the best n rows, each with its score, best first; lineage notes)."""
@@ -491,6 +506,8 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
         return [], []
     facts = _facts(rows)
     kinds = intent(question)
+    if not kinds and _names_model(question, facts):
+        kinds = {"class"}
     name = callee(question)
     callers = facts.callers(name) if name else []
     if callers:  # "which functions call make_context?": its callers first, not make_context
