@@ -37,6 +37,15 @@ _WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 _FROM_OS = re.compile(r"^\s*from\s+os\s+import\b[^\n]*\b(?:environ|getenv)\b", re.M)
 
 
+# What a read is worth when it has no literal default: Python's and JavaScript's value of an
+# unset variable, a read that fails without one, a default that is code.  Placeholders that
+# the redactor knows are no secrets.
+UNSET = {True: "None", False: "undefined"}
+REQUIRED = "<required>"
+COMPUTED = "<computed>"
+NO_DEFAULT = frozenset({*UNSET.values(), REQUIRED, COMPUTED})
+
+
 @dataclass(frozen=True)
 class Read:
     name: str

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from repomem.core.envreads import reads
+from repomem.core.envreads import COMPUTED, REQUIRED, UNSET, reads
 from repomem.core.model import CONFIG, Fact
 from repomem.miners._base import is_test
 from repomem.miners._text import words
@@ -46,9 +46,9 @@ class EnvMiner:
             if _COMMENT.match(line):
                 continue
             if read.computed:
-                value = "<computed>"
+                value = COMPUTED
             elif read.default is None:
-                value = ("<required>" if read.required else "None") if python else "undefined"
+                value = REQUIRED if read.required else UNSET[python]
             else:
                 value = text[read.span[0]:read.span[1]] if read.default[:1] in "'\"`" else read.default
             found[read.name] = Fact(

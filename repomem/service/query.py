@@ -249,7 +249,9 @@ def value_note(f: dict) -> str:
     None"); a variable's own read says its value is the default; one computed by code says so."""
     attrs = f.get("attrs") or {}
     if attrs.get("read"):  # the variable's own read: its subject names it already
-        return " (its default)" if f.get("value") not in ("None", "undefined", "<required>", "<computed>") else ""
+        from repomem.core.envreads import NO_DEFAULT
+
+        return "" if f.get("value") in NO_DEFAULT else " (its default)"
     if attrs.get("env"):
         return f" (environment variable {attrs['env']} overrides)"
     if attrs.get("expression"):

@@ -236,5 +236,6 @@ class Routes(JsRoutes):
             self.emit(method, url, f"{method} {url}", (), caps["route"][0],
                       self._handler_anchor(args[1]), self.ff.text(args[1]), args[1])
 
+
 def _key(node) -> tuple:
     return (node.start_byte, node.end_byte, node.type)
