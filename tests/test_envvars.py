@@ -75,6 +75,7 @@ def test_environment_variables_read_are_facts_with_a_history(tmp_path):
     # the answer's line says the value is the variable's default, not that it overrides itself
     assert value_note(got["facts"][0]) == " (its default)"
     assert value_note(now["config:config.py:env.API_KEY"]) == ""
+    assert value_note(now["config:config.py:env.DATABASE_URL"]) == " (empty by default)"
 
 
 def test_odd_reads_state_nothing_wrong_and_break_nothing():

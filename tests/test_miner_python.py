@@ -676,4 +676,7 @@ def test_a_public_class_attribute_is_a_setting_with_a_history(tmp_path):
     got = ask(r, "which exit code is used for usage errors?")
     assert (got["facts"][0]["key"], got["answer"]) == ("config:src/click/exceptions.py:UsageError.exit_code", "3")
     assert ask(r, "which exit code is used for usage errors?", as_of="2024-04-01")["answer"] == "2"
+    # a test's class is a fixture: its attributes state nothing
+    fixture = b"class ResponseBodyAuth:\n    requires_response_body = True\n"
+    assert [f for f in mine_file("tests/client/test_auth.py", fixture) if f.kind == "config"] == []
 

@@ -9,6 +9,7 @@ import re
 from typing import Callable
 
 from repomem.core.model import CONFIG, CONSTANT, Fact
+from repomem.miners._base import is_test
 from repomem.miners._pysource import MAX_TEXT_LINES, _comment_text, _render_literal, _Source, _string_value, _words
 from repomem.miners._pyvalues import UPPER, _callee, setting_value, settings_kind
 
@@ -217,9 +218,9 @@ def _attributes(src: _Source, cls, body, path: str) -> list[Fact]:
     """A public class's public class attributes bound to a literal (click's ``UsageError.exit_code
     = 2``, httpx's ``IteratorByteStream.CHUNK_SIZE = 65536``): what every instance has unless
     told otherwise, ``config:<path>:<Class>.<name>``, attrs ``class``.  Not ``None`` (unset), nor
-    a field (see _fields) or an expression."""
+    a field (see _fields) or an expression, nor in a test file."""
     name = src.text(cls.child_by_field_name("name"))
-    if name.startswith("_"):
+    if name.startswith("_") or is_test(path):  # a test's class is a fixture
         return []
     out = []
     for f in _value_facts(src, body, path, CONFIG, name, lambda n: not n.startswith("_")):

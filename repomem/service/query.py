@@ -251,7 +251,8 @@ def value_note(f: dict) -> str:
     if attrs.get("read"):  # the variable's own read: its subject names it already
         from repomem.core.envreads import NO_DEFAULT
 
-        return "" if f.get("value") in NO_DEFAULT else " (its default)"
+        value = f.get("value")
+        return "" if value in NO_DEFAULT else " (empty by default)" if value == "" else " (its default)"
     if attrs.get("env"):
         return f" (environment variable {attrs['env']} overrides)"
     if attrs.get("expression"):
