@@ -1110,6 +1110,10 @@ def test_a_possessive_name_of_code_is_asked_about_not_the_project(tmp_path):
     from tests.test_miner_python import EXCEPTIONS_PY
 
     assert ("usageerror", True, "UsageError") in identifiers("when did UsageError's exit code change?")
+    # "does X use" names the project asking ("does flask require blinker?"), not res.redirect
+    assert ("res_redirect", True, "res.redirect") in identifiers(
+        "which status code does res.redirect use by default?")
+    assert [n for n, _, _ in identifiers("does flask require blinker?")] == ["blinker"]
     assert [n for n, _, _ in identifiers("What is flask's dependency on blinker?")] == ["blinker"]
     exit_py = "class Exit(RuntimeError):\n    def __init__(self, code=0):\n        self.code = code\n\n\n"
     r = indexed(tmp_path / "repo", ("2024-03-01T10:00:00Z", {

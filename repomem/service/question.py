@@ -47,7 +47,7 @@ _FRAME = set(_INTENTS) | {"use", "used", "uses", "need", "needs", "required", "r
                           "string", "package", "group", "environment", "checking", "pinned",
                           "installed", "install", "ask", "asks", "pins"} | set(_GROUPS)
 # "does flask require", "flask's dependency on": the word in the slot names the project asking.
-_CODE_SHAPE = re.compile(r"_|[a-z][A-Z]")  # snake_case or camelCase: written as code
+_CODE_SHAPE = re.compile(r"_|[a-z][A-Z]|[a-z]\.[a-z]")  # snake_case, camelCase, res.redirect
 _PROJECT_SLOT = re.compile(
     r"\b(?:does|do|did|will|would|should)\s+(?:the\s+)?([\w.\-]+)\s+(?:require|use|need|depend|"
     r"pin|support|install|declare|list)|\b([\w.\-]+)'s\b", re.I)
@@ -215,9 +215,10 @@ def identifiers(question: str, project: frozenset[str] | set[str] = frozenset())
     fact.  PROJECT: the repository's own names, which name the repository ("click's docs", "the
     dev environment of click") unless the question asks for its version ("what click version
     does the dev environment pin", "version of click")."""
-    # ...but "UsageError's exit code", "get_user's result": a name of code is no project
+    # ...but "UsageError's exit code", "does res.redirect use": a name written as code is what
+    # the question asks about, not the project asking
     slot = {norm_ident(w) for m in _PROJECT_SLOT.finditer(question) for w in m.groups()
-            if w and not (w == m.group(2) and _CODE_SHAPE.search(w))}
+            if w and not _CODE_SHAPE.search(w)}
     packages = version_slots(question)
     out: list[tuple[str, bool, str]] = []
     for m in _QWORD.finditer(question):
