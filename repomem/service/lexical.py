@@ -61,6 +61,13 @@ def calls_of(row: dict) -> str:
     return dict(json.loads(attrs)).get("calls", "")
 
 
+def own_names(key: str) -> tuple[str, str]:
+    """A setting's own names in its key: the dotted path after the file, and its last part
+    (``Response.default_encoding``, ``default_encoding``); not its owners' (``Response``)."""
+    last = key.rsplit(":", 1)[-1].split("#", 1)[0]
+    return last, last.rsplit(".", 1)[-1]
+
+
 def names(row: dict, camel: bool = False) -> set[str]:
     """The normalised names a fact is known by: a function's name, a dependency's, a setting's
     key (whole, last part, and for a config key each part), a route's path and handler; a
@@ -76,8 +83,8 @@ def names(row: dict, camel: bool = False) -> set[str]:
         handler = subject.rsplit(" ", 1)[-1] if subject.startswith("route of ") else ""
         return {n for n in (route_path(value), norm_ident(handler)) if n}
     elif kind != "python":
-        last = key.rsplit(":", 1)[-1].split("#", 1)[0]
-        out.update((last, last.rsplit(".", 1)[-1]))
+        last, leaf = own_names(key)
+        out.update((last, leaf))
         parts = key.split(":")
         if kind == "docker" and len(parts) >= 4:  # docker:<path>:from:<stage>: "the base image"
             out.update({"from": ("from", "image", "base"), "expose": ("expose", "port")}.get(

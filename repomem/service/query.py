@@ -10,6 +10,7 @@ from datetime import datetime, timezone
 
 from repomem.adapters import git
 from repomem.adapters.embed import get_embedder
+from repomem.core.envreads import NO_DEFAULT
 from repomem.core.errors import RepomemError
 from repomem.core.model import DESCRIPTIVE_ATTRS
 from repomem.service import viewcache
@@ -233,8 +234,6 @@ def _first_seen(r: Repo, facts: list[dict], t: int) -> None:
             f["first_seen"] = {"date": iso(v["valid_from"]), "commit": v["commit"], "value": v["value"]}
 
 
-
-
 def lineage_json(note: dict) -> dict:
     out = {"name": note["name"], "now": note["now"], "key": note["key"],
            "commit": note["commit"], "date": iso(note["at"])}
@@ -249,8 +248,6 @@ def value_note(f: dict) -> str:
     None"); a variable's own read says its value is the default; one computed by code says so."""
     attrs = f.get("attrs") or {}
     if attrs.get("read"):  # the variable's own read: its subject names it already
-        from repomem.core.envreads import NO_DEFAULT
-
         value = f.get("value")
         return "" if value in NO_DEFAULT else " (empty by default)" if value == "" else " (its default)"
     if attrs.get("env"):

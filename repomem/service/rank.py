@@ -25,7 +25,7 @@ import json
 import re
 
 from repomem.core.tokens import norm_ident, stem_word, tokens, uncamel
-from repomem.service.lexical import calls_of, lexical_tokens, names, route_path
+from repomem.service.lexical import calls_of, lexical_tokens, names, own_names, route_path
 from repomem.service.question import (
     _FRAME,
     _GROUPS,
@@ -251,9 +251,8 @@ def _owned_by(row: dict, name: str) -> bool:
     ``Response.default_encoding``), not as its own."""
     if row["kind"] != "config":
         return False
-    last = row["key"].rsplit(":", 1)[-1].split("#", 1)[0]
-    own = {last, last.rsplit(".", 1)[-1]}
-    return name not in {norm_ident(n) for n in own | {uncamel(n) for n in own}}
+    own = own_names(row["key"])
+    return name not in {norm_ident(m) for n in own for m in (n, uncamel(n))}
 
 
 def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
