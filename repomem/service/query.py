@@ -10,7 +10,6 @@ from datetime import datetime, timezone
 
 from repomem.adapters import git
 from repomem.adapters.embed import get_embedder
-from repomem.core.envreads import NO_DEFAULT
 from repomem.core.errors import RepomemError
 from repomem.core.model import DESCRIPTIVE_ATTRS
 from repomem.service import viewcache
@@ -248,6 +247,8 @@ def value_note(f: dict) -> str:
     None"); a variable's own read says its value is the default; one computed by code says so."""
     attrs = f.get("attrs") or {}
     if attrs.get("read"):  # the variable's own read: its subject names it already
+        from repomem.core.envreads import NO_DEFAULT  # its patterns cost a cold ask ~4 ms otherwise
+
         value = f.get("value")
         return "" if value in NO_DEFAULT else " (empty by default)" if value == "" else " (its default)"
     if attrs.get("env"):
