@@ -353,3 +353,74 @@ def test_the_callee_a_question_names(question, name):
     from repomem.service.question import callee
 
     assert callee(question) == name
+
+
+MODELS = '''from werkzeug.security import generate_password_hash, check_password_hash
+
+
+class User:
+    password_hash = None
+
+    def set_password(self, password):
+        self.password_hash = generate_password_hash(password)
+
+    def check_password(self, password):
+        return check_password_hash(self.password_hash, password)
+
+    def avatar(self, size):
+        return f"https://www.gravatar.com/avatar/{self.email}?s={size}"
+'''
+FORMS = '''class ResetPasswordForm:
+    password = PasswordField("Password")
+    password2 = PasswordField("Repeat Password")
+'''
+
+
+def test_how_a_thing_is_done_by_a_helper_named_for_the_verb(new_repo):
+    # "how are passwords hashed?": no body calls a function named hash, but set_password calls
+    # werkzeug's generate_password_hash (microblog); the password form's fields bear the
+    # question's words, not its answer
+    root = new_repo()
+    commit(root, "2024-01-10T10:00:00Z", "users", {"app/models.py": MODELS, "app/forms.py": FORMS})
+    r = Repo.open(root)
+    ingest(r, all_history=True, progress=False)
+    got = [f["value"] for f in ask(r, "How are passwords hashed?")["facts"][:2]]
+    assert sorted(got) == ["check_password", "set_password"]
+
+
+CLIENT = '''from .config import DEFAULT_MAX_REDIRECTS, DEFAULT_TIMEOUT
+
+
+class Client:
+    def __init__(self, max_redirects: int = DEFAULT_MAX_REDIRECTS, timeout=DEFAULT_TIMEOUT):
+        self.max_redirects = max_redirects
+'''
+CONFIG = "DEFAULT_MAX_REDIRECTS = {n}\nDEFAULT_TIMEOUT = 5.0\n"
+
+
+def test_a_value_that_names_a_constant_is_shown_with_its_value(new_repo):
+    # httpx's ``max_redirects: int = DEFAULT_MAX_REDIRECTS``: the answer says 20, the value of
+    # the constant of that name valid at the time asked (imported from a sibling module); a
+    # name that several folders define is not guessed
+    from repomem.service.query import value_note
+
+    root = new_repo()
+    commit(root, "2024-01-10T10:00:00Z", "client", {
+        "webclient/client.py": CLIENT, "webclient/config.py": CONFIG.format(n=20),
+        "tools/a/limits.py": "DEFAULT_TIMEOUT = 1\n", "tools/b/limits.py": "DEFAULT_TIMEOUT = 2\n"})
+    commit(root, "2024-03-10T10:00:00Z", "more redirects", {"webclient/config.py": CONFIG.format(n=30)})
+    r = Repo.open(root)
+    ingest(r, all_history=True, progress=False)
+    question = "What is the client's max redirects setting?"
+    for as_of, n in ((None, "30"), ("2024-02-01", "20")):
+        f = ask(r, question, as_of=as_of)["facts"][0]
+        assert (f["key"], f["value"]) == ("config:webclient/client.py:Client.max_redirects",
+                                          "DEFAULT_MAX_REDIRECTS")
+        assert (f["refers"]["key"], f["refers"]["value"]) == \
+            ("constant:webclient/config.py:DEFAULT_MAX_REDIRECTS", n)
+        assert value_note(f) == f" (= {n} in webclient/config.py)"
+    f = ask(r, "What is the client's timeout setting?")["facts"][0]
+    assert f["key"] == "config:webclient/client.py:Client.timeout" and "refers" in f
+    f = next(f for f in ask(r, "What is the default timeout?", k=10)["facts"]
+             if f["key"] == "config:webclient/client.py:Client.timeout")
+    assert f["refers"]["value"] == "5.0"

@@ -241,10 +241,45 @@ def lineage_json(note: dict) -> dict:
     return out
 
 
+_NAME = re.compile(r"[A-Za-z_]\w*\Z")
+_VALUED = ("constant", "config")
+
+
+def _refer(facts: list[dict], rows: list[dict]) -> None:
+    """A setting or constant whose value is another one's name (httpx's ``max_redirects:
+    int = DEFAULT_MAX_REDIRECTS``) gets that one's value valid at the same time as
+    ``refers``, so an answer says 20, not only the name: the one of the same file, else of the
+    same folder (an import from a sibling module), else the only one of that name."""
+    wanted = {f["value"] for f in facts if f["kind"] in _VALUED and _NAME.match(f["value"] or "")}
+    if not wanted:
+        return
+    named: dict[str, list[dict]] = {}
+    for row in rows:
+        name = row["key"].rsplit(":", 1)[-1]
+        if name in wanted and row["kind"] in _VALUED:
+            named.setdefault(name, []).append(row)
+    for f in facts:
+        found = [x for x in named.get(f["value"], ()) if x["key"] != f["key"]] \
+            if f["kind"] in _VALUED else []
+        folder = f["path"].rpartition("/")[0]
+        found = [x for x in found if x["path"] == f["path"]] \
+            or [x for x in found if x["path"].rpartition("/")[0] == folder] or found
+        if len(found) == 1:
+            x = found[0]
+            f["refers"] = {"key": x["key"], "value": x["value"], "path": x["path"],
+                           "line": x["line"], "commit": x["commit"]}
+
+
 def value_note(f: dict) -> str:
-    """What an answer says after a fact's value: a setting read from the environment names its
-    variable (``None (environment variable MAIL_SERVER overrides)``, not "the mail server is
-    None"); a variable's own read says its value is the default; one computed by code says so."""
+    """What an answer says after a fact's value: the value of the constant it names
+    (``DEFAULT_MAX_REDIRECTS (= 20 in httpx/_config.py)``); a setting read from the environment
+    names its variable (``None (environment variable MAIL_SERVER overrides)``, not "the mail
+    server is None"); a variable's own read says its value is the default; one computed by code
+    says so."""
+    refers = f.get("refers")
+    if refers:
+        where = "" if refers["path"] == f["path"] else f" in {refers['path']}"
+        return f" (= {refers['value']}{where})"
     attrs = f.get("attrs") or {}
     if attrs.get("read"):  # the variable's own read: its subject names it already
         from repomem.core.envreads import NO_DEFAULT  # its patterns cost a cold ask ~4 ms otherwise
@@ -281,6 +316,7 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
         ranked, lineage, rows = _search_store(r, question, t, k)
     lineage = lineage + _removed(r, question, rows, t)
     facts = [dict(fact_json(x), score=x["score"]) for x in ranked]
+    _refer(facts, rows)
     if facts and _SINCE_WHEN.search(question):
         _first_seen(r, facts, t)
     return {"question": question, "as_of": iso(t), "answer": facts[0]["value"] if facts else None,

@@ -170,6 +170,7 @@ class _Facts:
         self._called: dict[str, list[tuple[int, str]]] | None = None
         self._through: dict[str, set[int]] = {}
         self._doing: dict[str, set[int]] | None = None
+        self._doing_part: dict[str, dict[str, set[int]]] = {}
         # removed facts by the kinds asked, by name (filled by repomem.service.query._removed)
         self.gone: dict[frozenset[str], dict[str, list[dict]]] = {}
 
@@ -194,14 +195,32 @@ class _Facts:
                         self._through.setdefault(entry.split(".", 1)[0], set()).add(i)
         return self._called
 
-    def doing(self, verb: str) -> list[int]:
+    def doing(self, verb: str, about: set[str]) -> list[int]:
         """The functions whose bodies call a function named by VERB's stem ("hashed":
-        ``bcrypt.hash``, "signed": ``sign``, ``cookie.sign``)."""
+        ``bcrypt.hash``, "signed": ``sign``, ``cookie.sign``); when none is, those calling one
+        with VERB's stem as a word of its name, and a word of ABOUT (the question's other
+        lexical tokens) in that name or their own: werkzeug's ``generate_password_hash`` called
+        by ``set_password``, for "how are passwords hashed?", not for "how are avatars
+        generated?"; not the callers of a function of the project, which answers itself."""
         if self._doing is None:
-            self._doing = {}
+            self._doing, self._doing_part = {}, {}
             for last, found in self._calls().items():
-                self._doing.setdefault(stem_word(last.lower()), set()).update(i for i, _ in found)
-        return sorted(self._doing.get(stem_word(verb), ()))
+                rows = {i for i, _ in found}
+                self._doing.setdefault(stem_word(last.lower()), set()).update(rows)
+                for part in set(norm_ident(uncamel(last)).split("_")):
+                    self._doing_part.setdefault(stem_word(part), {})[last] = rows
+        stem = stem_word(verb)
+        if stem in self._doing:
+            return sorted(self._doing[stem])
+        out: set[int] = set()
+        for last, rows in self._doing_part.get(stem, {}).items():
+            if any(self.kind[i] == "function" for i in self.names.get(norm_ident(last), ())):
+                continue  # the project's own render_progress answers, not its callers
+            if about & set(lexical_tokens(last)):
+                out |= rows
+            else:
+                out.update(i for i in rows if about & set(lexical_tokens(self.rows[i]["value"])))
+        return sorted(out)
 
     def says(self, word: str) -> bool:
         """Whether any row's value or source text holds WORD as a word ("build", "still"): a
@@ -542,11 +561,11 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     if not kinds:  # "how are cookies stored?": the API before a private helper of it
         fused -= facts.private * SIGNALS["scope"] / (RRF_K + 1) / 2
     verb = action(question)
-    doers = facts.doing(verb) if verb else []
+    about = set(lexical_tokens(question)) - {stem_word(verb or "")}
+    doers = facts.doing(verb, about) if verb else []
     if 0 < len(doers) <= RARE:  # "how are passwords hashed?": what calls bcrypt.hash...
         # ...those named after what the question is about, when some are ("how is a comment
         # deleted?": deleteComment, not deleteArticle, though both call delete)
-        about = set(lexical_tokens(question)) - {stem_word(verb or "")}
         named_so = [i for i in doers if about & set(lexical_tokens(rows[i]["value"]))]
         fused[named_so or doers] += SIGNALS["exact"] / (RRF_K + 1)
     if kinds and kinds <= {"route", "function", "class"}:
