@@ -9,7 +9,7 @@ import re
 from typing import Callable
 
 from repomem.core.model import CONFIG, CONSTANT, Fact
-from repomem.miners._base import is_test
+from repomem.core.paths import is_test
 from repomem.miners._pysource import MAX_TEXT_LINES, _comment_text, _render_literal, _Source, _string_value, _words
 from repomem.miners._pyvalues import UPPER, _callee, setting_value, settings_kind
 

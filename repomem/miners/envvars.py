@@ -20,7 +20,7 @@ import re
 
 from repomem.core.envreads import COMPUTED, REQUIRED, UNSET, reads
 from repomem.core.model import CONFIG, Fact
-from repomem.miners._base import is_test
+from repomem.core.paths import is_test
 from repomem.miners._text import words
 
 _JS_FILES = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")

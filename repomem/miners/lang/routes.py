@@ -26,8 +26,8 @@ from __future__ import annotations
 import re
 
 from repomem.core.model import ROUTE, Fact
+from repomem.core.paths import is_test
 from repomem.core.routes import join
-from repomem.miners._base import is_test
 from repomem.miners._pysource import MAX_TEXT_LINES, _words
 from repomem.miners.lang.jsroutes import JsRoutes, js_module
 
