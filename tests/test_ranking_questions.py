@@ -424,3 +424,79 @@ def test_a_value_that_names_a_constant_is_shown_with_its_value(new_repo):
     f = next(f for f in ask(r, "What is the default timeout?", k=10)["facts"]
              if f["key"] == "config:webclient/client.py:Client.timeout")
     assert f["refers"]["value"] == "5.0"
+
+
+HTTP_CLIENT = '''class Client:
+    def __init__(self, base_url: str = "", proxy_url: str = ""):
+        self.base_url = base_url
+        self.proxy_url = proxy_url
+
+    def _merge_url(self, url):
+        """Merge a URL argument together with any 'base_url' on the client, to create the URL
+        used for the outgoing request."""
+        return self.base_url + url
+'''
+HTTP_TESTS = '''BASE_URLS = ["https://www.example.com/", "http://localhost/"]
+
+
+def test_merge_relative_url_with_base_url():
+    client = Client(base_url="https://www.example.com/")
+    assert client._merge_url("/path") == "https://www.example.com/path"
+'''
+
+
+def test_how_the_code_does_something_is_answered_by_code_not_its_settings_or_tests(new_repo):
+    # "how is a relative url merged with the base url?" says a setting's name (base_url) but
+    # asks how the code does something to something: a function answers, and the code's own
+    # before a test's (whose name paraphrases the question)
+    root = new_repo()
+    commit(root, "2024-01-10T10:00:00Z", "client", {"webclient/client.py": HTTP_CLIENT,
+                                                     "tests/test_client.py": HTTP_TESTS})
+    r = Repo.open(root)
+    ingest(r, all_history=True, progress=False)
+    assert top(r, "How is a relative url merged with the base url?")[0]["value"] == "_merge_url"
+    assert top(r, "What is the client's default base url?")[0]["key"] == \
+        "config:webclient/client.py:Client.base_url"
+
+
+PROXIES = '''import os
+
+
+def get_environment_proxies():
+    """Gets proxy information from the environment."""
+    return {key: os.environ[key] for key in ("HTTP_PROXY", "HTTPS_PROXY") if key in os.environ}
+
+
+class Client:
+    def __init__(self, proxy=None, trust_env=True):
+        self._mounts = self._get_proxy_map(proxy, trust_env)
+
+    def _get_proxy_map(self, proxy, allow_env_proxies):
+        if proxy is None:
+            if allow_env_proxies:
+                return {key: url for key, url in get_environment_proxies().items()}
+            return {}
+        return {"all://": proxy}
+'''
+PROXY_TESTS = '''PROXY_URL = "http://[::1]"
+
+
+def test_proxies_environ(monkeypatch):
+    monkeypatch.setenv("HTTP_PROXY", PROXY_URL)
+    client = Client()
+    assert client._mounts == {"HTTP_PROXY": PROXY_URL}
+'''
+
+
+def test_a_tests_own_functions_answer_only_questions_about_tests(new_repo):
+    # httpx: "how are proxies read from the environment?" gave test_proxies_environ among the
+    # top 3, whose name says both words, before the method that reads them
+    root = new_repo()
+    commit(root, "2024-01-10T10:00:00Z", "proxies", {"webclient/client.py": PROXIES,
+                                                      "tests/test_proxies.py": PROXY_TESTS})
+    r = Repo.open(root)
+    ingest(r, all_history=True, progress=False)
+    got = [f["value"] for f in ask(r, "How are proxies read from the environment?")["facts"][:3]]
+    assert "_get_proxy_map" in got and "test_proxies_environ" not in got
+    got = [f["value"] for f in ask(r, "Which test sets proxies from the environment?")["facts"][:3]]
+    assert "test_proxies_environ" in got

@@ -149,6 +149,12 @@ _HOW_VERB = re.compile(r"\bhow\s+(?:(?:do|can|could|should|would|might)\s+(?:i|w
                        re.I)
 _OPTION = re.compile(r"(?<![\w\-])--?[A-Za-z][\w\-]*")  # --version, -v
 _HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\b", re.I)
+# "how is a relative url merged with the base url?", "how are environment variables mapped to
+# options?": how the code does something to something, answered by code, however many
+# setting words it says ("how is the database configured?" says no more than a setting does)
+_HOW_DOES = re.compile(r"^\s*how\s+(?:is|are|was|were)\s+(?:[\w'\-]+\s+){1,4}?[a-z]{3,}(?:ed|en)\s+"
+                       r"(?:to|with|into|from|by|on|for|in|when|between|across|before|after)\s+\w",
+                       re.I)
 # "the Dockerfile": the question is about the Dockerfile's own facts, not compose or heroku.yml
 _DOCKERFILE = re.compile(r"\bDockerfile\b", re.I)
 # A file's path or name (`httpx/__version__.py`, `setup.cfg`): where the fact is, not what it is
@@ -203,6 +209,8 @@ def intent(question: str) -> set[str]:
         kinds.discard("class")
     if _ASKS_MODEL.search(question):
         kinds = {"class"}
+    elif asks_how(question):
+        kinds = {"function", "class"}
     if _ASKS_FUNCTION.search(question):
         kinds = {"function"}
     elif _DOCKERFILE.search(question):
@@ -355,6 +363,12 @@ def callee(question: str) -> str | None:
     m = _CALLERS.search(question)
     name = next((g for g in m.groups() if g), None) if m else None
     return re.sub(r"^(?:self|this|cls)\.", "", name) if name else None
+
+
+def asks_how(question: str) -> bool:
+    """How the code does something to something ("how is a relative url merged with the base
+    url?"): a function or class answers."""
+    return bool(_HOW_DOES.search(question))
 
 
 def asks_function(question: str) -> bool:

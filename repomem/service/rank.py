@@ -24,6 +24,7 @@ import functools
 import json
 import re
 
+from repomem.core.paths import is_test
 from repomem.core.tokens import norm_ident, stem_word, tokens, uncamel
 from repomem.service.lexical import calls_of, lexical_tokens, names, own_names, route_path
 from repomem.service.question import (
@@ -31,6 +32,7 @@ from repomem.service.question import (
     _GROUPS,
     action,
     asks_function,
+    asks_how,
     callee,
     framing,
     groups,
@@ -63,6 +65,7 @@ _ASKS_AUX = re.compile(r"\b(?:tests?|testing|tested|specs?|examples?|samples?|de
                        r"documentation|fixtures?|benchmarks?)\b", re.I)
 # Kinds named like code: case-sensitive, and only by a word written as a name (see _exact)
 _CODE_NAMES = ("function", "class")
+_TEST_KINDS = ("function", "class", "constant")
 _ROOT_GROUPS = {"main", "runtime", "default", "dependencies", "install_requires"}
 
 
@@ -160,6 +163,8 @@ class _Facts:
         # requirement or a Python version is ("what node version is used?")
         self.runtime = np.array([_RUNTIME in r["attrs"] if isinstance(r.get("attrs"), str) else False
                                  for r in rows])
+        # a test's functions, classes and constants: its cases and fixtures
+        self.test_code = np.array([r["kind"] in _TEST_KINDS and is_test(r["path"]) for r in rows])
         # a private function or class (`_CookieCompatRequest`): the module's helper, not its API
         self.private = np.array([r["kind"] in _CODE_NAMES and r["value"].startswith("_")
                                  and not r["value"].startswith("__") for r in rows])
@@ -558,8 +563,12 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     # paraphrase the behaviour it checks (test_cookie_persistence, "a response with UTF-8
     # content should decode correctly")
     fused += (own & wanted & np.isin(facts.kind, _CODE_NAMES)) * SIGNALS["scope"] / (RRF_K + 1) / 2
-    if not kinds:  # "how are cookies stored?": the API before a private helper of it
-        fused -= facts.private * SIGNALS["scope"] / (RRF_K + 1) / 2
+    if not _ASKS_AUX.search(question):  # a test's own functions least: no question not about
+        fused -= facts.test_code * SIGNALS["scope"] / (RRF_K + 1)  # the tests is answered by one
+    if not kinds or asks_how(question):  # "how are cookies stored?": the API before a private
+        # helper of it (a private method may be how it is done: "how is a url merged?")
+        private = facts.private & (facts.kind == "class") if kinds else facts.private
+        fused -= private * SIGNALS["scope"] / (RRF_K + 1) / 2
     verb = action(question)
     about = set(lexical_tokens(question)) - {stem_word(verb or "")}
     doers = facts.doing(verb, about) if verb else []
