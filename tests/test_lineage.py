@@ -256,8 +256,13 @@ def test_a_name_only_a_removed_fact_bore_is_said_to_be_gone(new_repo):
     assert "`colorama` is gone" in out
 
     res = ask(r, "Where did `get_terminal_size` go?")
+    gone_key = res["lineage"][0]["key"]
     assert [(n["name"], n["subject"], n["commit"]) for n in res["lineage"]] == [
         ("get_terminal_size", "function get_terminal_size", removal)]
+    # as code called it: by its module (click.get_terminal_size)
+    res = ask(r, "When was term.get_terminal_size removed?")
+    assert [(n["name"], n["key"], n["commit"]) for n in res["lineage"]] == [
+        ("term.get_terminal_size", gone_key, removal)]
 
     before = ask(r, "Is colorama still a dependency?", as_of="2024-05-01T00:00:00Z")
     assert before["facts"][0]["key"] == "dependency:pypi:.:main:colorama"

@@ -182,8 +182,9 @@ def _removed(r: Repo, question: str, rows: list[dict], t: int) -> list[dict]:
     by then did ("is colorama still a dependency?": removed in 2f1c... on 2023-05-02, it was
     ``colorama; platform_system == 'Windows'``).  The store of record is read only then: the
     snapshot holds current facts only."""
+    from repomem.core.tokens import norm_ident
     from repomem.service.lexical import names
-    from repomem.service.rank import gone_cache, unnamed
+    from repomem.service.rank import gone_cache, qualnames, unnamed
 
     asked, kinds = unnamed(question, rows)
     if not asked:
@@ -203,7 +204,8 @@ def _removed(r: Repo, question: str, rows: list[dict], t: int) -> list[dict]:
                 last[x["key"]] = x
         by_name = {}
         for x in sorted(last.values(), key=lambda x: (-x["valid_to"], x["key"])):  # latest first
-            for n in names(x, camel=True):
+            # ...by its names, and as code calls it (click.get_terminal_size, Context.invoke)
+            for n in names(x, camel=True) | {norm_ident(q) for q in qualnames(x)}:
                 by_name.setdefault(n, []).append(x)
         gone[frozenset(kinds)] = by_name
     return [{"name": raw, "key": x["key"], "now": None, "was": x["value"], "subject": x["subject"],
