@@ -620,6 +620,100 @@ def test_constructor_defaults():
     assert got["Client.follow_redirects"].purpose == "follow redirects - the default Client is made with"
 
 
+TERMUI = '''import typing as t
+
+DEFAULT_TIMEOUT = 5.0
+
+
+@t.overload
+def prompt(text: str, prompt_suffix: str = ...) -> str: ...
+
+
+def prompt(text, default=None, hide_input=False, prompt_suffix="{suffix}", err=False, _depth=0):
+    """Prompts a user for input."""
+    return input(text + prompt_suffix)
+
+
+def get(url, *, timeout=DEFAULT_TIMEOUT, follow_redirects=False):
+    return request("GET", url, timeout=timeout, follow_redirects=follow_redirects)
+
+
+def _helper(width=80):
+    return width
+
+
+class Formatter:
+    def write(self, text, indent=2):
+        return text
+
+
+class Client:
+    def __init__(self, follow_redirects=True):
+        self.follow_redirects = follow_redirects
+
+
+def open_file(filename, mode="r", lazy=False, atomic=False):
+    """Open a file, with extra behavior to handle '-' to indicate a standard stream, lazy
+    open on write, and atomic write."""
+    return LazyFile(filename, mode) if lazy else open(filename, mode)
+'''
+
+
+MAIL_CONFIG = """class Config:
+    MAIL_SERVER = "localhost"
+    ADMINS = ['your-email@example.com']
+"""
+EMAIL = """def send_async_email(app, msg):
+    with app.app_context():
+        mail.send(msg)
+
+
+def send_email(subject, sender, recipients, text_body, html_body, attachments=None, sync=False):
+    msg = Message(subject, sender=sender, recipients=recipients)
+    if sync:
+        mail.send(msg)
+"""
+
+
+def test_function_parameter_defaults(new_repo):
+    """click's ``prompt(prompt_suffix=": ")``: a public module-level function's defaults are
+    settings (``config:<path>:<function>.<parameter>``, attrs default and parameter) with a
+    history; not None, an @overload stub's ``...``, a private function's or parameter's, a
+    method's (only a constructor's), nor a test's.  They answer when the question names the
+    function: "are redirects followed by default?" is the client's, not get()'s."""
+    from repomem.service.query import ask, history
+    from tests.conftest import indexed
+
+    got = {f.key.split(":", 2)[2]: f for f in mine_file("src/termui.py", TERMUI.format(suffix=": ").encode())
+           if f.kind == "config"}
+    assert {k: f.value for k, f in got.items()} == {
+        "prompt.hide_input": "False", "prompt.prompt_suffix": ": ", "prompt.err": "False",
+        "get.timeout": "DEFAULT_TIMEOUT", "get.follow_redirects": "False",
+        "Client.follow_redirects": "True", "open_file.mode": "r", "open_file.lazy": "False",
+        "open_file.atomic": "False"}
+    assert got["prompt.prompt_suffix"].attrs == (("default", "true"), ("parameter", "true"))
+    assert got["prompt.prompt_suffix"].purpose == "prompt suffix - a default of prompt()"
+    assert got["prompt.prompt_suffix"].line == 10
+    assert not [f for f in mine_file("tests/test_termui.py", TERMUI.format(suffix=": ").encode())
+                if f.kind == "config"]
+
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"src/termui.py": TERMUI.format(suffix=": "),
+                                                      "config.py": MAIL_CONFIG, "app/email.py": EMAIL}),
+                ("2024-04-01T10:00:00Z", {"src/termui.py": TERMUI.format(suffix="> ")}))
+    key = "config:src/termui.py:prompt.prompt_suffix"
+    assert [v["value"] for v in history(r, key)["versions"]] == [": ", "> "]
+    got = ask(r, "What is the default prompt suffix?")
+    assert (got["facts"][0]["key"], got["answer"]) == (key, "> ")
+    assert ask(r, "What is the default timeout?")["facts"][0]["key"] == \
+        "constant:src/termui.py:DEFAULT_TIMEOUT"
+    # microblog: send_email(..., sync=False) is no answer to "what is the admin email?"
+    assert ask(r, "What is the admin email?")["facts"][0]["key"] == "config:config.py:Config.ADMINS"
+    # "open files" is the function open_file, not its parameters (which bear its name as owner)
+    assert ask(r, "How does it open files lazily?")["facts"][0]["key"].startswith("function:")
+    for question in ("Are redirects followed by default?", "What is the default of follow_redirects?"):
+        assert ask(r, question)["facts"][0]["key"] == "config:src/termui.py:Client.follow_redirects"
+
+
 def test_an_f_string_constant_is_stated_as_written(new_repo):
     """httpx's ``USER_AGENT = f"python-httpx/{__version__}"``: a constant computed only from
     names, stated as written (attrs.expression) and answering "what is the user agent?"; other

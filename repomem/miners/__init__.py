@@ -69,7 +69,9 @@ from repomem.miners._base import (
 #     class); a Sphinx "#:" comment's colon is no part of a purpose; the environment variables a
 #     Python or JS/TS file reads (config:<path>:env.<NAME>, attrs read), and a secret-named
 #     variable's literal default redacted wherever it is read.
-MINERS_VERSION = 10
+# 11: a public module-level Python function's parameter defaults, outside tests
+#     (config:<path>:<function>.<parameter>, attrs default), as a public class's constructor's.
+MINERS_VERSION = 11
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",
            "MineError", "Miner", "all_miners", "excerpt", "mine_file", "redact_stored", "register_miner",

@@ -152,7 +152,7 @@ def _is_constant(name: str) -> bool:
 
 def _settings(src: _Source, root, path: str) -> list[Fact]:
     """Class-level attributes of the module's settings-like classes, the fields of its data
-    models, and its public classes' constructor defaults."""
+    models, its public classes' constructor defaults and its public functions' defaults."""
     facts: list[Fact] = []
     config_classes: set[str] = set()
     for child in root.named_children:
@@ -160,6 +160,8 @@ def _settings(src: _Source, root, path: str) -> list[Fact]:
         if child.type == "decorated_definition":
             decorators = [c for c in child.named_children if c.type == "decorator"]
             cls = child.child_by_field_name("definition")
+        if cls is not None and cls.type == "function_definition":
+            facts += _function_defaults(src, child, path)
         if cls is None or cls.type != "class_definition":
             continue
         kind = settings_kind(src, cls, decorators, config_classes)
@@ -237,14 +239,39 @@ _UNSET = re.compile(r"^(?:None|\.\.\.|_?[A-Z_]*(?:UNSET|NOT_?SET|MISSING|SENTINE
 
 
 def _init_defaults(src: _Source, cls, body, path: str) -> list[Fact]:
-    """The defaults of a public class's constructor: what an object is configured with unless
-    told otherwise (``Limits(keepalive_expiry=5.0)``, ``Client(follow_redirects=False)``), as
-    ``config:<path>:<Class>.<parameter>`` = the default as written; attrs ``default``."""
+    """The defaults of a public class's constructor, outside tests: what an object is configured
+    with unless told otherwise (``Limits(keepalive_expiry=5.0)``, ``Client(follow_redirects=False)``),
+    as ``config:<path>:<Class>.<parameter>`` = the default as written; attrs ``default``."""
     name = src.text(cls.child_by_field_name("name"))
     init = next((d for d in map(_definition, body.named_children) if d is not None
                  and src.text(d.child_by_field_name("name")) == "__init__"), None)
-    params = init.child_by_field_name("parameters") if init is not None else None
-    if name.startswith("_") or params is None:
+    if name.startswith("_") or init is None or is_test(path):  # a test's class is a fixture
+        return []
+    return _defaults(src, init, path, name, f"the default {name} is made with")
+
+
+def _function_defaults(src: _Source, node, path: str) -> list[Fact]:
+    """The parameter defaults of a public module-level function, outside tests (click's
+    ``prompt(prompt_suffix=": ")``, httpx's ``get(follow_redirects=False)``): what a call does
+    unless told otherwise, ``config:<path>:<function>.<parameter>``; attrs ``default`` and
+    ``parameter``.  Not an
+    ``@overload`` stub's (the implementation's are the defaults)."""
+    fn = _definition(node)
+    if fn is None or is_test(path) or node.type == "decorated_definition" and any(
+            src.text(d).lstrip("@").split("(")[0].rsplit(".", 1)[-1] == "overload"
+            for d in node.named_children if d.type == "decorator"):
+        return []
+    name = src.text(fn.child_by_field_name("name"))
+    if name.startswith("_"):
+        return []
+    return _defaults(src, fn, path, name, f"a default of {name}()", (("parameter", "true"),))
+
+
+def _defaults(src: _Source, fn, path: str, owner: str, said: str, attrs: tuple = ()) -> list[Fact]:
+    """``config:<path>:<owner>.<parameter>`` = each parameter's default as written, unless it
+    means "not given" (_UNSET) or the parameter is private; attrs ``default`` and ATTRS."""
+    params = fn.child_by_field_name("parameters")
+    if params is None:
         return []
     facts = []
     for param in params.named_children:
@@ -259,10 +286,10 @@ def _init_defaults(src: _Source, cls, body, path: str) -> list[Fact]:
         line = param.start_point[0]
         field = src.text(pname)
         facts.append(Fact(
-            key=f"{CONFIG}:{path}:{name}.{field}", kind=CONFIG, subject=f"{name}.{field} in {path}",
-            value=got[0], attrs=tuple(sorted({*got[1], ("default", "true")} - {("expression", "true")})),
+            key=f"{CONFIG}:{path}:{owner}.{field}", kind=CONFIG, subject=f"{owner}.{field} in {path}",
+            value=got[0], attrs=tuple(sorted({*got[1], *attrs, ("default", "true")} - {("expression", "true")})),
             path=path, line=line + 1, text=src.lines[line].strip(),
-            purpose=f"{' '.join(_words(field))} - the default {name} is made with"))
+            purpose=f"{' '.join(_words(field))} - {said}"))
     return facts
 
 

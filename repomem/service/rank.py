@@ -165,6 +165,10 @@ class _Facts:
                                  for r in rows])
         # a test's functions, classes and constants: its cases and fixtures
         self.test_code = np.array([r["kind"] in _TEST_KINDS and is_test(r["path"]) for r in rows])
+        # a function's parameter default (prompt.prompt_suffix): by the function's name
+        self.param_of = np.array([own_names(r["key"])[0].rpartition(".")[0].lower()
+                                  if isinstance(r.get("attrs"), str) and _PARAMETER in r["attrs"]
+                                  else "" for r in rows], dtype=object)
         # a private function or class (`_CookieCompatRequest`): the module's helper, not its API
         self.private = np.array([r["kind"] in _CODE_NAMES and r["value"].startswith("_")
                                  and not r["value"].startswith("__") for r in rows])
@@ -238,6 +242,7 @@ class _Facts:
 
 _CACHE: list = [None]
 _RUNTIME = json.dumps([["runtime", "true"]])[1:-1]  # the pair as version_meta writes attrs
+_PARAMETER = json.dumps([["parameter", "true"]])[1:-1]
 
 
 def _facts(rows: list[dict]) -> _Facts:
@@ -268,6 +273,16 @@ def unnamed(question: str, rows: list[dict]) -> tuple[dict[str, str], set[str]]:
            if (shaped or plain and not _STILL.fullmatch(raw) and not facts.says(raw))
            and not (facts.names.get(name) or facts.retired.get(name) or facts.images.get(name))}
     return out, kinds
+
+
+def _own_settings(facts: _Facts, name: str, hits: list[int]) -> list[int]:
+    """HITS less the settings that bear NAME only as their owner's, when it names code: "how does
+    httpx stream a response?" -- a response (the class Response) names no setting of that class,
+    Response.default_encoding, unless it is said too; nor a stream (the function stream)
+    stream.verify, its parameter's default."""
+    if any(facts.rows[i]["kind"] in _CODE_NAMES for i in facts.names.get(name, ())):
+        return [i for i in hits if not _owned_by(facts.rows[i], name)]
+    return hits
 
 
 def _owned_by(row: dict, name: str) -> bool:
@@ -322,11 +337,7 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
         if not shaped and raw:
             # "where are static files collected": a plain word with a word qualifying it names
             # a fact only with that word too -- static files are not pre-commit's hooks' files
-            hits = _qualified(question, raw, rows, hits)
-            if any(rows[i]["kind"] == "class" for i in facts.names.get(name, ())):
-                # "how does httpx stream a response?": a response (the class Response) names
-                # no setting of that class, Response.default_encoding, unless it is said too
-                hits = [i for i in hits if not _owned_by(rows[i], name)]
+            hits = _own_settings(facts, name, _qualified(question, raw, rows, hits))
         if not raw:  # the project's own version: its manifest's or __version__, not an
             # example's or a test's, nor a tool's file format version (.readthedocs.yaml)
             hits = [i for i in hits if facts.own[i]] or hits
@@ -366,6 +377,7 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
             hits = [i for i in facts.names.get(name.replace("_", ""), ()) if rows[i]["kind"] == "class"]
         # `node-version: ${{ matrix.node-version }}` states no version: the matrix it reads does
         hits = [i for i in hits if not _REFERENCE.fullmatch(rows[i]["value"])] or hits
+        hits = _own_settings(facts, name, hits)  # "open files": open_file, not open_file.lazy
         if hits and len(hits) <= RARE:
             exact[hits] += 1
     return exact, lineage
@@ -586,6 +598,13 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     tier = (named & (wanted if kinds else True)).astype(np.int32)
     # named, but not the kind of fact asked for: a strong signal, not a tier
     fused += (named & (tier == 0)) * SIGNALS["exact"] / (RRF_K + 1)
+    if facts.param_of.any():  # a function's parameter defaults answer when it is named: not
+        # get.timeout for "what is the default timeout?", nor send_email.sync for "the admin
+        # email" (httpx's nine request functions share four defaults)
+        said = {n for x in identifiers(question, facts.project) for n in (x[0], x[2].lower())}
+        said |= {n.rsplit(".", 1)[-1] for n in said}
+        fused -= ((facts.param_of != "") & ~np.isin(facts.param_of, sorted(said))) \
+            * SIGNALS["intent"] / (RRF_K + 1)
     fused = np.round(fused, 6)
     order = np.lexsort((facts.key_order, -fused, -(exact * tier), -tier))[:n]
     score = [round(float(tier[i] + fused[i]), 6) for i in order]  # a position keeps its score
