@@ -254,6 +254,9 @@ def test_a_name_only_a_removed_fact_bore_is_said_to_be_gone(new_repo):
                                      f"removed in {removal[:10]} on 2024-05-02 (it was `>=0.4.6`)")
     rc, out, _ = cli("ask", "--repo", r.root, "does the project still use colorama?")
     assert "`colorama` is gone" in out
+    for question in ("When was colorama removed?", "When did the project drop colorama?"):
+        assert [(n["name"], n["commit"]) for n in ask(r, question)["lineage"]] == [
+            ("colorama", removal)], question
 
     res = ask(r, "Where did `get_terminal_size` go?")
     gone_key = res["lineage"][0]["key"]

@@ -251,9 +251,11 @@ def _facts(rows: list[dict]) -> _Facts:
     return _CACHE[0]
 
 
-# "is colorama still a dependency?", "does the project use six any more?": asks whether a fact
-# still holds, so a plain word naming nothing valid now may name one that was removed
-_STILL = re.compile(r"\b(?:still|any\s*more|no\s+longer)\b", re.I)
+# "is colorama still a dependency?", "does the project use six any more?", "when was colorama
+# removed?", "when did click drop colorama?": asks whether a fact still holds, or when it
+# stopped, so a plain word naming nothing valid now may name one that was removed
+_STILL = re.compile(r"\b(?:still|any\s*more|no\s+longer|gone|(?:remov|delet)(?:e|ed|es|ing)|"
+                    r"drop(?:s|ped|ping)?)\b", re.I)
 
 
 def gone_cache(rows: list[dict]) -> dict[frozenset[str], dict[str, list[dict]]]:
