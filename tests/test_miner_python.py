@@ -374,6 +374,40 @@ def test_django_settings_dict_leaves():
     assert (name.value, name.attrs) == ('os.path.join(BASE_DIR, "db.sqlite3")', (("expression", "true"),))
 
 
+PRODUCTION = """\
+from .base import *  # noqa
+
+STORAGES["staticfiles"]["BACKEND"] = "whitenoise.storage.CompressedManifestStaticFilesStorage"
+if "AWS_STORAGE_BUCKET_NAME" in os.environ:
+    STORAGES["default"]["BACKEND"] = "storages.backends.s3boto3.S3Boto3Storage"
+CACHES[alias]["BACKEND"] = "django_redis.cache.RedisCache"
+cache["timeout"] = 60
+LOGGING["handlers"] = {"console": {"class": "logging.StreamHandler"}}
+"""
+
+
+def test_a_settings_module_changing_one_entry_of_a_dict():
+    from repomem.service.query import value_note
+
+    """bakerydemo's production settings change one entry of a dict the base module set:
+    ``STORAGES["staticfiles"]["BACKEND"] = ...`` is the setting ``STORAGES.staticfiles.BACKEND``
+    (under an ``if``: conditional).  Not a key computed by code, a lower-case name, nor outside a
+    settings module."""
+    facts = {f.key.split(":", 2)[2]: f for f in mine(PRODUCTION, path="mysite/settings/production.py")}
+    assert {k: (f.value, f.attrs, f.line) for k, f in facts.items()} == {
+        "STORAGES.staticfiles.BACKEND": ("whitenoise.storage.CompressedManifestStaticFilesStorage", (), 3),
+        "STORAGES.default.BACKEND": ("storages.backends.s3boto3.S3Boto3Storage",
+                                     (("conditional", "true"),), 5),
+        "LOGGING.handlers": ('{"console": {"class": "logging.StreamHandler"}}', (), 8)}
+    assert facts["STORAGES.default.BACKEND"].text.strip() == \
+        'STORAGES["default"]["BACKEND"] = "storages.backends.s3boto3.S3Boto3Storage"'
+    assert not mine(PRODUCTION, path="mysite/storage.py")
+    # an answer says the value holds under a condition
+    f = facts["STORAGES.default.BACKEND"]
+    assert value_note({"attrs": dict(f.attrs), "value": f.value, "path": f.path}) == \
+        " (set under a condition)"
+
+
 DJANGO_SETTINGS = """\
 import os
 

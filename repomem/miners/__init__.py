@@ -70,7 +70,9 @@ from repomem.miners._base import (
 #     Python or JS/TS file reads (config:<path>:env.<NAME>, attrs read), and a secret-named
 #     variable's literal default redacted wherever it is read.
 # 11: a public module-level Python function's parameter defaults, outside tests
-#     (config:<path>:<function>.<parameter>, attrs default), as a public class's constructor's.
+#     (config:<path>:<function>.<parameter>, attrs default), as a public class's constructor's;
+#     a test's class's constructor defaults are not; a settings module's assignment to one
+#     entry of a dict (STORAGES["staticfiles"]["BACKEND"] = ...) is STORAGES.staticfiles.BACKEND.
 MINERS_VERSION = 11
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",

@@ -42,10 +42,12 @@ def _purpose(src: _Source, siblings, i: int, name: str) -> str:
     return " - ".join(p for p in purpose if p)
 
 
-def _assignments(src: _Source, block):
+def _assignments(src: _Source, block, subscripts: bool = False):
     """Yield (index among block's children, statement, name, value node) of ``NAME = value`` and
     ``NAME: type = value`` statements directly in ``block``; each name of a chained assignment
-    (``WAGTAIL_CONTENT_LANGUAGES = LANGUAGES = [...]``) with the one value."""
+    (``WAGTAIL_CONTENT_LANGUAGES = LANGUAGES = [...]``) with the one value.  subscripts: also
+    ``NAME["a"]["b"] = value`` as ``NAME.a.b`` (a settings module changing one entry of a dict
+    its base module set: bakerydemo's ``STORAGES["staticfiles"]["BACKEND"] = ...``)."""
     children = block.children
     for i, stmt in enumerate(children):
         if stmt.type != "expression_statement" or stmt.named_child_count != 1:
@@ -54,13 +56,30 @@ def _assignments(src: _Source, block):
         names = []
         while asg.type == "assignment":
             left, right = asg.child_by_field_name("left"), asg.child_by_field_name("right")
-            if left is None or right is None or left.type != "identifier":
+            name = None if left is None else src.text(left) if left.type == "identifier" \
+                else _entry(src, left) if subscripts else None
+            if name is None or right is None:
                 break
-            names.append(src.text(left))
+            names.append(name)
             asg = right
         else:
             for name in names:
                 yield i, stmt, name, asg
+
+
+def _entry(src: _Source, node) -> str | None:
+    """``NAME.a.b`` of the target ``NAME["a"]["b"]`` (string keys only), else None."""
+    keys = []
+    while node.type == "subscript":
+        key = node.child_by_field_name("subscript")
+        key = _string_value(src, key) if key is not None else None
+        if not key or "." in key:
+            return None
+        keys.append(key)
+        node = node.child_by_field_name("value")
+    if not keys or node is None or node.type != "identifier":
+        return None
+    return ".".join([src.text(node), *reversed(keys)])
 
 
 def _leaves(src: _Source, node, dotted: str):
@@ -114,8 +133,8 @@ def _value_facts(src: _Source, block, path: str, kind: str, scope: str, accept,
     facts = []
     children = block.children
     prefix = f"{scope}." if scope else ""
-    for i, stmt, name, right in _assignments(src, block):
-        if not accept(name):
+    for i, stmt, name, right in _assignments(src, block, subscripts=settings):
+        if not accept(name.split(".", 1)[0]):
             continue
         first, last = stmt.start_point[0], stmt.end_point[0]
         text = src.rows(first, min(last, first + MAX_TEXT_LINES - 1))

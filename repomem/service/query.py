@@ -277,7 +277,14 @@ def value_note(f: dict) -> str:
     (``DEFAULT_MAX_REDIRECTS (= 20 in httpx/_config.py)``); a setting read from the environment
     names its variable (``None (environment variable MAIL_SERVER overrides)``, not "the mail
     server is None"); a variable's own read says its value is the default; one computed by code
-    says so."""
+    says so; one set under an ``if`` or ``try`` of the module says that too."""
+    note = _value_note(f)
+    if (f.get("attrs") or {}).get("conditional"):
+        note += " (set under a condition)"
+    return note
+
+
+def _value_note(f: dict) -> str:
     refers = f.get("refers")
     if refers:
         where = "" if refers["path"] == f["path"] else f" in {refers['path']}"
