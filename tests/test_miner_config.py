@@ -409,3 +409,50 @@ def test_a_parser_recursing_too_deep_is_a_mine_error():
     with pytest.raises(MineError) as e:
         mine_file("a.toml", b"a = " + b"[" * depth + b"]" * depth + b"\n")
     assert str(e.value) == "too deeply nested to parse"
+
+
+TSCONFIG = """{
+  // the compiler of the API
+  "extends": "./tsconfig.base.json",
+  "compilerOptions": {
+    "target": "es2015", /* node 18 would take es2022 */
+    "baseUrl": "http://example.com//api",
+    "lib": ["es2020", "dom",],
+  },
+  /* "strict": true, */
+}
+"""
+
+
+def test_tsconfig_and_other_jsonc_files_allow_comments_and_trailing_commas():
+    """tsconfig.json, devcontainer.json, .vscode's files and *.jsonc are JSON with comments and
+    trailing commas (node-express-realworld's tsconfig.app.json ends a list with a comma: it
+    was skipped as broken).  Lines stay right, a comment's text is the purpose, "//" inside a
+    string is no comment, a commented-out setting is none; a TypeScript setting's purpose says
+    TypeScript.  A package.json with a trailing comma is still broken."""
+    for path in ("tsconfig.app.json", "web/tsconfig.json", ".devcontainer/devcontainer.json",
+                 ".vscode/settings.json", "api/config.jsonc"):
+        facts = {k.split(":", 2)[2]: f for k, f in by_key(path, TSCONFIG).items()}
+        assert {k: (f.value, f.line) for k, f in facts.items()} == {
+            "extends": ("./tsconfig.base.json", 3), "compilerOptions.target": ("es2015", 5),
+            "compilerOptions.baseUrl": ("http://example.com//api", 6),
+            "compilerOptions.lib": ("es2020, dom", 7)}, path
+        assert facts["compilerOptions.target"].purpose.endswith(": node 18 would take es2022")
+        assert facts["extends"].purpose.endswith(": the compiler of the API")
+    assert "typescript setting" in by_key("tsconfig.app.json", TSCONFIG)[
+        "config:tsconfig.app.json:compilerOptions.target"].purpose
+    with pytest.raises(MineError):
+        MINER.mine("package.json", '{"name": "x", "private": true,}\n')
+
+
+def test_a_typescript_setting_is_asked_for_by_the_tool(tmp_path):
+    """"What is the typescript target?": the target of tsconfig.json, not an Nx build target."""
+    from repomem.service.query import ask
+    from tests.conftest import indexed
+
+    project = '{"targets": {"serve": {"options": {"buildTarget": "api:build"}}}}\n'
+    r = indexed(tmp_path / "repo", ("2024-01-10T10:00:00Z", {
+        "tsconfig.json": TSCONFIG, "project.json": project,
+        "package.json": '{"devDependencies": {"typescript": "~5.2.2"}}\n'}))
+    assert ask(r, "What is the typescript target?")["facts"][0]["key"] == \
+        "config:tsconfig.json:compilerOptions.target"

@@ -72,7 +72,9 @@ from repomem.miners._base import (
 # 11: a public module-level Python function's parameter defaults, outside tests
 #     (config:<path>:<function>.<parameter>, attrs default), as a public class's constructor's;
 #     a test's class's constructor defaults are not; a settings module's assignment to one
-#     entry of a dict (STORAGES["staticfiles"]["BACKEND"] = ...) is STORAGES.staticfiles.BACKEND.
+#     entry of a dict (STORAGES["staticfiles"]["BACKEND"] = ...) is STORAGES.staticfiles.BACKEND;
+#     tsconfig.json and the other JSONC files may have comments and trailing commas, and a
+#     TypeScript setting's purpose says so.
 MINERS_VERSION = 11
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",

@@ -165,6 +165,23 @@ def parse_json(text: str) -> list[Leaf]:
     return [(parts, value, _longest_prefix(where, parts)) for parts, value in leaves]
 
 
+# JSON with comments and trailing commas, as TypeScript, VS Code and ESLint read their own
+# files (tsconfig.json, devcontainer.json, .eslintrc.json, *.jsonc): each comment becomes
+# spaces and newlines, each trailing comma a space, so every line keeps its number.
+_BLOCK_COMMENT = r"/\*(?:[^*]|\*(?!/))*\*/"  # not lazy: it must not reach past its own */
+_JSONC = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|' + _BLOCK_COMMENT
+                    + r"|,(?=(?:\s|//[^\n]*|" + _BLOCK_COMMENT + r")*[}\]])")
+
+
+def _uncomment(m: re.Match) -> str:
+    t = m.group(0)
+    return t if t.startswith('"') else re.sub(r"[^\n]", " ", t)
+
+
+def parse_jsonc(text: str) -> list[Leaf]:
+    return parse_json(_JSONC.sub(_uncomment, text))
+
+
 # ---- YAML --------------------------------------------------------------------------------------
 _BOOL_TRUE = {"true", "yes", "on", "y"}
 

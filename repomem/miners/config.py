@@ -14,6 +14,7 @@ import re
 from fnmatch import fnmatchcase
 
 from repomem.core.model import CONFIG, PYTHON, Fact, set_value
+from repomem.core.paths import tool_of
 from repomem.miners import _config_parse as P
 from repomem.miners._base import MAX_FACTS_PER_FILE, MAX_TEXT, excerpt, too_many
 from repomem.miners._text import comment_for, path_words, source_line, words
@@ -76,13 +77,20 @@ def _format(path: str) -> str | None:
     if base in _VERSION_FILES:
         return "versions"
     ext = base.rsplit(".", 1)[-1] if "." in base else ""
+    if ext == "jsonc" or ext == "json" and (_JSONC_NAME.match(base) or "/.vscode/" in f"/{path}"):
+        return "jsonc"
     return {"toml": "toml", "yaml": "yaml", "yml": "yaml", "json": "json",
             "ini": "ini", "cfg": "ini", "prisma": "prisma"}.get(ext)
 
 
-_COMMENTS = {"toml": "#", "yaml": "#", "json": "", "ini": "#;", "env": "#", "npmrc": "#;",
+# JSON files whose tools allow comments and trailing commas (JSONC)
+_JSONC_NAME = re.compile(r"^(?:tsconfig|jsconfig)(?:\.[\w.-]+)?\.json$|^\.?devcontainer\.json$"
+                         r"|^\.eslintrc\.json$|^tslint\.json$|^api-extractor\.json$")
+
+
+_COMMENTS = {"toml": "#", "yaml": "#", "json": "", "jsonc": "/", "ini": "#;", "env": "#", "npmrc": "#;",
              "editorconfig": "#;", "procfile": "#", "prisma": "/", "versions": "#"}
-_PARSERS = {"toml": P.parse_toml, "yaml": P.parse_yaml, "json": P.parse_json,
+_PARSERS = {"toml": P.parse_toml, "yaml": P.parse_yaml, "json": P.parse_json, "jsonc": P.parse_jsonc,
             "ini": P.parse_ini, "env": P.parse_env, "procfile": P.parse_procfile,
             "prisma": P.parse_prisma,
             # npm's ini: keys hold colons (``//registry.npmjs.org/:_authToken``), only = divides
@@ -125,7 +133,7 @@ class ConfigMiner:
 
     def mine(self, path: str, text: str) -> list[Fact]:
         fmt = _format(path)
-        if fmt is None or (fmt == "json" and text.lstrip("\ufeff \t\r\n").startswith("[")):
+        if fmt is None or (fmt in ("json", "jsonc") and text.lstrip("\ufeff \t\r\n").startswith("[")):
             return []
         base = path.rsplit("/", 1)[-1].lower()
         leaves = P.parse_versions(text, _VERSION_FILES[base]) if fmt == "versions" \
@@ -190,7 +198,12 @@ class ConfigMiner:
             purpose += f" - {runtime} versions tested in CI matrix ({parts[1]})"
         if fmt == "versions":  # "which node version does nvm use?"
             purpose += f" - {parts[0]} version pinned for the version manager"
+        tool = tool_of(path)
+        if tool and tool not in purpose:  # "is strict mode on in typescript?": tsconfig.json
+            purpose += f" - {tool} setting"
         comment = lines.comment(line)
+        if fmt == "jsonc":  # a /* block */ comment's markers
+            comment = comment.strip("*/ ")
         if comment:
             purpose += f": {comment}"
         # a Prisma model's field is defined by its type, as a Python model's (secrets.py)

@@ -14,6 +14,7 @@ import json
 import re
 
 from repomem.core.model import short_hash
+from repomem.core.paths import tool_of
 from repomem.core.tokens import TOKENIZER, lexical_tokens, norm_ident, stem_word, uncamel
 
 # Field weights, chosen by hand on the failing questions and then checked on the dev half
@@ -94,9 +95,9 @@ def names(row: dict, camel: bool = False) -> set[str]:
             out.add(parts[2].rstrip("/").rsplit("/", 1)[-1])
         if kind == "config":  # "the redis service" names services.redis.image too
             out.update(p for p in last.split(".")[:-1] if not p.isdigit())
-            tool = _TOOL_FILE.match(row["path"].rsplit("/", 1)[-1])
+            tool = tool_of(row["path"])
             if tool:  # "the jest test environment": testEnvironment of jest.config.ts
-                out.add(tool.group(1) or tool.group(2))
+                out.add(tool)
     if camel and kind not in ("function", "class"):
         out |= {uncamel(n) for n in out}
         # a bound written as one lower-case word (Mongoose's and HTML's maxlength, minlength)
@@ -105,11 +106,6 @@ def names(row: dict, camel: bool = False) -> set[str]:
 
 
 _BOUND = re.compile(r"^(max|min)(?=[a-z]{3,}$)")
-
-
-# A tool's own config file names the tool its settings belong to: jest.config.ts, .eslintrc.js,
-# .prettierrc.json (not a project's config.py or settings/production.js).
-_TOOL_FILE = re.compile(r"^([a-z][\w-]*)\.config\.[a-z]+$|^\.([a-z][\w-]*)rc(?:\.[a-z]+)?$")
 
 
 def route_path(value: str) -> str:

@@ -24,7 +24,7 @@ import functools
 import json
 import re
 
-from repomem.core.paths import is_test
+from repomem.core.paths import is_test, tool_of
 from repomem.core.tokens import norm_ident, stem_word, tokens, uncamel
 from repomem.service.lexical import calls_of, lexical_tokens, names, own_names, route_path
 from repomem.service.question import (
@@ -391,9 +391,10 @@ _REFERENCE = re.compile(r"\$\{\{[^}]*\}\}")  # a GitHub Actions expression stand
 
 
 def _qualified(question: str, raw: str, rows: list[dict], hits: list[int]) -> list[int]:
-    """HITS whose key or subject also holds the word that qualifies RAW in the question (the
-    content word right before it: "static" in "static files"), or else the noun RAW qualifies
-    (right after it: "server" in "email server"); all of them when there is no such word."""
+    """HITS whose key, subject or tool (tsconfig.json's typescript) also holds the word that
+    qualifies RAW in the question (the content word right before it: "static" in "static
+    files"), or else the noun RAW qualifies (right after it: "server" in "email server"); all of
+    them when there is no such word."""
     m = re.search(r"([A-Za-z][\w\-]*)\s+" + re.escape(raw) + r"\b", question)
     if m is None or m.group(1).lower() in _FRAME or not lexical_tokens(m.group(1)):
         # nothing qualifies it (or a stop word: "the", "which"); but it may qualify a noun
@@ -406,7 +407,8 @@ def _qualified(question: str, raw: str, rows: list[dict], hits: list[int]) -> li
     if not words:
         return hits
     return [i for i in hits if words & set(lexical_tokens(
-        f"{rows[i]['key']} {rows[i]['subject']}".replace(".", " ").replace("_", " ")))]
+        f"{rows[i]['key']} {rows[i]['subject']} {tool_of(rows[i]['path']) or ''}"
+        .replace(".", " ").replace("_", " ")))]
 
 
 # Nouns after a name that say which of its facts or parts is asked about, not what it names
