@@ -203,3 +203,26 @@ def test_a_removed_method_is_mentioned_only_by_a_call_and_a_dotted_name_is_no_se
     got = sorted((f["line"], f["stale_value"], f["current_value"])
                  for f in check_tree(Repo.open(root))["findings"])
     assert got == [(2, "locals", None), (4, "LICENSE", None)]
+
+
+def test_a_parameter_default_is_no_claim_a_call_makes(new_repo):
+    """httpx's head(allow_redirects=False) became follow_redirects; its docs show requests'
+    ``session.send(request, allow_redirects=False)``.  A default (a function's or a
+    constructor's) written ``name=value`` is a call passing a value, not a stale claim; a
+    module constant that changed still is one."""
+    root = new_repo()
+    api = ("TIMEOUT = {t}\n\n\ndef head(url, {name}={value}):\n    return url\n\n\n"
+           "class Client:\n    def __init__(self, {name}={value}):\n        pass\n")
+    commit(root, "2020-01-01T10:00:00Z", "api", {
+        "pkg/api.py": api.format(t=5, name="allow_redirects", value="False")})
+    commit(root, "2020-08-16T10:00:00Z", "same default as get()", {
+        "pkg/api.py": api.format(t=10, name="allow_redirects", value="True")})
+    commit(root, "2021-08-16T10:00:00Z", "rename", {
+        "pkg/api.py": api.format(t=10, name="follow_redirects", value="True")})
+    commit(root, "2021-09-01T10:00:00Z", "docs", {"docs/compatibility.md": (
+        "response = session.send(request, allow_redirects=False)\n"   # 1: another library's call
+        "client = Client(allow_redirects=False)\n"                    # 2: a call passing a value
+        "Set TIMEOUT = 5 for slow servers.\n")})                      # 3: the old constant
+    ingest(Repo.open(root), all_history=True, progress=False)
+    got = sorted((f["line"], f["stale_value"]) for f in check_tree(Repo.open(root))["findings"])
+    assert got == [(3, "5")]

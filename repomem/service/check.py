@@ -139,6 +139,9 @@ def _versions(value: str) -> set[str]:
     return set(_VERSION.findall(value))
 
 
+_DEFAULT = '["default", "true"]'  # the pair as attrs are stored (repomem.storage.store)
+
+
 def stale_values(rows: list[dict]) -> tuple[list[Stale], dict]:
     """Superseded values from the version rows, and each family's members:
     family -> {key: (scope words, current value or None)}."""
@@ -159,6 +162,11 @@ def stale_values(rows: list[dict]) -> tuple[list[Stale], dict]:
         fam = "route" if kind == "route" else (_norm_name(name) if name else None)
         if fam and kind != "function":
             families.setdefault(fam, {})[key] = (scope_words(key, last["path"]), cur)
+        if _DEFAULT in (last.get("attrs") or ""):
+            # a parameter's default (httpx's head(allow_redirects=False)): a mention written
+            # so is a call passing a value (requests' send(allow_redirects=False) in httpx's
+            # docs), no claim about the default; it still holds a value of its family
+            continue
         for v, nxt in zip(versions, versions[1:] + [None]):
             # Only where the value itself changed (not a signature or handler beside it); for a
             # value held more than once, the last change away from it wins (dict below).
