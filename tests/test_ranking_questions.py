@@ -500,3 +500,31 @@ def test_a_tests_own_functions_answer_only_questions_about_tests(new_repo):
     assert "_get_proxy_map" in got and "test_proxies_environ" not in got
     got = [f["value"] for f in ask(r, "Which test sets proxies from the environment?")["facts"][:3]]
     assert "test_proxies_environ" in got
+
+
+PROGRAM = '''import os
+import sys
+
+DATABASE_URL = os.environ.get("DATABASE_URL", "sqlite:///app.db")
+
+
+class Command:
+    name = "cli"
+
+
+def _detect_program_name(path=None):
+    """Determine the command used to run the program, for use in help text."""
+    return os.path.basename(path or sys.argv[0])
+'''
+
+
+def test_how_something_is_done_asks_for_code_unless_it_is_configured(new_repo):
+    # click: "how is the program name detected?" says "name", a setting's word; a verb that
+    # says how code works asks for code, one that says how something is set up for a setting
+    root = new_repo()
+    commit(root, "2024-01-10T10:00:00Z", "cli", {
+        "cli/core.py": PROGRAM, "pyproject.toml": '[project]\nname = "cli"\nversion = "1.0"\n'})
+    r = Repo.open(root)
+    ingest(r, all_history=True, progress=False)
+    assert top(r, "How is the program name detected?")[0]["value"] == "_detect_program_name"
+    assert top(r, "How is the database url configured?")[0]["key"] == "constant:cli/core.py:DATABASE_URL"

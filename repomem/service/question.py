@@ -367,8 +367,17 @@ def callee(question: str) -> str | None:
 
 def asks_how(question: str) -> bool:
     """How the code does something to something ("how is a relative url merged with the base
-    url?"): a function or class answers."""
-    return bool(_HOW_DOES.search(question))
+    url?", "how is the program name detected?"): a function or class answers; not how something
+    is configured, set, enabled or pinned (a setting says)."""
+    if _HOW_DOES.search(question):
+        return True
+    verb = action(question)
+    return verb is not None and not _SETTING_VERB.match(verb)
+
+
+# "how is the database configured?", "how is debug enabled?": a setting answers
+_SETTING_VERB = re.compile(r"(?:configur|set|defin|specifi|pinn|install|declar|requir|nam|call|"
+                           r"enabl|disabl|deploy|host|serv|expos|bound|given|writt|us|stor|sav|kept)", re.I)
 
 
 def asks_function(question: str) -> bool:
