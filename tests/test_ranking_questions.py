@@ -10,7 +10,7 @@ import pytest
 from repomem.service.ingest import ingest
 from repomem.service.query import ask, facts
 from repomem.service.repo import Repo
-from tests.conftest import commit, git
+from tests.conftest import commit, git, indexed
 
 PYPROJECT = """[project]
 name = "webapp"
@@ -380,10 +380,7 @@ def test_how_a_thing_is_done_by_a_helper_named_for_the_verb(new_repo):
     # "how are passwords hashed?": no body calls a function named hash, but set_password calls
     # werkzeug's generate_password_hash (microblog); the password form's fields bear the
     # question's words, not its answer
-    root = new_repo()
-    commit(root, "2024-01-10T10:00:00Z", "users", {"app/models.py": MODELS, "app/forms.py": FORMS})
-    r = Repo.open(root)
-    ingest(r, all_history=True, progress=False)
+    r = indexed(new_repo(), ("2024-01-10T10:00:00Z", {"app/models.py": MODELS, "app/forms.py": FORMS}))
     got = [f["value"] for f in ask(r, "How are passwords hashed?")["facts"][:2]]
     assert sorted(got) == ["check_password", "set_password"]
 
@@ -404,13 +401,10 @@ def test_a_value_that_names_a_constant_is_shown_with_its_value(new_repo):
     # name that several folders define is not guessed
     from repomem.service.query import value_note
 
-    root = new_repo()
-    commit(root, "2024-01-10T10:00:00Z", "client", {
+    r = indexed(new_repo(), ("2024-01-10T10:00:00Z", {
         "webclient/client.py": CLIENT, "webclient/config.py": CONFIG.format(n=20),
-        "tools/a/limits.py": "DEFAULT_TIMEOUT = 1\n", "tools/b/limits.py": "DEFAULT_TIMEOUT = 2\n"})
-    commit(root, "2024-03-10T10:00:00Z", "more redirects", {"webclient/config.py": CONFIG.format(n=30)})
-    r = Repo.open(root)
-    ingest(r, all_history=True, progress=False)
+        "tools/a/limits.py": "DEFAULT_TIMEOUT = 1\n", "tools/b/limits.py": "DEFAULT_TIMEOUT = 2\n"}),
+        ("2024-03-10T10:00:00Z", {"webclient/config.py": CONFIG.format(n=30)}))
     question = "What is the client's max redirects setting?"
     for as_of, n in ((None, "30"), ("2024-02-01", "20")):
         f = ask(r, question, as_of=as_of)["facts"][0]
@@ -449,11 +443,8 @@ def test_how_the_code_does_something_is_answered_by_code_not_its_settings_or_tes
     # "how is a relative url merged with the base url?" says a setting's name (base_url) but
     # asks how the code does something to something: a function answers, and the code's own
     # before a test's (whose name paraphrases the question)
-    root = new_repo()
-    commit(root, "2024-01-10T10:00:00Z", "client", {"webclient/client.py": HTTP_CLIENT,
-                                                     "tests/test_client.py": HTTP_TESTS})
-    r = Repo.open(root)
-    ingest(r, all_history=True, progress=False)
+    r = indexed(new_repo(), ("2024-01-10T10:00:00Z", {"webclient/client.py": HTTP_CLIENT,
+                                                      "tests/test_client.py": HTTP_TESTS}))
     assert top(r, "How is a relative url merged with the base url?")[0]["value"] == "_merge_url"
     assert top(r, "What is the client's default base url?")[0]["key"] == \
         "config:webclient/client.py:Client.base_url"
@@ -491,11 +482,8 @@ def test_proxies_environ(monkeypatch):
 def test_a_tests_own_functions_answer_only_questions_about_tests(new_repo):
     # httpx: "how are proxies read from the environment?" gave test_proxies_environ among the
     # top 3, whose name says both words, before the method that reads them
-    root = new_repo()
-    commit(root, "2024-01-10T10:00:00Z", "proxies", {"webclient/client.py": PROXIES,
-                                                      "tests/test_proxies.py": PROXY_TESTS})
-    r = Repo.open(root)
-    ingest(r, all_history=True, progress=False)
+    r = indexed(new_repo(), ("2024-01-10T10:00:00Z", {"webclient/client.py": PROXIES,
+                                                      "tests/test_proxies.py": PROXY_TESTS}))
     got = [f["value"] for f in ask(r, "How are proxies read from the environment?")["facts"][:3]]
     assert "_get_proxy_map" in got and "test_proxies_environ" not in got
     got = [f["value"] for f in ask(r, "Which test sets proxies from the environment?")["facts"][:3]]
@@ -521,10 +509,7 @@ def _detect_program_name(path=None):
 def test_how_something_is_done_asks_for_code_unless_it_is_configured(new_repo):
     # click: "how is the program name detected?" says "name", a setting's word; a verb that
     # says how code works asks for code, one that says how something is set up for a setting
-    root = new_repo()
-    commit(root, "2024-01-10T10:00:00Z", "cli", {
-        "cli/core.py": PROGRAM, "pyproject.toml": '[project]\nname = "cli"\nversion = "1.0"\n'})
-    r = Repo.open(root)
-    ingest(r, all_history=True, progress=False)
+    r = indexed(new_repo(), ("2024-01-10T10:00:00Z", {
+        "cli/core.py": PROGRAM, "pyproject.toml": '[project]\nname = "cli"\nversion = "1.0"\n'}))
     assert top(r, "How is the program name detected?")[0]["value"] == "_detect_program_name"
     assert top(r, "How is the database url configured?")[0]["key"] == "constant:cli/core.py:DATABASE_URL"
