@@ -503,6 +503,11 @@ class Command:
 def _detect_program_name(path=None):
     """Determine the command used to run the program, for use in help text."""
     return os.path.basename(path or sys.argv[0])
+
+
+def init_database(app):
+    """Create the database tables when the app starts."""
+    app.db.create_all()
 '''
 
 
@@ -512,4 +517,5 @@ def test_how_something_is_done_asks_for_code_unless_it_is_configured(new_repo):
     r = indexed(new_repo(), ("2024-01-10T10:00:00Z", {
         "cli/core.py": PROGRAM, "pyproject.toml": '[project]\nname = "cli"\nversion = "1.0"\n'}))
     assert top(r, "How is the program name detected?")[0]["value"] == "_detect_program_name"
-    assert top(r, "How is the database url configured?")[0]["key"] == "constant:cli/core.py:DATABASE_URL"
+    for question in ("How is the database configured?", "How is the database configured for production?"):
+        assert top(r, question)[0]["key"] == "constant:cli/core.py:DATABASE_URL", question

@@ -273,8 +273,7 @@ def _function_defaults(src: _Source, node, path: str) -> list[Fact]:
     """The parameter defaults of a public module-level function, outside tests (click's
     ``prompt(prompt_suffix=": ")``, httpx's ``get(follow_redirects=False)``): what a call does
     unless told otherwise, ``config:<path>:<function>.<parameter>``; attrs ``default`` and
-    ``parameter``.  Not an
-    ``@overload`` stub's (the implementation's are the defaults)."""
+    ``parameter``.  Not an ``@overload`` stub's (the implementation's are the defaults)."""
     fn = _definition(node)
     if fn is None or is_test(path) or node.type == "decorated_definition" and any(
             src.text(d).lstrip("@").split("(")[0].rsplit(".", 1)[-1] == "overload"

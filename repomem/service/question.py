@@ -152,8 +152,8 @@ _HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\b", re.I)
 # "how is a relative url merged with the base url?", "how are environment variables mapped to
 # options?": how the code does something to something, answered by code, however many
 # setting words it says ("how is the database configured?" says no more than a setting does)
-_HOW_DOES = re.compile(r"^\s*how\s+(?:is|are|was|were)\s+(?:[\w'\-]+\s+){1,4}?[a-z]{3,}(?:ed|en)\s+"
-                       r"(?:to|with|into|from|by|on|for|in|when|between|across|before|after)\s+\w",
+_HOW_DOES = re.compile(r"^\s*how\s+(?:is|are|was|were)\s+(?:[\w'\-]+\s+){1,4}?([a-z]{3,}(?:ed|en))\s+"
+                       r"(to|with|into|from|by|on|for|in|when|between|across|before|after)\s+\w",
                        re.I)
 # "the Dockerfile": the question is about the Dockerfile's own facts, not compose or heroku.yml
 _DOCKERFILE = re.compile(r"\bDockerfile\b", re.I)
@@ -366,18 +366,22 @@ def callee(question: str) -> str | None:
 
 
 def asks_how(question: str) -> bool:
-    """How the code does something to something ("how is a relative url merged with the base
-    url?", "how is the program name detected?"): a function or class answers; not how something
-    is configured, set, enabled or pinned (a setting says)."""
-    if _HOW_DOES.search(question):
-        return True
-    verb = action(question)
-    return verb is not None and not _SETTING_VERB.match(verb)
+    """How the code does something ("how is a relative url merged with the base url?", "how is
+    the program name detected?"): a function or class answers.  Not how something is
+    configured, set, enabled or stored, nor where or for what ("how is the database configured
+    for production?": a setting says), unless by what ("how are proxies configured from
+    environment variables?": the code that reads them)."""
+    m = _HOW_DOES.search(question)
+    verb = m.group(1) if m else action(question)
+    if verb is None:
+        return False
+    return not _SETTING_VERB.match(verb) or m is not None and m.group(2).lower() in _BY_WHAT
 
 
 # "how is the database configured?", "how is debug enabled?": a setting answers
 _SETTING_VERB = re.compile(r"(?:configur|set|defin|specifi|pinn|install|declar|requir|nam|call|"
                            r"enabl|disabl|deploy|host|serv|expos|bound|given|writt|us|stor|sav|kept)", re.I)
+_BY_WHAT = {"from", "by", "with", "into"}
 
 
 def asks_function(question: str) -> bool:
