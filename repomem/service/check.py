@@ -42,7 +42,7 @@ from pathlib import Path
 from repomem.adapters import git, worktree
 from repomem.core.tokens import tokens
 from repomem.service.question import FILE_SUFFIXES, module_names
-from repomem.storage.store import FOREVER
+from repomem.storage.store import FOREVER, stored_pair
 
 DOC_EXT = {".md", ".markdown", ".mdx", ".mdc", ".rst", ".txt", ".adoc", ".org"}
 AGENT_FILES = {".cursorrules", ".windsurfrules", ".clinerules", ".aider.conf.yml", "README",
@@ -139,7 +139,7 @@ def _versions(value: str) -> set[str]:
     return set(_VERSION.findall(value))
 
 
-_DEFAULT = '["default", "true"]'  # the pair as attrs are stored (repomem.storage.store)
+_DEFAULT = stored_pair("default")
 
 
 def stale_values(rows: list[dict]) -> tuple[list[Stale], dict]:

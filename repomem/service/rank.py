@@ -44,6 +44,7 @@ from repomem.service.question import (
     version_slots,
     without_options,
 )
+from repomem.storage.store import stored_pair
 
 __all__ = ["rank", "intent", "identifiers", "groups"]
 
@@ -241,8 +242,7 @@ class _Facts:
 
 
 _CACHE: list = [None]
-_RUNTIME = json.dumps([["runtime", "true"]])[1:-1]  # the pair as version_meta writes attrs
-_PARAMETER = json.dumps([["parameter", "true"]])[1:-1]
+_RUNTIME, _PARAMETER = stored_pair("runtime"), stored_pair("parameter")
 
 
 def _facts(rows: list[dict]) -> _Facts:

@@ -37,6 +37,12 @@ def valid_at(t: int) -> dict:
     return {"$and": [{"valid_from": {"$lte": t}}, {"valid_to": {"$gt": t}}]}
 
 
+def stored_pair(key: str, value: str = "true") -> str:
+    """An attrs pair as version_meta writes it into a row's attrs JSON (``["runtime", "true"]``):
+    a reader tests a row for it with ``in``, without parsing every row's JSON."""
+    return json.dumps([key, value])
+
+
 def version_meta(v: Version) -> dict:
     """Chroma metadata of a version.  Only what queries filter on is a field of its own; the
     rest travels as one JSON payload (each metadata field costs Chroma an indexed row, and the
