@@ -257,9 +257,10 @@ def _refer(facts: list[dict], rows: list[dict]) -> None:
         return
     named: dict[str, list[dict]] = {}
     for row in rows:
-        name = row["key"].rsplit(":", 1)[-1]
-        if name in wanted and row["kind"] in _VALUED:
-            named.setdefault(name, []).append(row)
+        if row["kind"] in _VALUED:
+            name = row["key"].rsplit(":", 1)[-1]
+            if name in wanted:
+                named.setdefault(name, []).append(row)
     for f in facts:
         found = [x for x in named.get(f["value"], ()) if x["key"] != f["key"]] \
             if f["kind"] in _VALUED else []
