@@ -1136,3 +1136,38 @@ def test_the_x_model_asks_for_the_class_named_so(new_repo):
     assert (got["kind"], got["value"]) == ("class", "RecipePage")
     got = ask(r, "which is the embedding model?")["facts"][0]
     assert got["key"] == "constant:site/settings.py:EMBEDDING_MODEL"
+
+
+LIMITS_CONFIG = '''class Limits:
+    def __init__(self, max_connections=None, max_keepalive_connections=None):
+        self.max_connections = max_connections
+        self.max_keepalive_connections = max_keepalive_connections
+
+
+DEFAULT_LIMITS = Limits(max_connections=100, max_keepalive_connections=20)
+DEFAULT_MAX_REDIRECTS = 20  # the default maximum of redirects followed
+DEFAULT_TIMEOUT = 5.0
+
+
+class Client:
+    def __init__(self, max_redirects=DEFAULT_MAX_REDIRECTS, limits=DEFAULT_LIMITS):
+        self.max_redirects = max_redirects
+        self.limits = limits
+
+
+class AsyncClient:
+    def __init__(self, max_redirects=DEFAULT_MAX_REDIRECTS, limits=DEFAULT_LIMITS):
+        self.max_redirects = max_redirects
+        self.limits = limits
+'''
+
+
+def test_words_spelling_a_keyword_of_a_settings_value_name_that_setting(new_repo):
+    """"What is the default max connections?" (httpx): no fact is named max_connections, but
+    DEFAULT_LIMITS's value passes it by name (``Limits(max_connections=100, ...)``), which
+    DEFAULT_MAX_REDIRECTS, sharing two of the words, does not."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"pkg/_config.py": LIMITS_CONFIG}))
+    got = ask(r, "what is the default max connections?")["facts"]
+    assert got[0]["key"] == "constant:pkg/_config.py:DEFAULT_LIMITS", [f["key"] for f in got]
+    got = ask(r, "what is the default max redirects?")["facts"]
+    assert got[0]["key"] == "constant:pkg/_config.py:DEFAULT_MAX_REDIRECTS", [f["key"] for f in got]

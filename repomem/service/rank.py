@@ -142,6 +142,7 @@ class _Facts:
         self.project: set[str] = set()  # "click" in "click's docs" names the repository
         self.images: dict[str, list[int]] = {}  # "redis" -> services.redis.image (redis:8.4)
         self._said: set[str] | None = None
+        self._passed: dict[str, list[int]] | None = None
         for i, row in enumerate(rows):
             for n in names(row, camel=True):
                 self.names.setdefault(n, []).append(i)
@@ -231,6 +232,19 @@ class _Facts:
             else:
                 out.update(i for i in rows if about & set(lexical_tokens(self.rows[i]["value"])))
         return sorted(out)
+
+    def passing(self, name: str) -> list[int]:
+        """The settings and constants whose value passes NAME by name, as a keyword argument or
+        an object's key (``Limits(max_connections=100, ...)``, ``{maxAge: 60}``: max_connections,
+        max_age); built on the first question that needs it only."""
+        if self._passed is None:
+            self._passed = {}
+            for i, row in enumerate(self.rows):
+                if row["kind"] in ("config", "constant") and ("=" in row["value"] or ":" in row["value"]):
+                    for arg in set(_PASSED.findall(row["value"])):
+                        for n in {norm_ident(arg), norm_ident(uncamel(arg))}:
+                            self._passed.setdefault(n, []).append(i)
+        return self._passed.get(name, [])
 
     def says(self, word: str) -> bool:
         """Whether any row's value or source text holds WORD as a word ("build", "still"): a
@@ -380,11 +394,15 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
         # `node-version: ${{ matrix.node-version }}` states no version: the matrix it reads does
         hits = [i for i in hits if not _REFERENCE.fullmatch(rows[i]["value"])] or hits
         hits = _own_settings(facts, name, hits)  # "open files": open_file, not open_file.lazy
+        if not hits:  # "the default max connections": no fact is named so, but
+            hits = facts.passing(name)  # DEFAULT_LIMITS = Limits(max_connections=100, ...)
         if hits and len(hits) <= RARE:
             exact[hits] += 1
     return exact, lineage
 
 
+# a keyword argument or an object's key in a value: `(max_connections=`, `{ maxAge:`, `, b: `
+_PASSED = re.compile(r"[({,]\s*([A-Za-z_]\w*)\s*(?:=(?!=)|:(?![:/]))")
 _LIST_ITEM = re.compile(r"\.\d+(?:\.|$)")  # include.3.name, steps.0.uses: a key by position
 _EXCEPTION_WORD = re.compile(r"\b(?:exception|error)s?\b", re.I)
 _REFERENCE = re.compile(r"\$\{\{[^}]*\}\}")  # a GitHub Actions expression standing for a value
