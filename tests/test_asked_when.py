@@ -7,7 +7,7 @@ import pytest
 
 from repomem.service.context import build_context
 from repomem.service.ingest import ingest
-from repomem.service.query import ask, asked, asked_when
+from repomem.service.query import ask, asked, asked_when, history
 from repomem.service.repo import Repo
 from tests.conftest import cli, commit
 
@@ -78,3 +78,32 @@ def test_when_a_fact_was_added_is_its_first_version(service):
     out = cli("ask", "--repo", service.root, "since when does the API have a port setting?")[1]
     assert "first seen 2023-03-01" in out
     assert "first_seen" not in ask(service, "What port does the API listen on?")["facts"][0]
+
+
+def test_what_a_fact_was_before_is_its_previous_value(new_repo):
+    """"What was the users function called previously?": each fact also gets the last other
+    value its key held (fetch_user, from 2023-03-01 until 2024-01-05), across versions that only
+    changed its signature; a key that never held another value by the time asked has none, nor
+    does a question that does not ask what came before."""
+    from tests.conftest import indexed
+
+    def users(name, params):
+        return f'def {name}({params}):\n    """Load a user by id."""\n    return DB[user_id]\n'
+
+    r = indexed(new_repo(), ("2023-03-01T10:00:00Z", {"api/users.py": users("fetch_user", "user_id")}),
+                ("2023-06-01T10:00:00Z", {"api/users.py": users("fetch_user", "user_id, cache=True")}),
+                ("2024-01-05T10:00:00Z", {"api/users.py": users("get_user", "user_id, cache=True")}),
+                ("2024-02-01T10:00:00Z", {"api/users.py": users("get_user", "user_id, cache=False")}))
+    key = ask(r, "which function loads a user by id?")["facts"][0]["key"]
+    assert [v["value"] for v in history(r, key)["versions"]] \
+        == ["fetch_user", "fetch_user", "get_user", "get_user"]
+    got = ask(r, "which function loaded a user by id previously?")["facts"][0]
+    assert got["value"] == "get_user"
+    assert got["previous"]["value"] == "fetch_user"
+    assert got["previous"]["date"].startswith("2023-03-01") and got["previous"]["until"].startswith("2024-01-05")
+    assert "previous" not in ask(r, "which function loaded a user by id previously?", "2023-12-31")["facts"][0]
+    assert "previous" not in ask(r, "which function loads a user by id?")["facts"][0]
+    assert "previous" not in ask(r, "which function is used to load a user by id?")["facts"][0]
+    assert ask(r, "which function did we use to load a user by id?")["facts"][0]["previous"]
+    out = cli("ask", "--repo", str(r.root), "what was the function loading a user by id called before the change?")[1]
+    assert "previously fetch_user  from 2023-03-01" in out and "until 2024-01-05" in out

@@ -235,6 +235,40 @@ def _first_seen(r: Repo, facts: list[dict], t: int) -> None:
             f["first_seen"] = {"date": iso(v["valid_from"]), "commit": v["commit"], "value": v["value"]}
 
 
+# "what was the previous version of body-parser?", "what did the port use to be?": the value
+# each fact held before its current one
+# ("which function is used to hash passwords?" asks for no earlier value)
+_BEFORE = re.compile(r"\b(?:previous(?:ly)?|prior|former(?:ly)?|earlier|used\s+to\s+be|did\b.*\buse\s+to|"
+                     r"before\s+(?:it|that|this|the\s+(?:change|update|upgrade|bump))|"
+                     r"(?:changed|upgraded|bumped|moved|switched|renamed)\s+from)\b", re.I)
+
+
+def _previous(r: Repo, facts: list[dict], t: int) -> None:
+    """Each fact's previous: the last value its key held before the current one (by t), with
+    the date and commit it was set by (a signature's change is a version of the same value) and
+    the date it changed; none for a key that never held another value."""
+    keys = sorted({f["key"] for f in facts})
+    with r.store.reader():
+        rows = r.store.rows({"$and": [{"key": {"$in": keys}}, {"valid_from": {"$lte": t}}]})
+    by_key: dict[str, list[dict]] = {}
+    for x in rows:
+        by_key.setdefault(x["key"], []).append(x)
+    for f in facts:
+        earlier = sorted((x for x in by_key.get(f["key"], ()) if x["valid_to"] <= t),
+                         key=lambda x: x["valid_from"], reverse=True)
+        # the version that held it last, and the first version of that value's run
+        last = next((x for x in earlier if x["value"] != f["value"]), None)
+        if last is None:
+            continue
+        run = last  # back over versions of the same value that followed one another
+        for x in earlier[earlier.index(last) + 1:]:
+            if x["value"] != last["value"] or x["valid_to"] != run["valid_from"]:
+                break
+            run = x
+        f["previous"] = {"value": last["value"], "date": iso(run["valid_from"]),
+                         "commit": run["commit"], "until": iso(last["valid_to"])}
+
+
 def lineage_json(note: dict) -> dict:
     out = {"name": note["name"], "now": note["now"], "key": note["key"],
            "commit": note["commit"], "date": iso(note["at"])}
@@ -329,6 +363,8 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
     _refer(facts, rows)
     if facts and _SINCE_WHEN.search(question):
         _first_seen(r, facts, t)
+    if facts and _BEFORE.search(question):
+        _previous(r, facts, t)
     return {"question": question, "as_of": iso(t), "answer": facts[0]["value"] if facts else None,
             "facts": facts, "lineage": [lineage_json(x) for x in lineage],
             "unindexed_commits": missing}

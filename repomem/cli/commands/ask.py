@@ -61,4 +61,8 @@ def run(args) -> int:
         if f.get("first_seen"):  # "when was h2 added?"
             first = f["first_seen"]
             echo(f"   first seen {first['date']}  commit {first['commit'][:10]}  as {first['value']}")
+        if f.get("previous"):  # "what was the previous version of body-parser?"
+            was = f["previous"]
+            echo(f"   previously {was['value']}  from {was['date']}  commit {was['commit'][:10]}"
+                 f"  until {was['until']}")
     return 0
