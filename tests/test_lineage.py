@@ -307,3 +307,53 @@ def test_a_list_item_that_moved_is_not_renamed(new_repo):
                 ("2024-04-01T10:00:00Z", {".github/workflows/tests.yml": _ci("Linux", "Mac", "Windows")}))
     res = ask(r, "Do the tests run on Windows?")
     assert [n for n in res["lineage"] if n["name"] == "Windows"] == []
+
+
+RESPONSE_JS = '''/**
+ * Transfer the file at the given path.
+ */
+res.sendFile = function sendFile(path, options) {
+  return send(this, path, options);
+};
+'''
+SENDFILE_JS = '''
+/**
+ * Transfer the file at the given path (deprecated: use sendFile).
+ */
+res.sendfile = function (path, options) {
+  return send(this, path, options);
+};
+'''
+
+
+def test_a_removed_function_is_found_by_its_name_as_spelled(new_repo):
+    """express had res.sendfile (deprecated) next to res.sendFile until 5.0 removed it: function
+    names are case-sensitive, so "when was res.sendfile removed?" asks about the removed one,
+    not res.sendFile, whose name only differs in case."""
+    r = indexed(new_repo(), ("2014-09-09T10:00:00Z", {"lib/response.js": RESPONSE_JS + SENDFILE_JS}))
+    removal = commit(r.root, "2024-09-09T10:00:00Z", "remove res.sendfile", {"lib/response.js": RESPONSE_JS})
+    ingest(r, progress=False)
+    for question in ("When was res.sendfile removed?", "what happened to `res.sendfile`?"):
+        res = ask(r, question)
+        assert [(n["name"], n["subject"], n["commit"]) for n in res["lineage"]] == [
+            ("res.sendfile", "method res.sendfile", removal)], question
+    assert ask(r, "What does res.sendFile do?")["lineage"] == []
+
+
+def test_a_version_the_question_quotes_is_the_floor_it_was(new_repo):
+    """"When did the project drop Python 3.7?": requires-python went >=3.7 -> >=3.8 -> >=3.10;
+    the answer says when `>=3.7` stopped (the commit that made it >=3.8), not only the current
+    floor.  A version that was never the floor alone (3.4 in `!=3.4.*,>=2.7`) gets no note."""
+    def pyproject(floor):
+        return f'[project]\nname = "webapp"\nversion = "1.0"\nrequires-python = "{floor}"\n'
+
+    r = indexed(new_repo(), ("2020-03-01T10:00:00Z", {"pyproject.toml": pyproject("!=3.4.*,>=2.7")}),
+                ("2021-03-01T10:00:00Z", {"pyproject.toml": pyproject(">=3.7")}))
+    dropped = commit(r.root, "2023-08-17T10:00:00Z", "drop 3.7", {"pyproject.toml": pyproject(">=3.8")})
+    commit(r.root, "2025-05-10T10:00:00Z", "drop 3.8, 3.9", {"pyproject.toml": pyproject(">=3.10")})
+    ingest(r, progress=False)
+    res = ask(r, "When did the project drop Python 3.7?")
+    assert res["facts"][0]["key"] == "python:requires:."
+    assert [(n["name"], n["now"], n["commit"]) for n in res["lineage"]] == [(">=3.7", ">=3.10", dropped)]
+    assert lineage_line(res["lineage"][0]).startswith("`>=3.7` is now `>=3.10`, changed in")
+    assert ask(r, "When did the project drop Python 3.4?")["lineage"] == []

@@ -287,8 +287,22 @@ def unnamed(question: str, rows: list[dict]) -> tuple[dict[str, str], set[str]]:
     plain = "dependency" in kinds or bool(_STILL.search(question))
     out = {name: raw for name, shaped, raw in identifiers(question, facts.project)
            if (shaped or plain and not _STILL.fullmatch(raw) and not facts.says(raw))
-           and not (facts.names.get(name) or facts.retired.get(name) or facts.images.get(name))}
+           and not (_bears(facts, name, shaped, raw) or facts.images.get(name))}
     return out, kinds
+
+
+def _bears(facts: _Facts, name: str, shaped: bool, raw: str) -> bool:
+    """Whether a row bears the name now or bore it earlier; a function's or class's name as
+    spelled, when the question writes it as code (express's removed `res.sendfile` is not
+    `res.sendFile`)."""
+    rows = facts.rows
+    if not shaped:
+        return bool(facts.names.get(name) or facts.retired.get(name))
+    bare = raw.lstrip("_")
+    return any(rows[i]["kind"] not in _CODE_NAMES or rows[i]["value"].lstrip("_") == bare
+               or raw in qualnames(rows[i]) for i in facts.names.get(name, ())) \
+        or any(rows[i]["kind"] not in _CODE_NAMES or e[0].lstrip("_") == bare
+               for i, e in facts.retired.get(name, ()))
 
 
 def _own_settings(facts: _Facts, name: str, hits: list[int]) -> list[int]:
@@ -446,11 +460,24 @@ def _retired_values(question: str, top: list[dict], t: int, have: set, taken: se
         for value, commit, ended in row.get("former") or ():
             if row["kind"] in _CODE_NAMES and value in taken:
                 continue
-            if ended <= t and len(value) >= 3 and value in words and value != row["value"] \
+            if ended <= t and len(value) >= 3 and _quoted(row, value, words) and value != row["value"] \
                     and (row["key"], value) not in have and value.lower() not in ("true", "false"):
                 out.append({"name": value, "key": row["key"], "now": row["value"],
                             "commit": commit, "at": ended})
     return out
+
+
+# one version floor or pin (">=3.7", "^4.17", "==2.0.*"): "when did we drop Python 3.7?"
+_FLOOR = re.compile(r"(?:>=|~=|==|\^|~)\s*v?(\d+(?:\.\d+)*)(?:\.\*)?")
+
+
+def _quoted(row: dict, value: str, words: set[str]) -> bool:
+    """Whether the question quotes an earlier value: as it was written, or a runtime's or
+    package's version floor by its number ("drop Python 3.7": ``>=3.7``)."""
+    if value in words:
+        return True
+    m = _FLOOR.fullmatch(value.strip()) if row["kind"] in ("python", "dependency") else None
+    return m is not None and m.group(1) in words
 
 
 SUMMARY_TOP = 30  # the best candidates so far whose summaries are compared with the question
