@@ -1171,3 +1171,23 @@ def test_words_spelling_a_keyword_of_a_settings_value_name_that_setting(new_repo
     assert got[0]["key"] == "constant:pkg/_config.py:DEFAULT_LIMITS", [f["key"] for f in got]
     got = ask(r, "what is the default max redirects?")["facts"]
     assert got[0]["key"] == "constant:pkg/_config.py:DEFAULT_MAX_REDIRECTS", [f["key"] for f in got]
+
+
+PRISMA_SCHEMA = '''datasource db {
+  provider = "postgresql"
+  url      = env("DATABASE_URL")
+}
+'''
+
+
+def test_words_spelling_an_environment_variable_a_setting_reads_name_that_setting(new_repo):
+    """"How is the database url configured?" (node-express-realworld): Prisma's datasource url
+    reads DATABASE_URL, which the question spells; tsconfig's baseUrl only shares "url".  Named
+    so, it ranks in the tier of facts the question names (a score of 1 or more), not by its
+    words alone, which the real history's other settings outnumber."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {
+        "src/prisma/schema.prisma": PRISMA_SCHEMA,
+        "tsconfig.json": '{"compilerOptions": {"baseUrl": "./api", "target": "es2015"}}\n'}))
+    got = ask(r, "how is the database url configured?")["facts"]
+    assert got[0]["key"] == "config:src/prisma/schema.prisma:datasource.db.url", [f["key"] for f in got]
+    assert got[0]["score"] >= 1 > got[1]["score"]

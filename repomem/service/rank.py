@@ -234,14 +234,16 @@ class _Facts:
         return sorted(out)
 
     def passing(self, name: str) -> list[int]:
-        """The settings and constants whose value passes NAME by name, as a keyword argument or
+        """The settings and constants whose value names NAME: passes it as a keyword argument or
         an object's key (``Limits(max_connections=100, ...)``, ``{maxAge: 60}``: max_connections,
-        max_age); built on the first question that needs it only."""
+        max_age), or reads it as an environment variable (Prisma's ``env("DATABASE_URL")``,
+        ``${DATABASE_URL}``); built on the first question that needs it only."""
         if self._passed is None:
             self._passed = {}
             for i, row in enumerate(self.rows):
-                if row["kind"] in ("config", "constant") and ("=" in row["value"] or ":" in row["value"]):
-                    for arg in set(_PASSED.findall(row["value"])):
+                if row["kind"] in ("config", "constant") and any(c in row["value"] for c in "=:{("):
+                    read = {m.group(1) or m.group(2) for m in _ENV_NAMED.finditer(row["value"])}
+                    for arg in set(_PASSED.findall(row["value"])) | read:
                         for n in {norm_ident(arg), norm_ident(uncamel(arg))}:
                             self._passed.setdefault(n, []).append(i)
         return self._passed.get(name, [])
@@ -417,6 +419,8 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
 
 # a keyword argument or an object's key in a value: `(max_connections=`, `{ maxAge:`, `, b: `
 _PASSED = re.compile(r"[({,]\s*([A-Za-z_]\w*)\s*(?:=(?!=)|:(?![:/]))")
+# an environment variable a value reads by name: env("DATABASE_URL"), ${DATABASE_URL}
+_ENV_NAMED = re.compile(r"""\benv\(\s*["']([A-Za-z_]\w*)["']\s*\)|\$\{([A-Za-z_]\w*)(?::?-[^}]*)?\}""")
 _LIST_ITEM = re.compile(r"\.\d+(?:\.|$)")  # include.3.name, steps.0.uses: a key by position
 _EXCEPTION_WORD = re.compile(r"\b(?:exception|error)s?\b", re.I)
 _REFERENCE = re.compile(r"\$\{\{[^}]*\}\}")  # a GitHub Actions expression standing for a value
