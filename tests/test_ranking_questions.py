@@ -519,3 +519,43 @@ def test_how_something_is_done_asks_for_code_unless_it_is_configured(new_repo):
     assert top(r, "How is the program name detected?")[0]["value"] == "_detect_program_name"
     for question in ("How is the database configured?", "How is the database configured for production?"):
         assert top(r, question)[0]["key"] == "constant:cli/core.py:DATABASE_URL", question
+
+
+EMAIL = '''from threading import Thread
+
+from app import mail
+
+
+def send_async_email(app, msg):
+    with app.app_context():
+        mail.send(msg)
+
+
+def send_email(subject, recipients, text_body, sync=False):
+    msg = Message(subject, recipients=recipients, body=text_body)
+    if sync:
+        mail.send(msg)
+    else:
+        Thread(target=send_async_email, args=(app, msg)).start()
+'''
+EMAIL_FORMS = '''class RegistrationForm:
+    email = StringField("Email", validators=[DataRequired(), Email()])
+
+    def validate_email(self, email):
+        if User.query.filter_by(email=email.data).first() is not None:
+            raise ValidationError("Please use a different email address.")
+
+
+class User:
+    messages_sent = relationship(foreign_keys="Message.sender_id", back_populates="author")
+'''
+
+
+def test_how_a_thing_is_done_with_an_irregular_verb_and_an_adverb(new_repo):
+    # "how are emails sent asynchronously?" (microblog) asks how the code does it, as "how are
+    # emails sent?" does: the functions whose bodies call mail.send, not the registration
+    # form's email field and validator, nor the messages_sent relationship
+    r = indexed(new_repo(), ("2024-01-10T10:00:00Z", {"app/email.py": EMAIL, "app/forms.py": EMAIL_FORMS}))
+    for question in ("How are emails sent asynchronously?", "How are emails sent?"):
+        got = [f["value"] for f in ask(r, question)["facts"][:2]]
+        assert sorted(got) == ["send_async_email", "send_email"], question

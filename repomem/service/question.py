@@ -348,14 +348,21 @@ _CALLERS = re.compile(
 
 # "how are passwords hashed?", "how is the session cookie signed?": the action asked about,
 # done by the functions whose bodies call it (bcrypt.hash, sign)
-_HOW_DONE = re.compile(r"^\s*how\s+(?:is|are|was|were)\s+(?:[\w'\-]+\s+){1,4}?([a-z]{3,}(?:ed|en))\s*\??\s*$",
-                       re.I)
+# ...an irregular participle too ("how are emails sent?"), and an adverb after it ("how are
+# emails sent asynchronously?", "how is the config loaded lazily?")
+_IRREGULAR = {"sent": "send", "built": "build", "made": "make", "done": "do", "found": "find",
+              "thrown": "throw", "caught": "catch", "held": "hold", "shown": "show", "drawn": "draw",
+              "spun": "spin", "split": "split"}
+_PARTICIPLE = r"([a-z]{3,}(?:ed|en)|" + "|".join(_IRREGULAR) + ")"
+_HOW_DONE = re.compile(r"^\s*how\s+(?:is|are|was|were)\s+(?:[\w'\-]+\s+){1,4}?" + _PARTICIPLE
+                       + r"(?:\s+[a-z]+ly)?\s*\??\s*$", re.I)
 
 
 def action(question: str) -> str | None:
-    """The verb of "how are passwords hashed?" ("hashed"), else None."""
+    """The verb of "how are passwords hashed?" ("hashed"; "how are emails sent?": "send"), else
+    None."""
     m = _HOW_DONE.match(question)
-    return m.group(1).lower() if m else None
+    return _IRREGULAR.get(m.group(1).lower(), m.group(1).lower()) if m else None
 
 
 def callee(question: str) -> str | None:
@@ -379,7 +386,7 @@ def asks_how(question: str) -> bool:
 
 
 # "how is the database configured?", "how is debug enabled?": a setting answers
-_SETTING_VERB = re.compile(r"(?:configur|set|defin|specifi|pinn|install|declar|requir|nam|call|"
+_SETTING_VERB = re.compile(r"(?:configur|set|defin|specifi|pinn|install|declar|requir|nam|call|buil|"
                            r"enabl|disabl|deploy|host|serv|expos|bound|given|writt|us|stor|sav|kept)", re.I)
 _BY_WHAT = {"from", "by", "with", "into"}
 
