@@ -1191,3 +1191,17 @@ def test_words_spelling_an_environment_variable_a_setting_reads_name_that_settin
     got = ask(r, "how is the database url configured?")["facts"]
     assert got[0]["key"] == "config:src/prisma/schema.prisma:datasource.db.url", [f["key"] for f in got]
     assert got[0]["score"] >= 1 > got[1]["score"]
+
+
+def test_a_noun_said_to_be_so_names_the_setting_of_both_words(new_repo):
+    """"Which apps are installed?" (bakerydemo) is INSTALLED_APPS, not uwsgi's lazy-apps, which
+    only says "apps": "X are Y-ed" names Y_X as "the Y-ed X" does."""
+    from repomem.service.question import joined
+
+    assert ("installed_apps", False, "installed_apps") in joined("which apps are installed?")
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {
+        "site/settings/base.py": 'INSTALLED_APPS = ["site.blog", "wagtail", "django.contrib.admin"]\n'
+                                 'ALLOWED_HOSTS = []\n',
+        "etc/uwsgi.ini": "[uwsgi]\nlazy-apps = true\nprocesses = 4\n"}))
+    got = ask(r, "which apps are installed?")["facts"]
+    assert got[0]["key"] == "constant:site/settings/base.py:INSTALLED_APPS", [f["key"] for f in got]

@@ -315,7 +315,13 @@ def joined(question: str) -> list[tuple[str, bool, str]]:
                 if len(words[i + n - 1]) > 3 and re.search(r"[^su]s$", words[i + n - 1]):
                     # "the node versions": a node-version key states several
                     out.append((norm_ident(raw[:-1]), False, raw[:-1]))
+    for m in _PREDICATE.finditer(question):  # "which apps are installed?": installed_apps
+        raw = f"{m.group(2)}_{m.group(1)}"
+        out.append((norm_ident(raw), False, raw))
     return out
+
+
+_PREDICATE = re.compile(r"\b([A-Za-z]{3,})\s+(?:is|are)\s+([A-Za-z]{3,}ed)\b")
 
 
 def groups(question: str) -> set[str]:
