@@ -559,3 +559,32 @@ def test_how_a_thing_is_done_with_an_irregular_verb_and_an_adverb(new_repo):
     for question in ("How are emails sent asynchronously?", "How are emails sent?"):
         got = [f["value"] for f in ask(r, question)["facts"][:2]]
         assert sorted(got) == ["send_async_email", "send_email"], question
+
+
+SSL_CONFIG = '''import ssl
+
+DEFAULT_TIMEOUT = 5.0
+DEFAULT_MAX_REDIRECTS = 20
+
+
+def create_ssl_context(verify=True, cert=None, trust_env=True):
+    """Return an SSL context that verifies peers with certifi's bundle."""
+    return ssl.create_default_context(cafile=certifi.where())
+
+
+class Response:
+    def __init__(self, status_code, default_encoding="utf-8"):
+        self.default_encoding = default_encoding
+'''
+
+
+def test_where_a_thing_is_done_asks_for_the_code(new_repo):
+    # "where is the default SSL context created?" (httpx) asks for the code that does it, as
+    # "how is ... created?" does: create_ssl_context, not the settings that say "default"; where
+    # something is configured is still a setting
+    r = indexed(new_repo(), ("2024-01-10T10:00:00Z", {
+        "webclient/_config.py": SSL_CONFIG, "webclient/settings.py": 'DATABASE_URL = "sqlite:///app.db"\n'}))
+    got = ask(r, "where is the default ssl context created?")["facts"]
+    assert got[0]["value"] == "create_ssl_context", [f["key"] for f in got]
+    got = ask(r, "where is the database url configured?")["facts"]
+    assert got[0]["key"] == "constant:webclient/settings.py:DATABASE_URL", [f["key"] for f in got]

@@ -148,11 +148,12 @@ def _owned(question: str) -> set[str]:
 _HOW_VERB = re.compile(r"\bhow\s+(?:(?:do|can|could|should|would|might)\s+(?:i|we|you|one)\s+|to\s+)$",
                        re.I)
 _OPTION = re.compile(r"(?<![\w\-])--?[A-Za-z][\w\-]*")  # --version, -v
+_WHERE = re.compile(r"^\s*where\b", re.I)
 _HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\b", re.I)
 # "how is a relative url merged with the base url?", "how are environment variables mapped to
 # options?": how the code does something to something, answered by code, however many
 # setting words it says ("how is the database configured?" says no more than a setting does)
-_HOW_DOES = re.compile(r"^\s*how\s+(?:is|are|was|were)\s+(?:[\w'\-]+\s+){1,4}?([a-z]{3,}(?:ed|en))\s+"
+_HOW_DOES = re.compile(r"^\s*(?:how|where)\s+(?:is|are|was|were)\s+(?:[\w'\-]+\s+){1,4}?([a-z]{3,}(?:ed|en))\s+"
                        r"(to|with|into|from|by|on|for|in|when|between|across|before|after)\s+\w",
                        re.I)
 # "the Dockerfile": the question is about the Dockerfile's own facts, not compose or heroku.yml
@@ -210,7 +211,13 @@ def intent(question: str) -> set[str]:
     if _ASKS_MODEL.search(question):
         kinds = {"class"}
     elif asks_how(question):
-        kinds = {"function", "class"}
+        # "where is it done?" may also be answered by where it is declared ("where are the API
+        # endpoints registered?": the routes), and by anything when it asks for nothing in
+        # particular ("where is the prisma client created?": its schema)
+        if not _WHERE.match(question):
+            kinds = {"function", "class"}
+        elif kinds:
+            kinds |= {"function", "class"}
     if _ASKS_FUNCTION.search(question):
         kinds = {"function"}
     elif _DOCKERFILE.search(question):
@@ -355,13 +362,15 @@ _CALLERS = re.compile(
 # "how are passwords hashed?", "how is the session cookie signed?": the action asked about,
 # done by the functions whose bodies call it (bcrypt.hash, sign)
 # ...an irregular participle too ("how are emails sent?"), and an adverb after it ("how are
-# emails sent asynchronously?", "how is the config loaded lazily?")
+# emails sent asynchronously?", "how is the config loaded lazily?"); "where is the default SSL
+# context created?" asks for the code that does it as well
 _IRREGULAR = {"sent": "send", "built": "build", "made": "make", "done": "do", "found": "find",
               "thrown": "throw", "caught": "catch", "held": "hold", "shown": "show", "drawn": "draw",
               "spun": "spin", "split": "split"}
 _PARTICIPLE = r"([a-z]{3,}(?:ed|en)|" + "|".join(_IRREGULAR) + ")"
-_HOW_DONE = re.compile(r"^\s*how\s+(?:is|are|was|were)\s+(?:[\w'\-]+\s+){1,4}?" + _PARTICIPLE
-                       + r"(?:\s+[a-z]+ly)?\s*\??\s*$", re.I)
+_DONE = r"\s+(?:is|are|was|were)\s+(?:[\w'\-]+\s+){1,4}?" + _PARTICIPLE + r"(?:\s+[a-z]+ly)?\s*\??\s*$"
+_HOW_DONE = re.compile(r"^\s*how" + _DONE, re.I)
+_WHERE_DONE = re.compile(r"^\s*where" + _DONE, re.I)
 
 
 def action(question: str) -> str | None:
@@ -385,7 +394,8 @@ def asks_how(question: str) -> bool:
     for production?": a setting says), unless by what ("how are proxies configured from
     environment variables?": the code that reads them)."""
     m = _HOW_DOES.search(question)
-    verb = m.group(1) if m else action(question)
+    done = _WHERE_DONE.match(question)
+    verb = m.group(1) if m else action(question) or (done.group(1) if done else None)
     if verb is None:
         return False
     return not _SETTING_VERB.match(verb) or m is not None and m.group(2).lower() in _BY_WHAT
