@@ -105,5 +105,7 @@ def test_what_a_fact_was_before_is_its_previous_value(new_repo):
     assert "previous" not in ask(r, "which function loads a user by id?")["facts"][0]
     assert "previous" not in ask(r, "which function is used to load a user by id?")["facts"][0]
     assert ask(r, "which function did we use to load a user by id?")["facts"][0]["previous"]
+    assert ask(r, "which function loaded a user by id before?")["facts"][0]["previous"]
+    assert "previous" not in ask(r, "which function loads a user by id before saving?")["facts"][0]
     out = cli("ask", "--repo", str(r.root), "what was the function loading a user by id called before the change?")[1]
     assert "previously fetch_user  from 2023-03-01" in out and "until 2024-01-05" in out

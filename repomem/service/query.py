@@ -239,8 +239,8 @@ def _first_seen(r: Repo, facts: list[dict], t: int) -> None:
 # each fact held before its current one
 # ("which function is used to hash passwords?" asks for no earlier value)
 _BEFORE = re.compile(r"\b(?:previous(?:ly)?|prior|former(?:ly)?|earlier|used\s+to\s+be|did\b.*\buse\s+to|"
-                     r"before\s+(?:it|that|this|the\s+(?:change|update|upgrade|bump))|"
-                     r"(?:changed|upgraded|bumped|moved|switched|renamed)\s+from)\b", re.I)
+                     r"before\s+(?:it|that|this|the\s+(?:change|update|upgrade|bump)|v?\d)|"
+                     r"(?:changed|upgraded|bumped|moved|switched|renamed)\s+from)\b|\bbefore\W*$", re.I)
 
 
 def _previous(r: Repo, facts: list[dict], t: int) -> None:
