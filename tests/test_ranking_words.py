@@ -1205,3 +1205,76 @@ def test_a_noun_said_to_be_so_names_the_setting_of_both_words(new_repo):
         "etc/uwsgi.ini": "[uwsgi]\nlazy-apps = true\nprocesses = 4\n"}))
     got = ask(r, "which apps are installed?")["facts"]
     assert got[0]["key"] == "constant:site/settings/base.py:INSTALLED_APPS", [f["key"] for f in got]
+
+
+AUTH_EXAMPLE_JS = '''var express = require('express');
+var app = module.exports = express();
+
+app.get('/', function(req, res){
+  res.redirect('/login');
+});
+
+app.get('/restricted', restrict, function(req, res){
+  res.send('Wahoo! restricted area, click to <a href="/logout">logout</a>');
+});
+
+app.get('/logout', function(req, res){
+  req.session.destroy(function(){
+    res.redirect('/');
+  });
+});
+
+app.get('/login', function(req, res){
+  res.render('login');
+});
+'''
+USERS_API_JS = '''var express = require('express');
+var app = module.exports = express();
+
+app.get('/api/users', function(req, res){
+  res.send(users);
+});
+
+app.get('/api/user/:name/repos', function(req, res){
+  res.send(userRepos[req.params.name]);
+});
+'''
+
+
+def test_a_phrasal_verb_names_what_code_calls_in_one_word(new_repo):
+    """"Which route logs the user out?" (express's auth example): code says logout, login,
+    signup, setup in one word, so the route /logout answers, not the routes about users."""
+    from repomem.service.question import joined
+
+    assert ("logout", False, "logout") in joined("which route logs the user out?")
+    assert ("setup", False, "setup") in joined("where is the test database set up?")
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"examples/auth/index.js": AUTH_EXAMPLE_JS,
+                                                       "examples/web-service/index.js": USERS_API_JS}))
+    for question in ("which route logs the user out?", "which route logs out?"):
+        got = ask(r, question)["facts"]
+        assert got[0]["value"] == "GET /logout", (question, [f["value"] for f in got])
+
+
+NEGOTIATION_JS = '''var express = require('express');
+var app = module.exports = express();
+
+app.get('/', function(req, res){
+  res.format({
+    html: function(){ res.send('<ul>' + users.map(listItem).join('') + '</ul>'); },
+    text: function(){ res.send(users.map(function(user){ return ' - ' + user.name + '\\n'; }).join('')); },
+    json: function(){ res.json(users); }
+  });
+});
+'''
+
+
+def test_words_naming_a_folder_scope_the_question_to_it(new_repo):
+    """"Which example shows content negotiation?" (express): what lies in
+    examples/content-negotiation/, though nothing in it says "negotiation"; a folder named by
+    one word (auth) is too common a word to scope by."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {
+        "examples/content-negotiation/index.js": NEGOTIATION_JS,
+        "examples/auth/index.js": AUTH_EXAMPLE_JS, "examples/web-service/index.js": USERS_API_JS,
+        ".github/workflows/ci.yml": "permissions:\n  contents: read\n"}))
+    got = ask(r, "which example shows content negotiation?")["facts"]
+    assert got[0]["path"] == "examples/content-negotiation/index.js", [(f["path"], f["value"]) for f in got]

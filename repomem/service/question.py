@@ -325,7 +325,15 @@ def joined(question: str) -> list[tuple[str, bool, str]]:
     for m in _PREDICATE.finditer(question):  # "which apps are installed?": installed_apps
         raw = f"{m.group(2)}_{m.group(1)}"
         out.append((norm_ident(raw), False, raw))
+    for m in _PHRASAL.finditer(question):  # "which route logs the user out?": logout
+        raw = (m.group(1) + m.group(2)).lower()
+        out.append((raw, False, raw))
     return out
+
+
+# a phrasal verb, as code names it in one word (logout, signup, setup, lookup, teardown)
+_PHRASAL = re.compile(r"\b(log|sign|check|set|look|clean|tear|shut|start|back|roll)(?:s|ged|ging|ed|ing|ting)?"
+                      r"\s+(?:[A-Za-z']+\s+){0,2}?(in|out|on|up|down|back)\b", re.I)
 
 
 _PREDICATE = re.compile(r"\b([A-Za-z]{3,})\s+(?:is|are)\s+([A-Za-z]{3,}ed)\b")

@@ -143,6 +143,7 @@ class _Facts:
         self.images: dict[str, list[int]] = {}  # "redis" -> services.redis.image (redis:8.4)
         self._said: set[str] | None = None
         self._passed: dict[str, list[int]] | None = None
+        self._dirs: dict[str, list[int]] | None = None
         for i, row in enumerate(rows):
             for n in names(row, camel=True):
                 self.names.setdefault(n, []).append(i)
@@ -247,6 +248,18 @@ class _Facts:
                         for n in {norm_ident(arg), norm_ident(uncamel(arg))}:
                             self._passed.setdefault(n, []).append(i)
         return self._passed.get(name, [])
+
+    def in_dirs(self, names: set[str]) -> list[int]:
+        """The rows in a folder of one of these names; only folders named by several words
+        (``content-negotiation``, ``route_separation``): a one-word folder (lib, app, auth) is
+        too common a word to scope a question by."""
+        if self._dirs is None:
+            self._dirs = {}
+            for i, row in enumerate(self.rows):
+                for part in set((row["path"] or "").split("/")[:-1]):
+                    if "-" in part or "_" in part.strip("_"):
+                        self._dirs.setdefault(norm_ident(part), []).append(i)
+        return sorted({i for n in names for i in self._dirs.get(n, ())})
 
     def says(self, word: str) -> bool:
         """Whether any row's value or source text holds WORD as a word ("build", "still"): a
@@ -404,7 +417,8 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
             if 0 < len(raised) <= RARE:
                 exact[raised] += 1
     for name, _, _ in joined(question):  # "the HTTP read timeout": read_timeout
-        hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] not in _CODE_NAMES]
+        hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] not in _CODE_NAMES] \
+            or facts.names.get("/" + name, [])  # "logs the user out": the route /logout
         if not hits and "class" in kinds:  # "which exception is raised for a bad parameter": BadParameter
             hits = [i for i in facts.names.get(name.replace("_", ""), ()) if rows[i]["kind"] == "class"]
         # `node-version: ${{ matrix.node-version }}` states no version: the matrix it reads does
@@ -648,6 +662,8 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     named = exact > 0
     fused += _named_in_path(question, rows, np.flatnonzero(named), facts.project) \
         * SIGNALS["path"] / (RRF_K + 1)
+    # "which example shows content negotiation?": what lies in examples/content-negotiation/
+    fused[facts.in_dirs({n for n, _, _ in joined(question)})] += SIGNALS["path"] / (RRF_K + 1)
     tier = (named & (wanted if kinds else True)).astype(np.int32)
     # named, but not the kind of fact asked for: a strong signal, not a tier
     fused += (named & (tier == 0)) * SIGNALS["exact"] / (RRF_K + 1)
