@@ -1278,3 +1278,31 @@ def test_words_naming_a_folder_scope_the_question_to_it(new_repo):
         ".github/workflows/ci.yml": "permissions:\n  contents: read\n"}))
     got = ask(r, "which example shows content negotiation?")["facts"]
     assert got[0]["path"] == "examples/content-negotiation/index.js", [(f["path"], f["value"]) for f in got]
+
+
+URLS_PY = '''class URL:
+    """url = httpx.URL("HTTPS://jo%40email.com:a%20secret@müller.de:1234/pa%20th?search=ab#anchorlink")"""
+
+    def __init__(self, url=""):
+        self._url = url
+
+
+class URLPattern:
+    """A utility class currently used for making lookups against proxy keys."""
+
+    def __init__(self, pattern):
+        self.pattern = pattern
+
+
+class HTTPError(Exception):
+    """Base class for `RequestError` and `HTTPStatusError`: the request's URL is `self.request.url`."""
+'''
+
+
+def test_a_word_spelled_as_a_class_names_that_class(new_repo):
+    """"Which class represents the URL?" (httpx): `URL` as written is the class's name, though
+    "url" is a word that frames route questions; a lower-case "url" names no class."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"webclient/_urls.py": URLS_PY}))
+    got = ask(r, "which class represents the URL?")["facts"]
+    assert got[0]["value"] == "URL", [f["value"] for f in got]
+    assert got[0]["score"] >= 1 and ask(r, "which class represents the url?")["facts"][0]["score"] < 1

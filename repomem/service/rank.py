@@ -416,6 +416,13 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
                       if rows[i]["kind"] == "class"]
             if 0 < len(raised) <= RARE:
                 exact[raised] += 1
+    if "class" in kinds:  # "which class represents the URL?": a word spelled as a class's name
+        # (capitalised, not the question's first word) names it, though "url" frames questions
+        for word in set(_CAPITALISED.findall(question.strip(), 1)):
+            spelled = [i for i in facts.names.get(norm_ident(word), ())
+                       if rows[i]["kind"] == "class" and rows[i]["value"] == word]
+            if 0 < len(spelled) <= RARE and not exact[spelled].any():
+                exact[spelled] += 1
     for name, _, _ in joined(question):  # "the HTTP read timeout": read_timeout
         hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] not in _CODE_NAMES] \
             or facts.names.get("/" + name, [])  # "logs the user out": the route /logout
@@ -431,6 +438,7 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
     return exact, lineage
 
 
+_CAPITALISED = re.compile(r"\b[A-Z][A-Za-z0-9]*\b")
 # a keyword argument or an object's key in a value: `(max_connections=`, `{ maxAge:`, `, b: `
 _PASSED = re.compile(r"[({,]\s*([A-Za-z_]\w*)\s*(?:=(?!=)|:(?![:/]))")
 # an environment variable a value reads by name: env("DATABASE_URL"), ${DATABASE_URL}
