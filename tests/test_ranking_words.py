@@ -1306,3 +1306,42 @@ def test_a_word_spelled_as_a_class_names_that_class(new_repo):
     got = ask(r, "which class represents the URL?")["facts"]
     assert got[0]["value"] == "URL", [f["value"] for f in got]
     assert got[0]["score"] >= 1 and ask(r, "which class represents the url?")["facts"][0]["score"] < 1
+
+
+ECHO_PY = '''def echo(message=None, file=None, nl=True, err=False, color=None):
+    """Print a message and newline to stdout or a file."""
+    print(message, file=file)
+
+
+def secho(message=None, file=None, nl=True, err=False, color=None, **styles):
+    """Echo a message with ANSI colors and styles applied."""
+    return echo(style(message, **styles), file=file, nl=nl, err=err, color=color)
+
+
+def style(text, fg=None, bg=None, bold=None):
+    """Style a text with ANSI colors and text styles."""
+    return text
+'''
+COLORS_EXAMPLE = '''[project]
+name = "click-example-colors"
+version = "1.0.0"
+dependencies = ["click>=8.1"]
+
+[project.scripts]
+colors = "colors:cli"
+'''
+
+
+def test_a_name_written_as_code_outweighs_a_plain_word(new_repo):
+    """"What does click.echo do with colors?": `click.echo`, written as code, is what is asked
+    about; "colors" is a plain word that the colors example's script also bears."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"src/click/utils.py": ECHO_PY,
+                                                       "examples/colors/pyproject.toml": COLORS_EXAMPLE}))
+    from repomem.service import rank, viewcache
+
+    got = ask(r, "what does click.echo do with colors?")["facts"]
+    assert got[0]["value"] == "echo", [f["key"] for f in got]
+    rows = viewcache.load_search(r.store.path)[1]
+    exact, _ = rank._exact("what does click.echo do with colors?", rank._facts(rows), 2**31, set())
+    named = {rows[i]["value"]: int(exact[i]) for i in exact.nonzero()[0]}
+    assert named["echo"] > named["colors:cli"] > 0, named

@@ -389,6 +389,10 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
             hits = [i for i in hits if _PROJECT_VERSION.search(rows[i]["key"])] or hits
         if hits and (shaped or len(hits) <= RARE):
             exact[hits] += 1
+            if shaped and re.search(r"[._]|[a-z][A-Z]", raw):
+                # a name written as code (`click.echo`, open_file, maxAge) says more than a
+                # plain word another fact bears ("colors": examples/colors' script)
+                exact[hits] += 1
             # ...but the function spelled as asked before its private namesake: "the echo
             # function" is `echo`, not the method `EchoingStdin._echo`
             spelled = [i for i in hits if rows[i]["kind"] in _CODE_NAMES and rows[i]["value"] == raw]
