@@ -220,19 +220,25 @@ _SINCE_WHEN = re.compile(r"\bsince\s+when\b|\bwhen\b.*\b(?:added|introduced|crea
                          r"first|start(?:ed)?|began|begun)\b", re.I)
 
 
-def _first_seen(r: Repo, facts: list[dict], t: int) -> None:
-    """Each fact's first_seen: the date and commit of its key's first version (by t)."""
+def _key_versions(r: Repo, facts: list[dict], t: int) -> dict[str, list[dict]]:
+    """Every version of these facts' keys that began by t, oldest first, from the store of
+    record (the snapshot holds current versions only); read once for first_seen and previous."""
     keys = sorted({f["key"] for f in facts})
     with r.store.reader():
         rows = r.store.rows({"$and": [{"key": {"$in": keys}}, {"valid_from": {"$lte": t}}]})
-    first: dict[str, dict] = {}
-    for x in rows:
-        if x["key"] not in first or x["valid_from"] < first[x["key"]]["valid_from"]:
-            first[x["key"]] = x
+    by_key: dict[str, list[dict]] = {}
+    for x in sorted(rows, key=lambda x: x["valid_from"]):
+        by_key.setdefault(x["key"], []).append(x)
+    return by_key
+
+
+def _first_seen(facts: list[dict], versions: dict[str, list[dict]]) -> None:
+    """Each fact's first_seen: the date and commit of its key's first version."""
     for f in facts:
-        v = first.get(f["key"])
-        if v is not None:
-            f["first_seen"] = {"date": iso(v["valid_from"]), "commit": v["commit"], "value": v["value"]}
+        v = versions.get(f["key"])
+        if v:
+            f["first_seen"] = {"date": iso(v[0]["valid_from"]), "commit": v[0]["commit"],
+                               "value": v[0]["value"]}
 
 
 # "what was the previous version of body-parser?", "what did the port use to be?": the value
@@ -243,25 +249,18 @@ _BEFORE = re.compile(r"\b(?:previous(?:ly)?|prior|former(?:ly)?|earlier|used\s+t
                      r"(?:changed|upgraded|bumped|moved|switched|renamed)\s+from)\b|\bbefore\W*$", re.I)
 
 
-def _previous(r: Repo, facts: list[dict], t: int) -> None:
+def _previous(facts: list[dict], versions: dict[str, list[dict]], t: int) -> None:
     """Each fact's previous: the last value its key held before the current one (by t), with
     the date and commit it was set by (a signature's change is a version of the same value) and
     the date it changed; none for a key that never held another value."""
-    keys = sorted({f["key"] for f in facts})
-    with r.store.reader():
-        rows = r.store.rows({"$and": [{"key": {"$in": keys}}, {"valid_from": {"$lte": t}}]})
-    by_key: dict[str, list[dict]] = {}
-    for x in rows:
-        by_key.setdefault(x["key"], []).append(x)
     for f in facts:
-        earlier = sorted((x for x in by_key.get(f["key"], ()) if x["valid_to"] <= t),
-                         key=lambda x: x["valid_from"], reverse=True)
+        earlier = [x for x in reversed(versions.get(f["key"], ())) if x["valid_to"] <= t]
         # the version that held it last, and the first version of that value's run
-        last = next((x for x in earlier if x["value"] != f["value"]), None)
-        if last is None:
+        at = next((k for k, x in enumerate(earlier) if x["value"] != f["value"]), None)
+        if at is None:
             continue
-        run = last  # back over versions of the same value that followed one another
-        for x in earlier[earlier.index(last) + 1:]:
+        last = run = earlier[at]
+        for x in earlier[at + 1:]:  # back over versions of the same value that followed one another
             if x["value"] != last["value"] or x["valid_to"] != run["valid_from"]:
                 break
             run = x
@@ -361,10 +360,13 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
     lineage = lineage + _removed(r, question, rows, t)
     facts = [dict(fact_json(x), score=x["score"]) for x in ranked]
     _refer(facts, rows)
-    if facts and _SINCE_WHEN.search(question):
-        _first_seen(r, facts, t)
-    if facts and _BEFORE.search(question):
-        _previous(r, facts, t)
+    since, before = _SINCE_WHEN.search(question), _BEFORE.search(question)
+    if facts and (since or before):
+        versions = _key_versions(r, facts, t)
+        if since:
+            _first_seen(facts, versions)
+        if before:
+            _previous(facts, versions, t)
     return {"question": question, "as_of": iso(t), "answer": facts[0]["value"] if facts else None,
             "facts": facts, "lineage": [lineage_json(x) for x in lineage],
             "unindexed_commits": missing}

@@ -376,16 +376,17 @@ _IRREGULAR = {"sent": "send", "built": "build", "made": "make", "done": "do", "f
               "thrown": "throw", "caught": "catch", "held": "hold", "shown": "show", "drawn": "draw",
               "spun": "spin", "split": "split"}
 _PARTICIPLE = r"([a-z]{3,}(?:ed|en)|" + "|".join(_IRREGULAR) + ")"
-_DONE = r"\s+(?:is|are|was|were)\s+(?:[\w'\-]+\s+){1,4}?" + _PARTICIPLE + r"(?:\s+[a-z]+ly)?\s*\??\s*$"
-_HOW_DONE = re.compile(r"^\s*how" + _DONE, re.I)
-_WHERE_DONE = re.compile(r"^\s*where" + _DONE, re.I)
+_DONE = re.compile(r"^\s*(how|where)\s+(?:is|are|was|were)\s+(?:[\w'\-]+\s+){1,4}?" + _PARTICIPLE
+                   + r"(?:\s+[a-z]+ly)?\s*\??\s*$", re.I)
 
 
 def action(question: str) -> str | None:
     """The verb of "how are passwords hashed?" ("hashed"; "how are emails sent?": "send"), else
     None."""
-    m = _HOW_DONE.match(question)
-    return _IRREGULAR.get(m.group(1).lower(), m.group(1).lower()) if m else None
+    m = _DONE.match(question)
+    if m is None or m.group(1).lower() != "how":
+        return None
+    return _IRREGULAR.get(m.group(2).lower(), m.group(2).lower())
 
 
 def callee(question: str) -> str | None:
@@ -402,8 +403,8 @@ def asks_how(question: str) -> bool:
     for production?": a setting says), unless by what ("how are proxies configured from
     environment variables?": the code that reads them)."""
     m = _HOW_DOES.search(question)
-    done = _WHERE_DONE.match(question)
-    verb = m.group(1) if m else action(question) or (done.group(1) if done else None)
+    done = _DONE.match(question)
+    verb = m.group(1) if m else done.group(2) if done else None
     if verb is None:
         return False
     return not _SETTING_VERB.match(verb) or m is not None and m.group(2).lower() in _BY_WHAT

@@ -28,6 +28,7 @@ from repomem.core.paths import is_test, tool_of
 from repomem.core.tokens import norm_ident, stem_word, tokens, uncamel
 from repomem.service.lexical import calls_of, lexical_tokens, names, own_names, route_path
 from repomem.service.question import (
+    _CODE_SHAPE,
     _FRAME,
     _GROUPS,
     action,
@@ -313,11 +314,17 @@ def _bears(facts: _Facts, name: str, shaped: bool, raw: str) -> bool:
     rows = facts.rows
     if not shaped:
         return bool(facts.names.get(name) or facts.retired.get(name))
-    bare = raw.lstrip("_")
-    return any(rows[i]["kind"] not in _CODE_NAMES or rows[i]["value"].lstrip("_") == bare
-               or raw in qualnames(rows[i]) for i in facts.names.get(name, ())) \
-        or any(rows[i]["kind"] not in _CODE_NAMES or e[0].lstrip("_") == bare
-               for i, e in facts.retired.get(name, ()))
+    return any(rows[i]["kind"] not in _CODE_NAMES or _spelled(rows[i], raw)
+               for i in facts.names.get(name, ())) \
+        or any(rows[i]["kind"] not in _CODE_NAMES or e[0] == raw for i, e in facts.retired.get(name, ()))
+
+
+def _spelled(row: dict, raw: str) -> bool:
+    """Whether a function or class bears RAW as spelled (function names are case-sensitive:
+    `Request` is a class, not the function request): its name, less a leading underscore, which
+    marks privacy, not another name (`get_text_stream` is _get_text_stream), or a name code
+    calls it by (`Context.invoke`, click.get_terminal_size)."""
+    return row["value"].lstrip("_") == raw.lstrip("_") or raw in qualnames(row)
 
 
 def _own_settings(facts: _Facts, name: str, hits: list[int]) -> list[int]:
@@ -367,9 +374,7 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
         # A leading underscore marks privacy, not another name: `get_text_stream` is
         # _get_text_stream (8 of the dev half's 11 renamed questions are such).
         hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] not in _CODE_NAMES
-                or (shaped and not by_purpose
-                    and (rows[i]["value"].lstrip("_") == raw.lstrip("_")
-                         or raw in qualnames(rows[i])))]
+                or (shaped and not by_purpose and _spelled(rows[i], raw))]
         if name in packages and name not in facts.project:
             # "what mypy version": the package, not the [tool.mypy] settings that bear its name;
             # "what redis version", no package of that name: the image a service runs (redis:8.4)
@@ -389,7 +394,7 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
             hits = [i for i in hits if _PROJECT_VERSION.search(rows[i]["key"])] or hits
         if hits and (shaped or len(hits) <= RARE):
             exact[hits] += 1
-            if shaped and re.search(r"[._]|[a-z][A-Z]", raw):
+            if shaped and _CODE_SHAPE.search(raw):
                 # a name written as code (`click.echo`, open_file, maxAge) says more than a
                 # plain word another fact bears ("colors": examples/colors' script)
                 exact[hits] += 1
