@@ -476,6 +476,29 @@ def test_calls_are_not_read_inside_string_literals():
     assert dict(rs["longest"].attrs)["calls"] == "count, helper"
 
 
+
+def test_what_a_body_catches_by_language():
+    """Java's catch parameters name the types caught (a multi-catch each); JavaScript's
+    untyped ``catch (err)`` and a promise's ``.catch`` name none."""
+    java = by_kind(mine("src/Io.java", """
+        class Io {
+            void load() {
+                try { read(); } catch (IOException | java.util.concurrent.TimeoutException e) {
+                    log(e);
+                } catch (final RuntimeException ex) { throw ex; }
+            }
+        }
+        """), "function")
+    assert dict(java["load"].attrs)["catches"] == \
+        "IOException, java.util.concurrent.TimeoutException, RuntimeException"
+    js = by_kind(mine("src/load.js", """
+        function load() {
+          try { read(); } catch (err) { log(err); }
+          return fetch('/x').catch(e => null);
+        }
+        """), "function")
+    assert "catches" not in dict(js["load"].attrs)
+
 USER_MODEL = """const mongoose = require('mongoose');
 const { Schema } = mongoose;
 

@@ -456,3 +456,15 @@ def test_a_typescript_setting_is_asked_for_by_the_tool(tmp_path):
         "package.json": '{"devDependencies": {"typescript": "~5.2.2"}}\n'}))
     assert ask(r, "What is the typescript target?")["facts"][0]["key"] == \
         "config:tsconfig.json:compilerOptions.target"
+
+
+@pytest.mark.parametrize("path,text", [
+    ("pyproject.toml", '[tool.tox.env_run_base]\ncommands = [["pytest"]]\ndefault = []\n'),
+    ("config.json", '{"tool": {"tox": {"env_run_base": {"default": []}}}}\n'),
+    ("config.yaml", "tool:\n  tox:\n    env_run_base:\n      default: []\n"),
+])
+def test_an_empty_list_is_a_value(path, text):
+    """An empty list is the value "[]": stored as "" it read as an empty string, and facts with
+    nothing in their value topped questions about separators and defaults."""
+    got = {k.rsplit(":", 1)[-1]: f.value for k, f in by_key(path, text).items()}
+    assert got["tool.tox.env_run_base.default"] == "[]"

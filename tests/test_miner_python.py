@@ -544,6 +544,30 @@ def test_what_a_function_calls():
     assert "calls" not in got["noop"]
 
 
+
+def test_what_a_function_catches():
+    """A function's attrs.catches: the exception types its except clauses name, once each, in
+    order (a tuple, ``as``, ``except*``); not a bare except's, not a string's, not the
+    docstring's; a function that catches nothing has none."""
+    from repomem.miners import mine_file
+
+    src = (b'def main(argv):\n'
+           b'    """Run; except KeyError: never raised here."""\n'
+           b'    try:\n'
+           b'        run(argv)\n'
+           b'    except (EOFError, KeyboardInterrupt) as e:\n'
+           b'        raise Abort() from e\n'
+           b'    except click.ClickException:\n'
+           b'        log("except ValueError: in a string")\n'
+           b'    except* OSError:\n'
+           b'        pass\n'
+           b'    except:\n'
+           b'        raise\n'
+           b'def run(argv):\n    return argv\n')
+    got = {f.value: dict(f.attrs) for f in mine_file("cli.py", src) if f.kind == "function"}
+    assert got["main"]["catches"] == "EOFError, KeyboardInterrupt, click.ClickException, OSError"
+    assert "catches" not in got["run"]
+
 MODELS = b'''from django.db import models
 import sqlalchemy as sa
 import sqlalchemy.orm as so

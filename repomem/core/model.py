@@ -29,8 +29,8 @@ WIRING = (ROUTER, MOUNT)
 
 
 # Attributes that describe a fact version without being part of its value: what a function's
-# body calls changes with most edits of the body, and the function is the same one.
-DESCRIPTIVE_ATTRS = frozenset({"calls"})
+# body calls and catches changes with most edits of the body, and the function is the same one.
+DESCRIPTIVE_ATTRS = frozenset({"calls", "catches"})
 
 
 @dataclass(frozen=True)

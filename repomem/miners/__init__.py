@@ -75,7 +75,9 @@ from repomem.miners._base import (
 #     entry of a dict (STORAGES["staticfiles"]["BACKEND"] = ...) is STORAGES.staticfiles.BACKEND;
 #     tsconfig.json and the other JSONC files may have comments and trailing commas, and a
 #     TypeScript setting's purpose says so.
-MINERS_VERSION = 11
+# 12: what a function's body catches (attrs catches: Python's except clauses, Java's catch
+#     parameters' types); an empty TOML/JSON/YAML list is the value "[]", not "".
+MINERS_VERSION = 12
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",
            "MineError", "Miner", "all_miners", "excerpt", "mine_file", "redact_stored", "register_miner",

@@ -167,3 +167,23 @@ def calls(body: str, quotes: str = "\"'`") -> str:
         if len(out) >= MAX_CALLS:
             break
     return ", ".join(out)
+
+
+# What a function's body catches: Python's ``except (EOFError, KeyboardInterrupt) as e:`` (and
+# ``except*``), Java's ``catch (IOException | TimeoutException e)``; JavaScript's untyped
+# ``catch (err)`` names nothing.  "How does click handle keyboard interrupts?": Command.main.
+_CATCH = re.compile(
+    r"(?<![\w$.])except\*?[ \t]*\(?\s*((?:[A-Za-z_][\w.]*\s*,\s*)*[A-Za-z_][\w.]*)\s*,?\s*\)?"
+    r"[ \t]*(?:as[ \t]+\w+[ \t]*)?:"
+    r"|(?<![\w$.])catch\s*\(\s*(?:final\s+)?((?:[A-Za-z_][\w.]*\s*\|\s*)*[A-Za-z_][\w.]*)\s+[A-Za-z_]\w*\s*\)")
+
+
+def catches(body: str, quotes: str = "\"'`") -> str:
+    """The exception types a body catches, each once, in order of first catch (at most
+    MAX_CALLS); none read inside a string literal delimited by QUOTES."""
+    out: dict[str, None] = {}
+    for py, java in _CATCH.findall(_strings(quotes).sub('""', body)):
+        for name in re.split(r"[\s,|]+", py or java):
+            if name:
+                out[name] = None
+    return ", ".join(list(out)[:MAX_CALLS])

@@ -190,7 +190,8 @@ class ConfigMiner:
     @staticmethod
     def _leaf_fact(path, fmt, parts, value, line, lines) -> Fact:
         dotted = ".".join(str(p) for p in parts)
-        text_value = ", ".join(value) if isinstance(value, list) else value
+        # an empty list is a value ("default = []"), not an empty one
+        text_value = (", ".join(value) or "[]") if isinstance(value, list) else value
         purpose = f"{words(*parts)} ({path_words(path)})"
         runtime = _CI_RUNTIMES.get(str(parts[-1]).lower()) if len(parts) == 5 \
             and parts[0] == "jobs" and parts[2:4] == ("strategy", "matrix") else None

@@ -24,7 +24,7 @@ from repomem.core.model import CLASS, CONFIG, CONSTANT, FUNCTION, Fact
 from repomem.miners._base import MineError
 from repomem.miners._pysettings import MAX_LEAVES, _expression
 from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _first_error_line, _Source, _words
-from repomem.miners._text import calls
+from repomem.miners._text import calls, catches
 from repomem.miners.lang import Lang, load
 from repomem.miners.lang.purpose import describe, doc_text, param_names
 from repomem.miners.lang.routes import Routes
@@ -37,9 +37,9 @@ MAX_ERROR_SHARE = 0.02
 MAX_SIGNATURE = 300
 # Tokens of a body: a string literal whole, a word, or one punctuation character.
 _TOKEN = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|`(?:\\.|[^`\\])*`|\w+|[^\s\w]')
-# What a body calls, by a digest of the body's text: a file version shares most bodies with the
-# one before.
-_CALLS: dict[tuple[str, bytes], str] = {}  # (the language's quotes, body digest)
+# What a body calls and catches, by a digest of the body's text: a file version shares most
+# bodies with the one before.
+_CALLS: dict[tuple[str, bytes], tuple[str, str]] = {}  # (the language's quotes, body digest)
 CALLS_MAX = 16384
 _QUOTES = re.compile(r'^(?:r#*"|[`"\'])(.*?)(?:"#*|[`"\'])$', re.S)
 
@@ -225,10 +225,13 @@ class FileFacts:
         fingerprint = self._fingerprint(body, name, cut)
         # what is a string literal depends on the language: the same bytes are another body
         memo = (self.lang.quotes, hashlib.blake2b(cut, digest_size=16).digest())
-        said = _CALLS.get(memo)
-        if said is None:
-            said = remember(_CALLS, memo, calls(cut.decode("utf-8", "replace"), self.lang.quotes), CALLS_MAX)
-        attrs = ((("calls", said),) if said else ()) + (
+        got = _CALLS.get(memo)
+        if got is None:
+            code = cut.decode("utf-8", "replace")
+            got = remember(_CALLS, memo, (calls(code, self.lang.quotes),
+                                          catches(code, self.lang.quotes)), CALLS_MAX)
+        said, caught = got
+        attrs = ((("calls", said),) if said else ()) + ((("catches", caught),) if caught else ()) + (
             ("class", ".".join(scope)), ("location", self.path), ("signature", signature))
         fact = Fact(
             key="function", kind=FUNCTION, anchor=anchor,
