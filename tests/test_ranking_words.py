@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from repomem.service.lexical import lexical_tokens
-from repomem.service.query import ask
+from repomem.service.query import ask, history
 from repomem.service.question import asks_function, identifiers, intent, version_slots
 from repomem.service.rank import _summary_said
 from tests.conftest import indexed
@@ -1345,3 +1345,61 @@ def test_a_name_written_as_code_outweighs_a_plain_word(new_repo):
     exact, _ = rank._exact("what does click.echo do with colors?", rank._facts(rows), 2**31, set())
     named = {rows[i]["value"]: int(exact[i]) for i in exact.nonzero()[0]}
     assert named["echo"] > named["colors:cli"] > 0, named
+
+
+CLI_CORE_PY = '''from ._winconsole import GetStdHandle
+
+
+class Parameter:
+    def handle_parse_result(self, ctx, opts, args):
+        """Process the value of this parameter."""
+        return opts.get(self.name)
+
+
+class Command:
+    def main(self, args=None, standalone_mode=True):
+        """Invoke the command as a script."""
+        try:
+            with self.make_context(args) as ctx:
+                return self.invoke(ctx)
+        except (EOFError, KeyboardInterrupt) as e:
+            echo(file=sys.stderr)
+            raise Abort() from e
+
+
+STDIN_HANDLE = GetStdHandle(-10)
+STDOUT_HANDLE = GetStdHandle(-11)
+'''
+
+
+def test_what_a_body_catches_answers_how_an_error_is_handled(new_repo):
+    """"How does click handle keyboard interrupts?" gave the STD*_HANDLE constants and
+    Parameter.handle_parse_result: nothing else says "handle", and Command.main's name and
+    docstring say nothing of interrupts; its body catches KeyboardInterrupt (attrs catches).
+    A new except clause describes the version, like a call: it opens no new version."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"src/click/core.py": CLI_CORE_PY}),
+                ("2024-04-01T10:00:00Z", {"src/click/core.py": CLI_CORE_PY.replace(
+                    "except (EOFError, KeyboardInterrupt) as e:",
+                    "except BrokenPipeError:\n            pass\n"
+                    "        except (EOFError, KeyboardInterrupt) as e:")}))
+    got = ask(r, "how does click handle keyboard interrupts?")["facts"]
+    assert got[0]["value"] == "main", [f["value"] for f in got]
+    assert got[0]["attrs"]["catches"] == "BrokenPipeError, EOFError, KeyboardInterrupt"
+    assert len(history(r, got[0]["key"])["versions"]) == 1
+
+
+def test_the_project_name_names_no_exception_caught(new_repo):
+    """"Which click function swallows exceptions?" (the real-history benchmark's dev half):
+    "click" is the project, not the ClickException that Command.main catches."""
+    utils = ('def _safecall(func):\n    """Wraps a function so that it swallows exceptions."""\n'
+             '    def wrapper(*args, **kwargs):\n        try:\n            return func(*args)\n'
+             '        except Exception:\n            pass\n    return wrapper\n')
+    core = CLI_CORE_PY.replace("            raise Abort() from e\n",
+                               "            raise Abort() from e\n        except ClickException as e:\n"
+                               "            e.show()\n")
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {
+        "src/click/core.py": core, "src/click/utils.py": utils,
+        "pyproject.toml": '[project]\nname = "click"\n'}))
+    got = ask(r, "which click function swallows exceptions?")["facts"]
+    assert got[0]["value"] == "_safecall", [f["value"] for f in got]
+    assert ask(r, "how does click handle keyboard interrupts?")["facts"][0]["value"] == "main"

@@ -30,7 +30,8 @@ from repomem.core.tokens import TOKENIZER, lexical_tokens, norm_ident, stem_word
 # no other dev question); phase 2.
 # What a function's body calls (attrs.calls: bcrypt.hash, jwt.sign), for "how are passwords
 # hashed?": set by hand on node-express-realworld's how-questions (phase 7); both halves of the
-# real-history benchmark are unchanged with it.
+# real-history benchmark are unchanged with it.  The field also holds what the body catches
+# (attrs.catches: KeyboardInterrupt), for "how does click handle keyboard interrupts?".
 CALLS_WEIGHT = 0.5
 FIELD_WEIGHTS = {
     "default": {"name": 3.0, "purpose": 2.0, "value": 1.0, "key": 0.8, "path": 0.5, "text": 0.3,
@@ -49,17 +50,30 @@ def fields(row: dict) -> dict[str, str]:
     # (BasicAuth is "basic auth", createUser "create user"; norm_ident's lower case would make
     # them one word), a setting's camelCase name split (testEnvironment)
     spelled = {row["value"]} if row["kind"] in ("function", "class") else set()
+    body = _body(row)
     return {"name": " ".join(sorted(names(row, camel=True) | spelled)), "value": row["value"],
             "purpose": row["purpose"], "key": row["key"].replace(":", " "),
-            "path": row["path"], "text": (row.get("text") or "")[:300], "calls": calls_of(row)}
+            "path": row["path"], "text": (row.get("text") or "")[:300],
+            "calls": " ".join(filter(None, (body.get("calls"), body.get("catches"))))}
 
 
 def calls_of(row: dict) -> str:
     """What a function's body calls (``bcrypt.hash``): "how are passwords hashed?"."""
+    return _body(row).get("calls", "")
+
+
+def catches_of(row: dict) -> str:
+    """What a function's body catches (``KeyboardInterrupt``)."""
+    return _body(row).get("catches", "")
+
+
+def _body(row: dict) -> dict[str, str]:
+    """A function's attributes that describe its body (calls, catches); {} for other facts."""
     attrs = row.get("attrs")
-    if row["kind"] != "function" or not isinstance(attrs, str) or '"calls"' not in attrs:
-        return ""
-    return dict(json.loads(attrs)).get("calls", "")
+    if row["kind"] != "function" or not isinstance(attrs, str) \
+            or ('"calls"' not in attrs and '"catches"' not in attrs):
+        return {}
+    return dict(json.loads(attrs))
 
 
 def own_names(key: str) -> tuple[str, str]:

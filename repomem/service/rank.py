@@ -26,7 +26,7 @@ import re
 
 from repomem.core.paths import is_test, tool_of
 from repomem.core.tokens import norm_ident, stem_word, tokens, uncamel
-from repomem.service.lexical import calls_of, lexical_tokens, names, own_names, route_path
+from repomem.service.lexical import calls_of, catches_of, lexical_tokens, names, own_names, route_path
 from repomem.service.question import (
     _CODE_SHAPE,
     _FRAME,
@@ -57,6 +57,10 @@ RRF_K = 60  # the usual reciprocal-rank-fusion constant
 SIGNALS = {"lexical": 1.0, "vector": 0.7, "intent": 0.6, "scope": 0.3, "exact": 0.5,
            "group": 0.8, "path": 0.5, "summary": 0.5}
 RARE = 5  # a plain word is an identifier when at most this many facts bear it as a name
+# "how does click handle keyboard interrupts?": the code that catches what the question names
+_HANDLING = re.compile(r"\b(?:handl|catch|caught|recover|deal|swallow|suppress|ignor|trap|intercept)",
+                       re.I)
+_EXCEPTION_WORDS = frozenset(lexical_tokens("error exception err exc"))
 
 _AUX = re.compile(r"(?:^|/)(?:examples?|docs?|tests?|samples?|demos?|benchmarks?|fixtures)/"
                   r"|(?:^|/)(?:tests?|test_[^/]*|[^/]*_tests?|conftest)\.py$"  # microblog's tests.py
@@ -184,6 +188,7 @@ class _Facts:
         self._through: dict[str, set[int]] = {}
         self._doing: dict[str, set[int]] | None = None
         self._doing_part: dict[str, dict[str, set[int]]] = {}
+        self._caught: list[tuple[int, frozenset[str]]] | None = None
         # removed facts by the kinds asked, by name (filled by repomem.service.query._removed)
         self.gone: dict[frozenset[str], dict[str, list[dict]]] = {}
 
@@ -207,6 +212,22 @@ class _Facts:
                     if "." in entry:
                         self._through.setdefault(entry.split(".", 1)[0], set()).add(i)
         return self._called
+
+    def catching(self, said: set[str]) -> list[int]:
+        """The functions whose bodies catch an exception the question names by its words (its
+        lexical tokens SAID): KeyboardInterrupt by "keyboard interrupts", ClickException by
+        "click errors"; the words every exception has (error, exception) name none."""
+        if self._caught is None:
+            self._caught = []
+            for i, row in enumerate(self.rows):
+                for name in filter(None, catches_of(row).split(", ")):
+                    last = name.rsplit(".", 1)[-1]
+                    toks = lexical_tokens(last)  # its words, less the name run together
+                    own = ({t for t in toks if t != norm_ident(last) and "_" not in t}
+                           or set(toks)) - _EXCEPTION_WORDS
+                    if own:
+                        self._caught.append((i, frozenset(own)))
+        return sorted({i for i, words in self._caught if words <= said})
 
     def doing(self, verb: str, about: set[str]) -> list[int]:
         """The functions whose bodies call a function named by VERB's stem ("hashed":
@@ -673,6 +694,14 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
         # deleted?": deleteComment, not deleteArticle, though both call delete)
         named_so = [i for i in doers if about & set(lexical_tokens(rows[i]["value"]))]
         fused[named_so or doers] += SIGNALS["exact"] / (RRF_K + 1)
+    if _HANDLING.search(question):  # "how does click handle keyboard interrupts?": the code
+        # that catches KeyboardInterrupt is named by it, over STDIN_HANDLE, which only bears
+        # the verb as its name
+        # ("which click function swallows exceptions?": the project's name, not ClickException)
+        project = {t for p in facts.project for t in lexical_tokens(p)}
+        catchers = facts.catching(set(lexical_tokens(question)) - project)
+        if 0 < len(catchers) <= RARE:
+            exact[catchers] = np.maximum(exact[catchers], 1)
     if kinds and kinds <= {"route", "function", "class"}:
         fused += _summary_said(question, rows, np.argsort(-fused, kind="stable")[:SUMMARY_TOP],
                                kinds) * SIGNALS["summary"] / (RRF_K + 1)
