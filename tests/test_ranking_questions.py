@@ -521,6 +521,23 @@ def test_how_something_is_done_asks_for_code_unless_it_is_configured(new_repo):
         assert top(r, question)[0]["key"] == "constant:cli/core.py:DATABASE_URL", question
 
 
+def test_how_does_it_do_something_asks_for_code(new_repo):
+    """"How does click find the program name?" gave the `name` attributes of click's types:
+    "how does X <verb>" asks how the code does it, like "how is X detected?", unless the verb
+    says how something is set up ("how does the app use the database?") or the asker does it
+    ("how do I ..."); "how are proxies read from the environment?" ("read" is a participle)
+    asks for code too."""
+    from repomem.service.question import asks_how
+
+    assert asks_how("how does the client follow redirects?")
+    assert asks_how("how are proxies read from the environment?")
+    assert not asks_how("how does the app use the database?")
+    assert not asks_how("how do I run the tests?")
+    r = indexed(new_repo(), ("2024-01-10T10:00:00Z", {
+        "cli/core.py": PROGRAM, "pyproject.toml": '[project]\nname = "cli"\nversion = "1.0"\n'}))
+    assert top(r, "How does cli find the program name?")[0]["value"] == "_detect_program_name"
+
+
 EMAIL = '''from threading import Thread
 
 from app import mail

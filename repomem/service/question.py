@@ -153,9 +153,22 @@ _HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\b", re.I)
 # "how is a relative url merged with the base url?", "how are environment variables mapped to
 # options?": how the code does something to something, answered by code, however many
 # setting words it says ("how is the database configured?" says no more than a setting does)
-_HOW_DOES = re.compile(r"^\s*(?:how|where)\s+(?:is|are|was|were)\s+(?:[\w'\-]+\s+){1,4}?([a-z]{3,}(?:ed|en))\s+"
-                       r"(to|with|into|from|by|on|for|in|when|between|across|before|after)\s+\w",
+_IRREGULAR = {"sent": "send", "built": "build", "made": "make", "done": "do", "found": "find",
+              "thrown": "throw", "caught": "catch", "held": "hold", "shown": "show", "drawn": "draw",
+              "spun": "spin", "split": "split", "read": "read"}
+_PARTICIPLE = r"([a-z]{3,}(?:ed|en)|" + "|".join(_IRREGULAR) + ")"
+_HOW_DOES = re.compile(r"^\s*(?:how|where)\s+(?:is|are|was|were)\s+(?:[\w'\-]+\s+){1,4}?" + _PARTICIPLE
+                       + r"\s+(to|with|into|from|by|on|for|in|when|between|across|before|after)\s+\w",
                        re.I)
+# "how does click find the program name?", "how does the client follow redirects?": how the
+# code does something, unless it says how something is set up ("how does the app use redis?")
+# or the asker does it ("how do I run the tests?": a script or a tox environment)
+_HOW_DO_IT = re.compile(r"^\s*how\s+(?:do|does|did)\s+(?!(?:i|we|you)\b)((?:[\w'.\-]+\s+){0,3}[\w'.\-]+)",
+                        re.I)
+_SETUP_VERBS = frozenset({"configure", "set", "define", "specify", "pin", "install", "declare",
+                          "require", "name", "call", "build", "enable", "disable", "deploy", "host",
+                          "serve", "expose", "bind", "use", "store", "save", "keep", "need",
+                          "support", "have", "mean"})
 # "the Dockerfile": the question is about the Dockerfile's own facts, not compose or heroku.yml
 _DOCKERFILE = re.compile(r"\bDockerfile\b", re.I)
 # A file's path or name (`httpx/__version__.py`, `setup.cfg`): where the fact is, not what it is
@@ -372,10 +385,6 @@ _CALLERS = re.compile(
 # ...an irregular participle too ("how are emails sent?"), and an adverb after it ("how are
 # emails sent asynchronously?", "how is the config loaded lazily?"); "where is the default SSL
 # context created?" asks for the code that does it as well
-_IRREGULAR = {"sent": "send", "built": "build", "made": "make", "done": "do", "found": "find",
-              "thrown": "throw", "caught": "catch", "held": "hold", "shown": "show", "drawn": "draw",
-              "spun": "spin", "split": "split"}
-_PARTICIPLE = r"([a-z]{3,}(?:ed|en)|" + "|".join(_IRREGULAR) + ")"
 _DONE = re.compile(r"^\s*(how|where)\s+(?:is|are|was|were)\s+(?:[\w'\-]+\s+){1,4}?" + _PARTICIPLE
                    + r"(?:\s+[a-z]+ly)?\s*\??\s*$", re.I)
 
@@ -406,7 +415,8 @@ def asks_how(question: str) -> bool:
     done = _DONE.match(question)
     verb = m.group(1) if m else done.group(2) if done else None
     if verb is None:
-        return False
+        does = _HOW_DO_IT.match(question)
+        return does is not None and _SETUP_VERBS.isdisjoint(does.group(1).lower().split())
     return not _SETTING_VERB.match(verb) or m is not None and m.group(2).lower() in _BY_WHAT
 
 
