@@ -1403,3 +1403,95 @@ def test_the_project_name_names_no_exception_caught(new_repo):
     got = ask(r, "which click function swallows exceptions?")["facts"]
     assert got[0]["value"] == "_safecall", [f["value"] for f in got]
     assert ask(r, "how does click handle keyboard interrupts?")["facts"][0]["value"] == "main"
+
+
+TIMEOUTS_PY = '''class TransportError(Exception):
+    """Base class for all exceptions that occur at the level of the transport API."""
+
+
+class ReadError(TransportError):
+    """Failed to receive data from the network."""
+
+
+class ReadTimeout(TransportError):
+    """Timed out while receiving data from the host."""
+
+
+class WriteTimeout(TransportError):
+    """Timed out while sending data to the host."""
+'''
+
+
+def test_what_times_out_names_its_timeout(new_repo):
+    """"What exception is raised when a read times out?" (httpx) gave ReadError: "times out"
+    is a timeout, and the word before it says whose (read_timeout: ReadTimeout)."""
+    from repomem.service.question import joined
+
+    assert ("read_timeout", False, "read_timeout") in joined("when a read times out")
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"httpx/_exceptions.py": TIMEOUTS_PY}))
+    got = ask(r, "what exception is raised when a read times out?")["facts"]
+    assert got[0]["value"] == "ReadTimeout", [f["value"] for f in got]
+
+
+PARAM_TYPES_PY = '''class ParamType:
+    """Represents the type of a parameter. Validates and converts values from the command line."""
+
+    name = "param"
+
+
+class Choice(ParamType):
+    """The choice type allows a value to be checked against a fixed set of supported values."""
+
+    name = "choice"
+
+
+class UUIDParameterType(ParamType):
+    name = "uuid"
+'''
+
+
+def test_a_class_named_with_its_base_is_the_subclass(new_repo):
+    """"Which class represents a choice parameter type?" (click) gave ParamType, whose
+    docstring says it all; the question names Choice by its word and its base by its own
+    (param is parameter's abbreviation): the subclass is asked for."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"src/click/types.py": PARAM_TYPES_PY}))
+    got = ask(r, "which class represents a choice parameter type?")["facts"]
+    assert got[0]["value"] == "Choice", [f["value"] for f in got]
+    assert ask(r, "which class represents a parameter type?")["facts"][0]["value"] == "ParamType"
+
+
+ARTICLES_TS = '''import { Router } from 'express';
+
+const router = Router();
+
+router.get('/articles/feed', auth.required, async (req, res) => {
+  res.json(await getFeed(req.auth.user.id));
+});
+
+router.post('/users', async (req, res) => {
+  res.status(201).json(await createUser(req.body.user));
+});
+
+router.put('/user', auth.required, async (req, res) => {
+  res.json(await updateUser(req.body.user, req.auth.user.id));
+});
+
+export default router;
+'''
+
+
+def test_a_routes_verb_says_its_method(new_repo):
+    """"Which route returns the user's feed?" (node-express-realworld) gave POST /users, whose
+    path says "user": a route that returns something is a GET, one that creates a POST, one
+    that updates a PUT or PATCH, one that deletes a DELETE; not what a route returns ("what
+    does the login route return?": its response)."""
+    from repomem.service.question import route_methods
+
+    assert route_methods("which route returns the user's feed?") == {"GET"}
+    assert route_methods("which route updates the user?") == {"PUT", "PATCH"}
+    assert route_methods("what does the login route return?") == set()  # its response
+    assert route_methods("which route creates and returns a user?") == {"POST"}  # said of it
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"src/routes/articles.ts": ARTICLES_TS}))
+    got = ask(r, "which route returns the user's feed?")["facts"]
+    assert got[0]["value"] == "GET /articles/feed", [f["value"] for f in got]
+    assert ask(r, "which route updates the user?")["facts"][0]["value"] == "PUT /user"

@@ -339,17 +339,49 @@ def joined(question: str) -> list[tuple[str, bool, str]]:
         raw = f"{m.group(2)}_{m.group(1)}"
         out.append((norm_ident(raw), False, raw))
     for m in _PHRASAL.finditer(question):  # "which route logs the user out?": logout
-        raw = (m.group(1) + m.group(2)).lower()
+        raw = (m.group(2) + m.group(3)).lower()
         out.append((raw, False, raw))
+        if m.group(1):  # "when a read times out": read_timeout
+            raw = f"{m.group(1)}_{raw}".lower()
+            out.append((norm_ident(raw), False, raw))
     return out
 
 
-# a phrasal verb, as code names it in one word (logout, signup, setup, lookup, teardown)
-_PHRASAL = re.compile(r"\b(log|sign|check|set|look|clean|tear|shut|start|back|roll)(?:s|ged|ging|ed|ing|ting)?"
-                      r"\s+(?:[A-Za-z']+\s+){0,2}?(in|out|on|up|down|back)\b", re.I)
+# a phrasal verb, as code names it in one word (logout, signup, setup, lookup, teardown,
+# timeout), with the word before it (what times out)
+_PHRASAL = re.compile(r"\b(?:([A-Za-z]+)\s+)?(log|sign|check|set|look|clean|tear|shut|start|back|roll|time)"
+                      r"(?:s|ged|ging|ed|ing|ting|d)?\s+(?:[A-Za-z']+\s+){0,2}?(in|out|on|up|down|back)\b",
+                      re.I)
 
 
 _PREDICATE = re.compile(r"\b([A-Za-z]{3,})\s+(?:is|are)\s+([A-Za-z]{3,}ed)\b")
+
+
+# What a route does, by the HTTP methods that do it: "which route returns the user's feed?" is a
+# GET, "which route creates an article?" a POST
+_METHOD_VERBS = (
+    ({"GET"}, re.compile(r"\b(?:returns?|returning|lists?|listing|gets?|getting|fetch(?:es|ing)?|"
+                          r"shows?|showing|retriev(?:es?|ing)|displays?|displaying)\b", re.I)),
+    ({"POST"}, re.compile(r"\b(?:creat(?:es?|ing)|adds?|adding|registers?|registering|submits?|"
+                           r"submitting|uploads?|uploading)\b", re.I)),
+    ({"PUT", "PATCH"}, re.compile(r"\b(?:updat(?:es?|ing)|edits?|editing|modif(?:y|ies|ying))\b", re.I)),
+    ({"DELETE"}, re.compile(r"\b(?:delet(?:es?|ing)|remov(?:es?|ing)|destroy(?:s|ing)?)\b", re.I)),
+)
+
+
+# ...said of the route ("which route returns ..."): not "what does the login route return?"
+# (what its response holds)
+_ROUTE_DOES = re.compile(r"\b(?:routes?|endpoints?|handlers?|apis?)\s+(?:that\s+|which\s+)?(\w+)", re.I)
+
+
+def route_methods(question: str) -> set[str]:
+    """The HTTP methods the verb said of a route says it answers with ("which route returns
+    ...?": GET); none when no verb is said of it, or verbs of two."""
+    if re.search(r"\b(?:does|do|did)\b", question, re.I):  # "what does the route return?"
+        return set()
+    verbs = " ".join(m.group(1) for m in _ROUTE_DOES.finditer(question))
+    said = [methods for methods, rx in _METHOD_VERBS if rx.search(verbs)]
+    return said[0] if len(said) == 1 else set()
 
 
 def groups(question: str) -> set[str]:

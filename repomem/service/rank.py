@@ -42,6 +42,7 @@ from repomem.service.question import (
     joined,
     module_names,
     names_setting,
+    route_methods,
     version_slots,
     without_options,
 )
@@ -61,6 +62,22 @@ RARE = 5  # a plain word is an identifier when at most this many facts bear it a
 _HANDLING = re.compile(r"\b(?:handl|catch|caught|recover|deal|swallow|suppress|ignor|trap|intercept)",
                        re.I)
 _EXCEPTION_WORDS = frozenset(lexical_tokens("error exception err exc"))
+
+
+_SUBSCRIPT = re.compile(r"\[[^\[\]]*\]")
+
+
+def _name_words(name: str) -> set[str]:
+    """The words of a code name (KeyboardInterrupt: keyboard, interrupt), less the name run
+    together; a one-word name is its word."""
+    toks = lexical_tokens(name)
+    return {t for t in toks if t != norm_ident(name) and "_" not in t} or set(toks)
+
+
+def _said(words: set[str], said: set[str]) -> bool:
+    """Every word said by the question, a name's abbreviation as the word it begins (param:
+    parameter)."""
+    return all(w in said or len(w) >= 4 and any(q.startswith(w) for q in said) for w in words)
 
 _AUX = re.compile(r"(?:^|/)(?:examples?|docs?|tests?|samples?|demos?|benchmarks?|fixtures)/"
                   r"|(?:^|/)(?:tests?|test_[^/]*|[^/]*_tests?|conftest)\.py$"  # microblog's tests.py
@@ -178,6 +195,9 @@ class _Facts:
                                   if isinstance(r.get("attrs"), str) and _PARAMETER in r["attrs"]
                                   else "" for r in rows], dtype=object)
         # a private function or class (`_CookieCompatRequest`): the module's helper, not its API
+        # a route's HTTP method (GET of "GET /api/articles/feed")
+        self.method = np.array([r["value"].split(" ", 1)[0] if r["kind"] == "route" else ""
+                                for r in rows], dtype=object)
         self.private = np.array([r["kind"] in _CODE_NAMES and r["value"].startswith("_")
                                  and not r["value"].startswith("__") for r in rows])
         by_key = sorted(range(len(rows)), key=lambda i: (rows[i]["key"], rows[i].get("id", ""),
@@ -189,6 +209,7 @@ class _Facts:
         self._doing: dict[str, set[int]] | None = None
         self._doing_part: dict[str, dict[str, set[int]]] = {}
         self._caught: list[tuple[int, frozenset[str]]] | None = None
+        self._bases: list[tuple[int, set[str], list[set[str]]]] | None = None
         # removed facts by the kinds asked, by name (filled by repomem.service.query._removed)
         self.gone: dict[frozenset[str], dict[str, list[dict]]] = {}
 
@@ -213,6 +234,25 @@ class _Facts:
                         self._through.setdefault(entry.split(".", 1)[0], set()).add(i)
         return self._called
 
+    def subclasses(self, said: set[str]) -> list[int]:
+        """The classes the question names by their own words and their base's: Choice(ParamType)
+        by "a choice parameter type", BasicAuth(Auth) by "basic auth"."""
+        if self._bases is None:
+            self._bases = []
+            for i, row in enumerate(self.rows):
+                attrs = row.get("attrs")
+                if row["kind"] != "class" or not isinstance(attrs, str) or '"bases"' not in attrs:
+                    continue
+                bases, was = dict(json.loads(attrs)).get("bases", ""), None
+                while bases != was:  # Generic[Mapping[K, V]] is Generic
+                    was, bases = bases, _SUBSCRIPT.sub("", bases)
+                named = [_name_words(b.strip().rsplit(".", 1)[-1]) for b in bases.split(",")
+                         if b.strip() and "=" not in b]  # not metaclass=ABCMeta
+                own = _name_words(row["value"])
+                self._bases.append((i, own, [b for b in named if b and not own <= b]))
+        return [i for i, own, bases in self._bases
+                if _said(own, said) and any(_said(b, said) for b in bases)]
+
     def catching(self, said: set[str]) -> list[int]:
         """The functions whose bodies catch an exception the question names by its words (its
         lexical tokens SAID): KeyboardInterrupt by "keyboard interrupts", ClickException by
@@ -221,10 +261,7 @@ class _Facts:
             self._caught = []
             for i, row in enumerate(self.rows):
                 for name in filter(None, catches_of(row).split(", ")):
-                    last = name.rsplit(".", 1)[-1]
-                    toks = lexical_tokens(last)  # its words, less the name run together
-                    own = ({t for t in toks if t != norm_ident(last) and "_" not in t}
-                           or set(toks)) - _EXCEPTION_WORDS
+                    own = _name_words(name.rsplit(".", 1)[-1]) - _EXCEPTION_WORDS
                     if own:
                         self._caught.append((i, frozenset(own)))
         return sorted({i for i, words in self._caught if words <= said})
@@ -453,6 +490,10 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
                        if rows[i]["kind"] == "class" and rows[i]["value"] == word]
             if 0 < len(spelled) <= RARE and not exact[spelled].any():
                 exact[spelled] += 1
+        # "which class represents a choice parameter type?": Choice(ParamType), not ParamType
+        sub = facts.subclasses(set(lexical_tokens(question)))
+        if 0 < len(sub) <= RARE:
+            exact[sub] += 1
     for name, _, _ in joined(question):  # "the HTTP read timeout": read_timeout
         hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] not in _CODE_NAMES] \
             or facts.names.get("/" + name, [])  # "logs the user out": the route /logout
@@ -664,6 +705,9 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     if kinds & {"dependency", "python"}:
         wanted |= facts.runtime
     fused += wanted * SIGNALS["intent"] / (RRF_K + 1)
+    methods = route_methods(question) if "route" in kinds else set()
+    if methods:  # "which route returns the user's feed?": a GET, not POST /users
+        fused += np.isin(facts.method, sorted(methods)) * SIGNALS["intent"] / (RRF_K + 1) / 2
     wanted_groups = groups(question) if "dependency" in kinds else set()
     if wanted_groups:  # "the docs build", "type checking": that group's pin
         in_group = np.isin(facts.group, sorted(wanted_groups)) & wanted
