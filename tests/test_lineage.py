@@ -357,3 +357,36 @@ def test_a_version_the_question_quotes_is_the_floor_it_was(new_repo):
     assert [(n["name"], n["now"], n["commit"]) for n in res["lineage"]] == [(">=3.7", ">=3.10", dropped)]
     assert lineage_line(res["lineage"][0]).startswith("`>=3.7` is now `>=3.10`, changed in")
     assert ask(r, "When did the project drop Python 3.4?")["lineage"] == []
+
+
+def test_a_quoted_version_meets_a_floor_written_in_full(new_repo):
+    """"When did express drop support for node 0.10?": package.json's engines said
+    `>= 0.10.0`, which the question quotes as 0.10 (trailing zeros are the same version)."""
+    def package(node):
+        return '{"name": "web", "version": "1.0.0", "engines": {"node": "%s"}}\n' % node
+
+    r = indexed(new_repo(), ("2014-04-27T10:00:00Z", {"package.json": package(">= 0.10.0")}))
+    dropped = commit(r.root, "2022-02-08T10:00:00Z", "drop 0.10", {"package.json": package(">= 4")})
+    ingest(r, progress=False)
+    res = ask(r, "When did the project drop support for node 0.10?")
+    assert [(n["name"], n["now"], n["commit"]) for n in res["lineage"]] == [(">= 0.10.0", ">= 4", dropped)]
+    assert ask(r, "When did the project drop support for node 0.1?")["lineage"] == []
+
+
+def test_a_major_version_is_the_last_floor_of_that_major(new_repo):
+    """"When did the project drop Python 2?" (click): requires-python went
+    `!=3.0.*,...,>=2.7` -> `!=3.0.*,...,!=3.4.*,>=2.7` -> `>=3.6`; the note is the last floor of
+    major 2, where it left for 3.  A number the question does not say of Python ("2 years
+    ago") quotes nothing, nor does a major the floor never left ("Python 3")."""
+    def pyproject(floor):
+        return f'[project]\nname = "webapp"\nversion = "1.0"\nrequires-python = "{floor}"\n'
+
+    r = indexed(new_repo(), ("2018-05-14T10:00:00Z", {"pyproject.toml": pyproject("!=3.0.*,!=3.1.*,>=2.7")}),
+                ("2020-03-06T10:00:00Z", {"pyproject.toml": pyproject("!=3.0.*,!=3.1.*,!=3.4.*,>=2.7")}))
+    dropped = commit(r.root, "2020-04-20T10:00:00Z", "drop 2", {"pyproject.toml": pyproject(">=3.6")})
+    commit(r.root, "2021-11-11T10:00:00Z", "drop 3.6", {"pyproject.toml": pyproject(">=3.7")})
+    ingest(r, progress=False)
+    res = ask(r, "When did the project drop Python 2?")
+    assert [(n["name"], n["commit"]) for n in res["lineage"]] == [("!=3.0.*,!=3.1.*,!=3.4.*,>=2.7", dropped)]
+    assert ask(r, "What python floor changed 2 years ago?")["lineage"] == []
+    assert ask(r, "When did the project drop Python 3?")["lineage"] == []

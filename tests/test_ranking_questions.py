@@ -159,6 +159,8 @@ def top(r, question, n=1):
     # the Dockerfile's own facts, not compose's or heroku.yml's mention of it
     ("What is the default of the `NIGHTLY` build argument in the Dockerfile?", "docker", "0"),
     ("What image does the Dockerfile of webapp start FROM?", "docker", "python:3.12-slim"),
+    # "python" names the python image, not the interpreter's facts (nor ARG UV_VERSION)
+    ("What python version does the Dockerfile use?", "docker", "python:3.12-slim"),
     # a function asked by what it does: its docstring, not a name sharing its words, nor the
     # function that a quoted parameter happens to name
     ("Which helper returns an absolute URL, using this URL as the base?", "function", "join"),

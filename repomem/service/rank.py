@@ -483,6 +483,13 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
                       if rows[i]["kind"] == "class"]
             if 0 < len(raised) <= RARE:
                 exact[raised] += 1
+    if "docker" in kinds and _IMAGE_WORDS.search(question):  # "what python version does the
+        # dockerfile use?": the python image (the word "python" names the interpreter's facts,
+        # not an identifier); not "what is the node environment?", NODE_ENV
+        for word in set(re.findall(r"[a-z][a-z0-9_]*", question.lower())):
+            images = facts.images.get(word, [])
+            if 0 < len(images) <= RARE and not exact[images].any():
+                exact[images] += 1
     if "class" in kinds:  # "which class represents the URL?": a word spelled as a class's name
         # (capitalised, not the question's first word) names it, though "url" frames questions
         for word in set(_CAPITALISED.findall(question.strip(), 1)):
@@ -510,6 +517,7 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
 
 
 _CAPITALISED = re.compile(r"\b[A-Z][A-Za-z0-9]*\b")
+_IMAGE_WORDS = re.compile(r"\b(?:images?|versions?|dockerfiles?|containers?|base)\b", re.I)
 # a keyword argument or an object's key in a value: `(max_connections=`, `{ maxAge:`, `, b: `
 _PASSED = re.compile(r"[({,]\s*([A-Za-z_]\w*)\s*(?:=(?!=)|:(?![:/]))")
 # an environment variable a value reads by name: env("DATABASE_URL"), ${DATABASE_URL}
@@ -554,10 +562,13 @@ def _retired_values(question: str, top: list[dict], t: int, have: set, taken: se
     words = set(re.findall(r"[\w.:/<>\-]+", question))
     out = []
     for row in top:
-        for value, commit, ended in row.get("former") or ():
+        former = row.get("former") or ()
+        after = [f[0] for f in former[1:]] + [row["value"]]  # what each earlier value became
+        for (value, commit, ended), then in zip(former, after):
             if row["kind"] in _CODE_NAMES and value in taken:
                 continue
-            if ended <= t and len(value) >= 3 and _quoted(row, value, words) and value != row["value"] \
+            if ended <= t and len(value) >= 3 and _quoted(row, value, words, then, question) \
+                    and value != row["value"] \
                     and (row["key"], value) not in have and value.lower() not in ("true", "false"):
                 out.append({"name": value, "key": row["key"], "now": row["value"],
                             "commit": commit, "at": ended})
@@ -566,15 +577,28 @@ def _retired_values(question: str, top: list[dict], t: int, have: set, taken: se
 
 # one version floor or pin (">=3.7", "^4.17", "==2.0.*"): "when did we drop Python 3.7?"
 _FLOOR = re.compile(r"(?:>=|~=|==|\^|~)\s*v?(\d+(?:\.\d+)*)(?:\.\*)?")
+# the floor among exclusions ("!=3.0.*,!=3.1.*,>=2.7"): its major version, "drop Python 2"
+_LOWER = re.compile(r"(?:^|,)\s*(?:>=|~=|\^|~)\s*v?(\d+)(?:\.\d+)*\s*(?=,|$)")
+_ZEROS = re.compile(r"(?:\.0)+$")
 
 
-def _quoted(row: dict, value: str, words: set[str]) -> bool:
+def _quoted(row: dict, value: str, words: set[str], then: str = "", question: str = "") -> bool:
     """Whether the question quotes an earlier value: as it was written, or a runtime's or
-    package's version floor by its number ("drop Python 3.7": ``>=3.7``)."""
+    package's version floor by its number ("drop Python 3.7": ``>=3.7``; "node 0.10":
+    ``>= 0.10.0``), or by its major version after the runtime's or package's name when the
+    value after it (THEN) left that major ("drop Python 2": the last ``!=3.0.*,...,>=2.7``)."""
     if value in words:
         return True
-    m = _FLOOR.fullmatch(value.strip()) if row["kind"] in ("python", "dependency") else None
-    return m is not None and m.group(1) in words
+    if row["kind"] not in ("python", "dependency"):
+        return False
+    m = _FLOOR.fullmatch(value.strip())
+    if m is not None and _ZEROS.sub("", m.group(1)) in {_ZEROS.sub("", w) for w in words}:
+        return True
+    major, after = _LOWER.search(value.strip()), _LOWER.search(then.strip())
+    if major is None or (after is not None and after.group(1) == major.group(1)):
+        return False
+    name = "python" if row["kind"] == "python" else row["key"].rsplit(":", 1)[-1]
+    return re.search(rf"\b{re.escape(name)}\s+v?{major.group(1)}(?![\w.])", question, re.I) is not None
 
 
 SUMMARY_TOP = 30  # the best candidates so far whose summaries are compared with the question
