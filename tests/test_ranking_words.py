@@ -1495,3 +1495,28 @@ def test_a_routes_verb_says_its_method(new_repo):
     got = ask(r, "which route returns the user's feed?")["facts"]
     assert got[0]["value"] == "GET /articles/feed", [f["value"] for f in got]
     assert ask(r, "which route updates the user?")["facts"][0]["value"] == "PUT /user"
+
+
+PROGRESS_PY = '''class ProgressBar:
+    """Shows how far an iteration has come."""
+
+    def __init__(self, iterable, length=None, fill_char="#", empty_char=" ",
+                 bar_template="%(bar)s", info_sep="  ", show_eta=True, show_percent=None,
+                 show_pos=False, label=None, file=None, color=None, width=30, hidden=False):
+        self.iterable = iterable
+        self.width = width
+'''
+
+
+def test_a_size_asked_by_its_adjective_is_its_noun(new_repo):
+    """"How wide is the progress bar?" (click) gave the class ProgressBar, then its
+    bar_template: "wide" is the progress bar's width (ProgressBar.width = 30), as "the progress
+    bar width" would say; "how long is a token valid?" asks for a time, no length."""
+    from repomem.service.question import measured
+
+    assert measured("how wide is the progress bar?") == "how wide is the progress bar width?"
+    assert measured("how long can a post be?") == "how long can a post length be?"
+    assert measured("how long is an api token valid?") == "how long is an api token valid?"
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"src/click/_termui_impl.py": PROGRESS_PY}))
+    got = ask(r, "how wide is the progress bar?")["facts"]
+    assert got[0]["key"] == "config:src/click/_termui_impl.py:ProgressBar.width", [f["key"] for f in got]

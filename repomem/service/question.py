@@ -149,7 +149,9 @@ _HOW_VERB = re.compile(r"\bhow\s+(?:(?:do|can|could|should|would|might)\s+(?:i|w
                        re.I)
 _OPTION = re.compile(r"(?<![\w\-])--?[A-Za-z][\w\-]*")  # --version, -v
 _WHERE = re.compile(r"^\s*where\b", re.I)
-_HOW_MANY = re.compile(r"\bhow\s+(?:many|much)\b", re.I)
+# "how many", and a size asked by its adjective ("how wide is the progress bar?"): a number;
+# not "how long is a token valid?", which the code that signs it may say (jwt.sign's expiresIn)
+_HOW_MANY = re.compile(r"\bhow\s+(?:many|much|wide|tall|high|deep|big|large)\b", re.I)
 # "how is a relative url merged with the base url?", "how are environment variables mapped to
 # options?": how the code does something to something, answered by code, however many
 # setting words it says ("how is the database configured?" says no more than a setting does)
@@ -184,6 +186,26 @@ def module_names(path: str) -> list[str]:
     """The names code calls a module-level function of PATH by, before a dot: its module and
     packages (``click`` and ``termui`` for src/click/termui.py: ``click.prompt``)."""
     return [p for p in path.rsplit(".", 1)[0].split("/") if p and p not in _NOT_MODULES]
+
+
+# "How wide is the progress bar?" asks for its width: ProgressBar.width.  "How long" is a length
+# unless it asks for a time ("how long is a token valid?").
+_MEASURED = re.compile(r"^(\s*how\s+(wide|tall|high|deep|big|large|long)\s+(?:is|are|was|were|can|could|"
+                       r"should|may|must)\s+)((?:(?!\bbe\b).)+?)(\s+be)?(\s*\??\s*)$", re.I)
+_DIMENSION = {"wide": "width", "tall": "height", "high": "height", "deep": "depth", "big": "size",
+              "large": "size", "long": "length"}
+_DURATION = re.compile(r"\b(?:valid|last|lasts|live|lives|kept|cached|take|takes|wait|waits|"
+                       r"expires?|timeout|until|ago|run|runs)\b", re.I)
+
+
+def measured(question: str) -> str:
+    """The question with the noun of the size it asks for by its adjective after what it is
+    asked of ("how wide is the progress bar width?"), so that noun names the setting as "the
+    progress bar width" would; else the question."""
+    m = _MEASURED.match(question)
+    if m is None or m.group(2).lower() == "long" and _DURATION.search(question):
+        return question
+    return f"{m.group(1)}{m.group(3)} {_DIMENSION[m.group(2).lower()]}{m.group(4) or ''}{m.group(5)}"
 
 
 def without_options(question: str) -> str:

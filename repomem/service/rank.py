@@ -40,6 +40,7 @@ from repomem.service.question import (
     identifiers,
     intent,
     joined,
+    measured,
     module_names,
     names_setting,
     route_methods,
@@ -709,6 +710,7 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
 
     if not rows:
         return [], []
+    question = measured(question)  # "how wide is the progress bar?": its width
     facts = _facts(rows)
     kinds = intent(question)
     if not kinds and _names_model(question, facts):
