@@ -1520,3 +1520,20 @@ def test_a_size_asked_by_its_adjective_is_its_noun(new_repo):
     r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"src/click/_termui_impl.py": PROGRESS_PY}))
     got = ask(r, "how wide is the progress bar?")["facts"]
     assert got[0]["key"] == "config:src/click/_termui_impl.py:ProgressBar.width", [f["key"] for f in got]
+
+
+def test_the_projects_own_version_by_its_name(new_repo):
+    """"What was the express version in 2015?" (express) gave a dependency of package.json:
+    "express" is the repository's own name, which no dependency bears (an example's
+    `app.use(express.static(...))` does not make it one), so the question asks for the
+    project's version."""
+    package = ('{"name": "webx", "version": "%s", "dependencies": {"parseurl": "~1.3.0",'
+               ' "send": "0.13.0", "accepts": "~1.2.0", "fresh": "0.3.0"}}\n')
+    # an example's middleware bears the name too (app.use(webx.static(...)))
+    example = ("var webx = require('../../');\nvar app = webx();\n\n"
+               "app.use(webx.static(__dirname + '/public'));\n")
+    r = indexed(new_repo(), ("2015-03-01T10:00:00Z", {"package.json": package % "4.12.0",
+                                                      "examples/static/index.js": example}),
+                ("2024-03-01T10:00:00Z", {"package.json": package % "5.0.0"}))
+    old = ask(r, "what was the webx version in 2015?", as_of="2015-12-31")["facts"][0]
+    assert (old["key"], old["value"]) == ("config:package.json:version", "4.12.0")

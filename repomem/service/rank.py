@@ -419,7 +419,8 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
     packages = version_slots(question)
     asks_exception = "class" in kinds and bool(_EXCEPTION_WORD.search(question))
     if not by_purpose and "python" not in toks and "version" in toks and not any(
-            facts.names.get(n) or facts.retired.get(n) or facts.images.get(n) for n, _, _ in idents):
+            facts.names.get(n) or facts.retired.get(n) or facts.images.get(n) for n, _, _ in idents
+            if not _own_project(facts, n)):
         # "which version is click at?", "what version number does express declare in its
         # package metadata?": no word names a fact, so the project's own version
         # (project.version, __version__, package.json's version) of its own files
@@ -526,6 +527,14 @@ _ENV_NAMED = re.compile(r"""\benv\(\s*["']([A-Za-z_]\w*)["']\s*\)|\$\{([A-Za-z_]
 _LIST_ITEM = re.compile(r"\.\d+(?:\.|$)")  # include.3.name, steps.0.uses: a key by position
 _EXCEPTION_WORD = re.compile(r"\b(?:exception|error)s?\b", re.I)
 _REFERENCE = re.compile(r"\$\{\{[^}]*\}\}")  # a GitHub Actions expression standing for a value
+
+
+def _own_project(facts: _Facts, name: str) -> bool:
+    """NAME is the repository's own project, which no dependency bears: "the express version"
+    (of express) is its own version, though examples' `app.use(express.static(...))` bear the
+    name; click's examples depend on click, whose version they pin."""
+    return name in facts.project and not any(facts.kind[i] == "dependency"
+                                             for i in facts.names.get(name, ()))
 
 
 def _qualified(question: str, raw: str, rows: list[dict], hits: list[int]) -> list[int]:
