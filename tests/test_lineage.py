@@ -390,3 +390,19 @@ def test_a_major_version_is_the_last_floor_of_that_major(new_repo):
     assert [(n["name"], n["commit"]) for n in res["lineage"]] == [("!=3.0.*,!=3.1.*,!=3.4.*,>=2.7", dropped)]
     assert ask(r, "What python floor changed 2 years ago?")["lineage"] == []
     assert ask(r, "When did the project drop Python 3?")["lineage"] == []
+
+
+def test_a_plain_word_is_no_retired_function_name(new_repo):
+    """"How does express set the x-powered-by header?" said "`set` is now `header`, renamed in
+    2012": res.set was renamed res.header, but the question's "set" is a verb.  A retired name
+    of code is quoted only as code (`set`, or a shape only code has)."""
+    def response(name):
+        return (f"var res = module.exports = {{}};\n\nres.{name} = function {name}(field, val) {{\n"
+                f"  this.setHeader(field, String(val));\n  return this;\n}};\n")
+
+    r = indexed(new_repo(), ("2011-08-10T10:00:00Z", {"lib/response.js": response("set")}))
+    renamed = commit(r.root, "2012-04-16T10:00:00Z", "set is header", {"lib/response.js": response("header")})
+    ingest(r, progress=False)
+    assert ask(r, "how does the response set the x-powered-by header?")["lineage"] == []
+    res = ask(r, "what is `set` called now?")
+    assert [(n["name"], n["now"], n["commit"]) for n in res["lineage"]] == [("set", "header", renamed)]

@@ -575,8 +575,10 @@ def _retired_values(question: str, top: list[dict], t: int, have: set, taken: se
         former = row.get("former") or ()
         after = [f[0] for f in former[1:]] + [row["value"]]  # what each earlier value became
         for (value, commit, ended), then in zip(former, after):
-            if row["kind"] in _CODE_NAMES and value in taken:
-                continue
+            if row["kind"] in _CODE_NAMES and (value in taken or not (
+                    _CODE_SHAPE.search(value) or f"`{value}`" in question)):
+                continue  # a plain word is no name: "how does express set the header?" says
+                # nothing of res.set, renamed res.header in 2012 (_exact matches code names)
             if ended <= t and len(value) >= 3 and _quoted(row, value, words, then, question) \
                     and value != row["value"] \
                     and (row["key"], value) not in have and value.lower() not in ("true", "false"):
