@@ -1537,3 +1537,38 @@ def test_the_projects_own_version_by_its_name(new_repo):
                 ("2024-03-01T10:00:00Z", {"package.json": package % "5.0.0"}))
     old = ask(r, "what was the webx version in 2015?", as_of="2015-12-31")["facts"][0]
     assert (old["key"], old["value"]) == ("config:package.json:version", "4.12.0")
+
+
+FOLLOW_ROUTES_PY = '''from flask import Blueprint
+
+bp = Blueprint("main", __name__)
+
+
+@bp.route("/user/<username>")
+def user(username):
+    """Show a user's profile and posts."""
+    return render_template("user.html", user=username)
+
+
+@bp.route("/follow/<username>", methods=["POST"])
+def follow(username):
+    return redirect(url_for("main.user", username=username))
+
+
+@bp.route("/api/users/<int:id>/following")
+def get_following(id):
+    return {"items": []}
+'''
+
+
+def test_a_verb_names_the_route_of_its_handler(new_repo):
+    """"Which route follows a user?" (microblog) gave `GET /user/<username>`: "follows" is the
+    verb the handler `follow` is named by, so its route answers."""
+    # as in microblog, more facts bear "user" than a plain word may name
+    models = "from app import db\n\n" + "".join(
+        f"\nclass {m}(db.Model):\n    user = db.relationship('User')\n"
+        for m in ("Post", "Message", "Notification", "Task", "Token", "Avatar"))
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"app/main/routes.py": FOLLOW_ROUTES_PY,
+                                                      "app/models.py": models}))
+    got = ask(r, "which route follows a user?")["facts"]
+    assert got[0]["value"] == "POST /follow/<username>", [f["value"] for f in got]

@@ -435,6 +435,9 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
         # _get_text_stream (8 of the dev half's 11 renamed questions are such).
         hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] not in _CODE_NAMES
                 or (shaped and not by_purpose and _spelled(rows[i], raw))]
+        if not hits and not shaped and "route" in kinds and re.fullmatch(r"[a-z]{3,}[^s]s", name):
+            # "which route follows a user?": the route of `follow` (POST /follow/<username>)
+            hits = [i for i in facts.names.get(name[:-1], ()) if rows[i]["kind"] == "route"]
         if name in packages and name not in facts.project:
             # "what mypy version": the package, not the [tool.mypy] settings that bear its name;
             # "what redis version", no package of that name: the image a service runs (redis:8.4)
