@@ -181,6 +181,8 @@ _CATCH = re.compile(
 def catches(body: str, quotes: str = "\"'`") -> str:
     """The exception types a body catches, each once, in order of first catch (at most
     MAX_CALLS); none read inside a string literal delimited by QUOTES."""
+    if "except" not in body and "catch" not in body:
+        return ""  # most bodies (mining is hot: stripping their strings costs more than this)
     out: dict[str, None] = {}
     for py, java in _CATCH.findall(_strings(quotes).sub('""', body)):
         for name in re.split(r"[\s,|]+", py or java):

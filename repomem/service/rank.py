@@ -63,9 +63,7 @@ RARE = 5  # a plain word is an identifier when at most this many facts bear it a
 _HANDLING = re.compile(r"\b(?:handl|catch|caught|recover|deal|swallow|suppress|ignor|trap|intercept)",
                        re.I)
 _EXCEPTION_WORDS = frozenset(lexical_tokens("error exception err exc"))
-
-
-_SUBSCRIPT = re.compile(r"\[[^\[\]]*\]")
+_SUBSCRIPT = re.compile(r"\[[^\[\]]*\]")  # a base's type arguments: Generic[T]
 
 
 def _name_words(name: str) -> set[str]:
@@ -79,6 +77,7 @@ def _said(words: set[str], said: set[str]) -> bool:
     """Every word said by the question, a name's abbreviation as the word it begins (param:
     parameter)."""
     return all(w in said or len(w) >= 4 and any(q.startswith(w) for q in said) for w in words)
+
 
 _AUX = re.compile(r"(?:^|/)(?:examples?|docs?|tests?|samples?|demos?|benchmarks?|fixtures)/"
                   r"|(?:^|/)(?:tests?|test_[^/]*|[^/]*_tests?|conftest)\.py$"  # microblog's tests.py
@@ -195,10 +194,10 @@ class _Facts:
         self.param_of = np.array([own_names(r["key"])[0].rpartition(".")[0].lower()
                                   if isinstance(r.get("attrs"), str) and _PARAMETER in r["attrs"]
                                   else "" for r in rows], dtype=object)
+        # a route's HTTP methods (GET of "GET /api/articles/feed", GET and POST of "GET,POST /edit")
+        self.methods = [set(r["value"].split(" ", 1)[0].split(",")) if r["kind"] == "route" else set()
+                        for r in rows]
         # a private function or class (`_CookieCompatRequest`): the module's helper, not its API
-        # a route's HTTP method (GET of "GET /api/articles/feed")
-        self.method = np.array([r["value"].split(" ", 1)[0] if r["kind"] == "route" else ""
-                                for r in rows], dtype=object)
         self.private = np.array([r["kind"] in _CODE_NAMES and r["value"].startswith("_")
                                  and not r["value"].startswith("__") for r in rows])
         by_key = sorted(range(len(rows)), key=lambda i: (rows[i]["key"], rows[i].get("id", ""),
@@ -747,7 +746,7 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     fused += wanted * SIGNALS["intent"] / (RRF_K + 1)
     methods = route_methods(question) if "route" in kinds else set()
     if methods:  # "which route returns the user's feed?": a GET, not POST /users
-        fused += np.isin(facts.method, sorted(methods)) * SIGNALS["intent"] / (RRF_K + 1) / 2
+        fused += np.array([bool(m & methods) for m in facts.methods]) * SIGNALS["intent"] / (RRF_K + 1) / 2
     wanted_groups = groups(question) if "dependency" in kinds else set()
     if wanted_groups:  # "the docs build", "type checking": that group's pin
         in_group = np.isin(facts.group, sorted(wanted_groups)) & wanted
@@ -782,7 +781,7 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
         # that catches KeyboardInterrupt is named by it, over STDIN_HANDLE, which only bears
         # the verb as its name
         # ("which click function swallows exceptions?": the project's name, not ClickException)
-        project = {t for p in facts.project for t in lexical_tokens(p)}
+        project = {w for p in facts.project for w in lexical_tokens(p)}
         catchers = facts.catching(set(lexical_tokens(question)) - project)
         if 0 < len(catchers) <= RARE:
             exact[catchers] = np.maximum(exact[catchers], 1)
