@@ -529,8 +529,6 @@ def test_what_a_function_calls():
     """A function's attrs.calls: the names its body calls, once each, in order; not its
     docstring's, nor a string's, nor a keyword's or a builtin's (len, isinstance), nor a nested
     name twice."""
-    from repomem.miners import mine_file
-
     src = (b'def save(user, raw):\n'
            b'    """Store it; see hash_password(raw) for how."""\n'
            b'    if len(raw) < 8 or not isinstance(raw, str):\n'
@@ -539,18 +537,21 @@ def test_what_a_function_calls():
            b'    db.session . commit()\n'
            b'    return bcrypt.hashpw(b"x", b"y")\n'
            b'def noop():\n    pass\n')
-    got = {f.value: dict(f.attrs) for f in mine_file("app/users.py", src) if f.kind == "function"}
+    got = _function_attrs("app/users.py", src)
     assert got["save"]["calls"] == "ValueError, bcrypt.hashpw, raw.encode, bcrypt.gensalt, db.session.commit"
     assert "calls" not in got["noop"]
 
+
+def _function_attrs(path: str, src: bytes) -> dict:
+    from repomem.miners import mine_file
+
+    return {f.value: dict(f.attrs) for f in mine_file(path, src) if f.kind == "function"}
 
 
 def test_what_a_function_catches():
     """A function's attrs.catches: the exception types its except clauses name, once each, in
     order (a tuple, ``as``, ``except*``); not a bare except's, not a string's, not the
     docstring's; a function that catches nothing has none."""
-    from repomem.miners import mine_file
-
     src = (b'def main(argv):\n'
            b'    """Run; except KeyError: never raised here."""\n'
            b'    try:\n'
@@ -564,7 +565,7 @@ def test_what_a_function_catches():
            b'    except:\n'
            b'        raise\n'
            b'def run(argv):\n    return argv\n')
-    got = {f.value: dict(f.attrs) for f in mine_file("cli.py", src) if f.kind == "function"}
+    got = _function_attrs("cli.py", src)
     assert got["main"]["catches"] == "EOFError, KeyboardInterrupt, click.ClickException, OSError"
     assert "catches" not in got["run"]
 
