@@ -255,8 +255,8 @@ class _Facts:
 
     def catching(self, said: set[str]) -> list[int]:
         """The functions whose bodies catch an exception the question names by its words (its
-        lexical tokens SAID): KeyboardInterrupt by "keyboard interrupts", ClickException by
-        "click errors"; the words every exception has (error, exception) name none."""
+        lexical tokens SAID): KeyboardInterrupt by "keyboard interrupts", BrokenPipeError by
+        "broken pipe errors"; the words every exception has (error, exception) name none."""
         if self._caught is None:
             self._caught = []
             for i, row in enumerate(self.rows):
