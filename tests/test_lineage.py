@@ -344,15 +344,24 @@ def _pyproject(floor: str) -> str:
     return f'[project]\nname = "webapp"\nversion = "1.0"\nrequires-python = "{floor}"\n'
 
 
+def _floors(repo, *history: tuple[str, str]):
+    """The Repo of a project whose requires-python went through HISTORY's (date, floor)s, one
+    commit each, ingested; and the commits after the first."""
+    date, floor = history[0]
+    r = indexed(repo, (date, {"pyproject.toml": _pyproject(floor)}))
+    shas = [commit(r.root, d, f"requires-python {f}", {"pyproject.toml": _pyproject(f)})
+            for d, f in history[1:]]
+    ingest(r, progress=False)
+    return r, shas
+
+
 def test_a_version_the_question_quotes_is_the_floor_it_was(new_repo):
     """"When did the project drop Python 3.7?": requires-python went >=3.7 -> >=3.8 -> >=3.10;
     the answer says when `>=3.7` stopped (the commit that made it >=3.8), not only the current
     floor.  A version that was never the floor alone (3.4 in `!=3.4.*,>=2.7`) gets no note."""
-    r = indexed(new_repo(), ("2020-03-01T10:00:00Z", {"pyproject.toml": _pyproject("!=3.4.*,>=2.7")}),
-                ("2021-03-01T10:00:00Z", {"pyproject.toml": _pyproject(">=3.7")}))
-    dropped = commit(r.root, "2023-08-17T10:00:00Z", "drop 3.7", {"pyproject.toml": _pyproject(">=3.8")})
-    commit(r.root, "2025-05-10T10:00:00Z", "drop 3.8, 3.9", {"pyproject.toml": _pyproject(">=3.10")})
-    ingest(r, progress=False)
+    r, (_, dropped, _) = _floors(new_repo(), ("2020-03-01T10:00:00Z", "!=3.4.*,>=2.7"),
+                                 ("2021-03-01T10:00:00Z", ">=3.7"), ("2023-08-17T10:00:00Z", ">=3.8"),
+                                 ("2025-05-10T10:00:00Z", ">=3.10"))
     res = ask(r, "When did the project drop Python 3.7?")
     assert res["facts"][0]["key"] == "python:requires:."
     assert [(n["name"], n["now"], n["commit"]) for n in res["lineage"]] == [(">=3.7", ">=3.10", dropped)]
@@ -379,11 +388,9 @@ def test_a_major_version_is_the_last_floor_of_that_major(new_repo):
     `!=3.0.*,...,>=2.7` -> `!=3.0.*,...,!=3.4.*,>=2.7` -> `>=3.6`; the note is the last floor of
     major 2, where it left for 3.  A number the question does not say of Python ("2 years
     ago") quotes nothing, nor does a major the floor never left ("Python 3")."""
-    r = indexed(new_repo(), ("2018-05-14T10:00:00Z", {"pyproject.toml": _pyproject("!=3.0.*,!=3.1.*,>=2.7")}),
-                ("2020-03-06T10:00:00Z", {"pyproject.toml": _pyproject("!=3.0.*,!=3.1.*,!=3.4.*,>=2.7")}))
-    dropped = commit(r.root, "2020-04-20T10:00:00Z", "drop 2", {"pyproject.toml": _pyproject(">=3.6")})
-    commit(r.root, "2021-11-11T10:00:00Z", "drop 3.6", {"pyproject.toml": _pyproject(">=3.7")})
-    ingest(r, progress=False)
+    r, (_, dropped, _) = _floors(new_repo(), ("2018-05-14T10:00:00Z", "!=3.0.*,!=3.1.*,>=2.7"),
+                                 ("2020-03-06T10:00:00Z", "!=3.0.*,!=3.1.*,!=3.4.*,>=2.7"),
+                                 ("2020-04-20T10:00:00Z", ">=3.6"), ("2021-11-11T10:00:00Z", ">=3.7"))
     res = ask(r, "When did the project drop Python 2?")
     assert [(n["name"], n["commit"]) for n in res["lineage"]] == [("!=3.0.*,!=3.1.*,!=3.4.*,>=2.7", dropped)]
     assert ask(r, "What python floor changed 2 years ago?")["lineage"] == []

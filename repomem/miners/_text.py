@@ -155,18 +155,20 @@ def _strings(quotes: str) -> re.Pattern:
     return re.compile("|".join(triple + [_QUOTED[q] for q in quotes]))
 
 
-def calls(body: str, quotes: str = "\"'`") -> str:
-    """The names a body calls, each once, in order of first call (at most MAX_CALLS); none read
-    inside a string literal delimited by QUOTES (``raise ValueError("use connect() first")``
-    calls no ``connect``)."""
+def body_attrs(body: str, quotes: str = "\"'`") -> tuple[str, str]:
+    """What a body calls and what it catches: the names it calls, each once, in order of first
+    call (at most MAX_CALLS), and the exception types it catches, likewise; none read inside a
+    string literal delimited by QUOTES (``raise ValueError("use connect() first")`` calls no
+    ``connect``), which are stripped once for both."""
+    code = _strings(quotes).sub('""', body)
     out: dict[str, None] = {}
-    for name in _CALL.findall(_strings(quotes).sub('""', body)):
+    for name in _CALL.findall(code):
         if name in _NOT_CALLS:
             continue
         out["".join(name.split())] = None
         if len(out) >= MAX_CALLS:
             break
-    return ", ".join(out)
+    return ", ".join(out), _caught(code)
 
 
 # What a function's body catches: Python's ``except (EOFError, KeyboardInterrupt) as e:`` (and
@@ -178,13 +180,12 @@ _CATCH = re.compile(
     r"|(?<![\w$.])catch\s*\(\s*(?:final\s+)?((?:[A-Za-z_][\w.]*\s*\|\s*)*[A-Za-z_][\w.]*)\s+[A-Za-z_]\w*\s*\)")
 
 
-def catches(body: str, quotes: str = "\"'`") -> str:
-    """The exception types a body catches, each once, in order of first catch (at most
-    MAX_CALLS); none read inside a string literal delimited by QUOTES."""
-    if "except" not in body and "catch" not in body:
-        return ""  # most bodies (mining is hot: stripping their strings costs more than this)
+def _caught(code: str) -> str:
+    """The exception types a body (its string literals stripped) catches."""
+    if "except" not in code and "catch" not in code:
+        return ""  # most bodies: the regex would scan them for nothing
     out: dict[str, None] = {}
-    for py, java in _CATCH.findall(_strings(quotes).sub('""', body)):
+    for py, java in _CATCH.findall(code):
         for name in re.split(r"[\s,|]+", py or java):
             if name:
                 out[name] = None

@@ -24,7 +24,7 @@ from repomem.miners._pyroutes import Wiring
 from repomem.miners._pysettings import constants_and_settings
 from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _first_error_line, _Source, _string_value, _words
 from repomem.miners._pyurls import UrlConf
-from repomem.miners._text import calls, catches
+from repomem.miners._text import body_attrs
 
 ROUTE_VERBS = {"get", "post", "put", "delete", "patch", "head", "options", "websocket", "route", "api_route"}
 ROUTE_PURPOSE_SUFFIX = " (HTTP endpoint / API route / URL path)"
@@ -269,7 +269,7 @@ def _function_fact(src: _Source, path: str, decorators, fn, cls: str) -> Fact:
         start = max(decorators[0].start_point[0], def_row - (MAX_TEXT_LINES - len(def_rows)))
     code = src.data[getattr(doc_node, "end_byte", body.start_byte):body.end_byte] \
         .decode("utf-8", "replace")  # not the docstring's
-    said, caught = calls(code, "\"'"), catches(code, "\"'")
+    said, caught = body_attrs(code, "\"'")
     return Fact(
         key="function", kind=FUNCTION, anchor=f"{path}::{qualname}",
         subject=f"{'method' if cls else 'function'} {qualname}",

@@ -194,9 +194,6 @@ class _Facts:
         self.param_of = np.array([own_names(r["key"])[0].rpartition(".")[0].lower()
                                   if isinstance(r.get("attrs"), str) and _PARAMETER in r["attrs"]
                                   else "" for r in rows], dtype=object)
-        # a route's HTTP methods (GET of "GET /api/articles/feed", GET and POST of "GET,POST /edit")
-        self.methods = [set(r["value"].split(" ", 1)[0].split(",")) if r["kind"] == "route" else set()
-                        for r in rows]
         # a private function or class (`_CookieCompatRequest`): the module's helper, not its API
         self.private = np.array([r["kind"] in _CODE_NAMES and r["value"].startswith("_")
                                  and not r["value"].startswith("__") for r in rows])
@@ -746,7 +743,10 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     fused += wanted * SIGNALS["intent"] / (RRF_K + 1)
     methods = route_methods(question) if "route" in kinds else set()
     if methods:  # "which route returns the user's feed?": a GET, not POST /users
-        fused += np.array([bool(m & methods) for m in facts.methods]) * SIGNALS["intent"] / (RRF_K + 1) / 2
+        # a route's methods: GET of "GET /api/articles/feed", GET and POST of "GET,POST /edit"
+        by_method = [r["kind"] == "route" and not methods.isdisjoint(r["value"].split(" ", 1)[0].split(","))
+                for r in rows]
+        fused += np.array(by_method) * SIGNALS["intent"] / (RRF_K + 1) / 2
     wanted_groups = groups(question) if "dependency" in kinds else set()
     if wanted_groups:  # "the docs build", "type checking": that group's pin
         in_group = np.isin(facts.group, sorted(wanted_groups)) & wanted

@@ -24,7 +24,7 @@ from repomem.core.model import CLASS, CONFIG, CONSTANT, FUNCTION, Fact
 from repomem.miners._base import MineError
 from repomem.miners._pysettings import MAX_LEAVES, _expression
 from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _first_error_line, _Source, _words
-from repomem.miners._text import calls, catches
+from repomem.miners._text import body_attrs
 from repomem.miners.lang import Lang, load
 from repomem.miners.lang.purpose import describe, doc_text, param_names
 from repomem.miners.lang.routes import Routes
@@ -227,9 +227,8 @@ class FileFacts:
         memo = (self.lang.quotes, hashlib.blake2b(cut, digest_size=16).digest())
         got = _CALLS.get(memo)
         if got is None:
-            code = cut.decode("utf-8", "replace")
-            got = remember(_CALLS, memo, (calls(code, self.lang.quotes),
-                                          catches(code, self.lang.quotes)), CALLS_MAX)
+            got = remember(_CALLS, memo, body_attrs(cut.decode("utf-8", "replace"), self.lang.quotes),
+                           CALLS_MAX)
         said, caught = got
         attrs = ((("calls", said),) if said else ()) + ((("catches", caught),) if caught else ()) + (
             ("class", ".".join(scope)), ("location", self.path), ("signature", signature))
