@@ -737,8 +737,8 @@ def send_email(subject, sender, recipients, text_body, html_body, attachments=No
 def test_function_parameter_defaults(new_repo):
     """click's ``prompt(prompt_suffix=": ")``: a public module-level function's defaults are
     settings (``config:<path>:<function>.<parameter>``, attrs default and parameter) with a
-    history; not None, an @overload stub's ``...``, a private function's or parameter's, a
-    method's (only a constructor's), nor a test's.  They answer when the question names the
+    history; not None, an @overload stub's ``...``, a private function's or parameter's, nor a
+    test's; a public method's are its class's (``Formatter.write.indent``).  They answer when the question names the
     function: "are redirects followed by default?" is the client's, not get()'s."""
     from repomem.service.query import ask, history
     from tests.conftest import indexed
@@ -749,7 +749,7 @@ def test_function_parameter_defaults(new_repo):
         "prompt.hide_input": "False", "prompt.prompt_suffix": ": ", "prompt.err": "False",
         "get.timeout": "DEFAULT_TIMEOUT", "get.follow_redirects": "False",
         "Client.follow_redirects": "True", "open_file.mode": "r", "open_file.lazy": "False",
-        "open_file.atomic": "False"}
+        "open_file.atomic": "False", "Formatter.write.indent": "2"}
     assert got["prompt.prompt_suffix"].attrs == (("default", "true"), ("parameter", "true"))
     assert got["prompt.prompt_suffix"].purpose == "prompt suffix - a default of prompt()"
     assert got["prompt.prompt_suffix"].line == 10
@@ -832,4 +832,5 @@ def test_a_public_class_attribute_is_a_setting_with_a_history(tmp_path):
     # a test's class is a fixture: its attributes state nothing
     fixture = b"class ResponseBodyAuth:\n    requires_response_body = True\n"
     assert [f for f in mine_file("tests/client/test_auth.py", fixture) if f.kind == "config"] == []
+
 

@@ -1516,10 +1516,73 @@ def test_a_size_asked_by_its_adjective_is_its_noun(new_repo):
 
     assert measured("how wide is the progress bar?") == "how wide is the progress bar width?"
     assert measured("how long can a post be?") == "how long can a post length be?"
-    assert measured("how long is an api token valid?") == "how long is an api token valid?"
+    assert measured("how long is an api token valid?") == "how long is an api token valid timeout?"
     r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"src/click/_termui_impl.py": PROGRESS_PY}))
     got = ask(r, "how wide is the progress bar?")["facts"]
     assert got[0]["key"] == "config:src/click/_termui_impl.py:ProgressBar.width", [f["key"] for f in got]
+
+
+TOKEN_MODELS_PY = '''class User(db.Model):
+    token = so.mapped_column(sa.String(32), index=True, unique=True)
+    token_expiration = so.mapped_column(sa.DateTime)
+
+    def get_reset_password_token(self, expires_in=600):
+        return jwt.encode({"reset_password": self.id, "exp": time() + expires_in}, KEY)
+
+    def get_token(self, expires_in=%d):
+        self.token = secrets.token_hex(16)
+        self.token_expiration = now() + timedelta(seconds=expires_in)
+        return self.token
+
+    def revoke_token(self):
+        self.token_expiration = now() - timedelta(seconds=1)
+
+    @staticmethod
+    def check_token(token):
+        return db.session.scalar(sa.select(User).where(User.token == token))
+'''
+TOKEN_API_PY = '''from app.api import bp
+
+
+@bp.route("/tokens", methods=["POST"])
+def get_token():
+    return {"token": basic_auth.current_user().get_token()}
+
+
+@bp.route("/tokens", methods=["DELETE"])
+def revoke_token():
+    token_auth.current_user().revoke_token()
+    return "", 204
+'''
+TOKEN_CONFIG_PY = '''import os
+
+
+class Config:
+    SQLALCHEMY_DATABASE_URI = os.environ.get("DATABASE_URL") or "sqlite:///app.db"
+    ELASTICSEARCH_URL = os.environ.get("ELASTICSEARCH_URL")
+    REDIS_URL = os.environ.get("REDIS_URL") or "redis://"
+    POSTS_PER_PAGE = 25
+'''
+
+
+def test_a_time_asked_is_a_methods_default(new_repo):
+    """"How long is an api token valid?" (microblog) gave the route POST /api/tokens: a public
+    method's parameter default is a setting with a history (``User.get_token.expires_in``), a
+    time asked for is a number (no route, though "api" says one) that code names a timeout or
+    an expiry, and a method's default answers when the question says the method's name in
+    words ("token", after its verb) and the parameter's (a timeout)."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"app/models.py": TOKEN_MODELS_PY % 3600,
+                                                      "app/api/tokens.py": TOKEN_API_PY,
+                                                      "config.py": TOKEN_CONFIG_PY}),
+                ("2024-04-01T10:00:00Z", {"app/models.py": TOKEN_MODELS_PY % 7200}))
+    key = "config:app/models.py:User.get_token.expires_in"
+    assert [v["value"] for v in history(r, key)["versions"]] == ["3600", "7200"]
+    for question in ("how long is an api token valid?", "how long does an api token last?"):
+        got = ask(r, question)
+        assert (got["facts"][0]["key"], got["answer"]) == (key, "7200"), \
+            [f["key"] for f in got["facts"]]
+    # the method is not said: its default is no answer to the posts per page
+    assert ask(r, "how many posts per page?")["facts"][0]["key"] == "config:config.py:Config.POSTS_PER_PAGE"
 
 
 def test_the_projects_own_version_by_its_name(new_repo):

@@ -77,7 +77,9 @@ from repomem.miners._base import (
 #     TypeScript setting's purpose says so.
 # 12: what a function's body catches (attrs catches: Python's except clauses, Java's catch
 #     parameters' types); an empty TOML/JSON/YAML list is the value "[]", not "".
-MINERS_VERSION = 12
+# 13: a public Python class's public methods' parameter defaults, outside tests
+#     (config:<path>:<Class>.<method>.<parameter>, attrs default and parameter).
+MINERS_VERSION = 13
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",
            "MineError", "Miner", "all_miners", "excerpt", "mine_file", "redact_stored", "register_miner",

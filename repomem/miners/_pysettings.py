@@ -205,6 +205,7 @@ def _settings(src: _Source, root, path: str) -> list[Fact]:
         # generated __init__ has none; a hand-written one may repeat a field's name)
         keys = {f.key for f in own}
         facts += own + [f for f in _init_defaults(src, cls, body, path) if f.key not in keys]
+        facts += _method_defaults(src, cls, body, path)
     return facts
 
 
@@ -275,14 +276,43 @@ def _function_defaults(src: _Source, node, path: str) -> list[Fact]:
     unless told otherwise, ``config:<path>:<function>.<parameter>``; attrs ``default`` and
     ``parameter``.  Not an ``@overload`` stub's (the implementation's are the defaults)."""
     fn = _definition(node)
-    if fn is None or is_test(path) or node.type == "decorated_definition" and any(
-            src.text(d).lstrip("@").split("(")[0].rsplit(".", 1)[-1] == "overload"
-            for d in node.named_children if d.type == "decorator"):
+    if fn is None or is_test(path) or _overload(src, node):
         return []
     name = src.text(fn.child_by_field_name("name"))
     if name.startswith("_"):
         return []
     return _defaults(src, fn, path, name, f"a default of {name}()", (("parameter", "true"),))
+
+
+def _method_defaults(src: _Source, cls, body, path: str) -> list[Fact]:
+    """The parameter defaults of a public class's public methods, outside tests (microblog's
+    ``User.get_token(expires_in=3600)``, click's ``HelpFormatter.write_dl(col_max=30)``), as a
+    module-level function's: ``config:<path>:<Class>.<method>.<parameter>``.  Not the
+    constructor's (see _init_defaults), nor an ``@overload`` stub's; of two definitions of one
+    method (a property's setter) the first."""
+    name = src.text(cls.child_by_field_name("name"))
+    if name.startswith("_") or is_test(path):
+        return []
+    facts: list[Fact] = []
+    seen: set[str] = set()
+    for node in body.named_children:
+        fn = _definition(node)
+        if fn is None or _overload(src, node):
+            continue
+        method = src.text(fn.child_by_field_name("name"))
+        if method.startswith("_") or method in seen:
+            continue
+        seen.add(method)
+        facts += _defaults(src, fn, path, f"{name}.{method}", f"a default of {name}.{method}()",
+                           (("parameter", "true"),))
+    return facts
+
+
+def _overload(src: _Source, node) -> bool:
+    """Whether a definition is an ``@overload`` stub."""
+    return node.type == "decorated_definition" and any(
+        src.text(d).lstrip("@").split("(")[0].rsplit(".", 1)[-1] == "overload"
+        for d in node.named_children if d.type == "decorator")
 
 
 def _defaults(src: _Source, fn, path: str, owner: str, said: str, attrs: tuple = ()) -> list[Fact]:

@@ -198,12 +198,26 @@ _DURATION = re.compile(r"\b(?:valid|last|lasts|live|lives|kept|cached|take|takes
                        r"expires?|timeout|until|ago|run|runs)\b", re.I)
 
 
+_HOW_LONG = re.compile(r"\bhow\s+long\b", re.I)
+
+
+def asks_duration(question: str) -> bool:
+    """Whether the question asks for a time ("how long is an api token valid?", "how long does
+    a session last?"): a number, which code names a timeout, an expiry or a ttl."""
+    return bool(_HOW_LONG.search(question) and _DURATION.search(question))
+
+
 def measured(question: str) -> str:
     """The question with the noun of the size it asks for by its adjective after what it is
     asked of ("how wide is the progress bar width?"), so that noun names the setting as "the
-    progress bar width" would; else the question."""
+    progress bar width" would; a time asked for says "timeout", the word an expiry, a ttl and a
+    timeout meet on ("how long is an api token valid timeout?": ``get_token(expires_in=3600)``);
+    else the question."""
+    if asks_duration(question):
+        body = question.rstrip().rstrip("?").rstrip()
+        return f"{body} timeout{question[len(body):]}"
     m = _MEASURED.match(question)
-    if m is None or m.group(2).lower() == "long" and _DURATION.search(question):
+    if m is None:
         return question
     return f"{m.group(1)}{m.group(3)} {_DIMENSION[m.group(2).lower()]}{m.group(4) or ''}{m.group(5)}"
 
@@ -235,7 +249,8 @@ def intent(question: str) -> set[str]:
     if "python" in toks:  # "which Python does X require": the interpreter, not a package, nor
         # the package's own version ("Python versions declared in the package metadata")
         kinds = (kinds - {"dependency", "constant", "config"}) | {"python"}
-    if _HOW_MANY.search(question):  # a number: a setting or a constant, never a route
+    if _HOW_MANY.search(question) or asks_duration(question):
+        # a number: a setting or a constant, never a route
         kinds = (kinds - {"route", "function", "class"}) | {"config", "constant"}
     if "route" in kinds:  # "which method and path reach X": an HTTP method, not a function
         kinds.discard("function")

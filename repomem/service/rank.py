@@ -79,6 +79,16 @@ def _said(words: set[str], said: set[str]) -> bool:
     return all(w in said or len(w) >= 4 and any(q.startswith(w) for q in said) for w in words)
 
 
+def _said_in_words(function: str, parameter: str, words: set[str]) -> bool:
+    """Whether a question names a function's parameter in words: the function by every word of
+    its name after its verb, and the parameter by one of its own ("how long is an api token
+    valid?": ``User.get_token``'s ``expires_in``, a timeout; not ``send_email``'s ``sync`` for
+    "what is the admin email?", nor ``get``'s ``timeout``, whose name is only a verb)."""
+    said = lexical_tokens(function.rsplit(".", 1)[-1])
+    name = [w for w in said if "_" not in w][1:]
+    return bool(name) and set(name) <= words and bool(_name_words(parameter) & words)
+
+
 _AUX = re.compile(r"(?:^|/)(?:examples?|docs?|tests?|samples?|demos?|benchmarks?|fixtures)/"
                   r"|(?:^|/)(?:tests?|test_[^/]*|[^/]*_tests?|conftest)\.py$"  # microblog's tests.py
                   r"|\.(?:test|spec)\.[cm]?[jt]sx?$")
@@ -801,8 +811,13 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
         # email" (httpx's nine request functions share four defaults)
         said = {n for x in identifiers(question, facts.project) for n in (x[0], x[2].lower())}
         said |= {n.rsplit(".", 1)[-1] for n in said}
-        fused -= ((facts.param_of != "") & ~np.isin(facts.param_of, sorted(said))) \
-            * SIGNALS["intent"] / (RRF_K + 1)
+        unsaid = (facts.param_of != "") & ~np.isin(facts.param_of, sorted(said))
+        words = set(lexical_tokens(question))
+        for i in np.flatnonzero(unsaid):
+            function, _, parameter = own_names(rows[i]["key"])[0].rpartition(".")
+            if _said_in_words(function, parameter, words):
+                unsaid[i] = False
+        fused -= unsaid * SIGNALS["intent"] / (RRF_K + 1)
     fused = np.round(fused, 6)
     order = np.lexsort((facts.key_order, -fused, -(exact * tier), -tier))[:n]
     score = [round(float(tier[i] + fused[i]), 6) for i in order]  # a position keeps its score
