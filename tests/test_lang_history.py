@@ -544,3 +544,81 @@ def test_a_property_defined_by_a_call_is_a_function_with_a_history(tmp_path):
     assert ask(r, "what does req.ip return?")["facts"][0]["key"] == ip["key"]
     old = {f["subject"] for f in facts(r, as_of="2013-01-01")["facts"] if f["kind"] == "function"}
     assert old == {"method req.ip", "method req.secure"}
+
+
+TOKEN_UTILS_TS = """import * as jwt from 'jsonwebtoken';
+
+export const JWT_AUDIENCE = 'realworld-users';
+
+const generateToken = (id: number): string =>
+  jwt.sign({ user: { id } }, process.env.JWT_SECRET || 'superSecretValue9', {
+    expiresIn: '%s',
+    algorithm: 'HS256',
+  });
+
+export default generateToken;
+"""
+AUTH_TS = """import { expressjwt as jwt } from 'express-jwt';
+
+const getTokenFromHeaders = (req) => req.headers.authorization?.split(' ')[1] ?? null;
+
+const auth = {
+  required: jwt({
+    secret: process.env.JWT_SECRET || 'superSecretValue9',
+    getToken: getTokenFromHeaders,
+    algorithms: ['HS256'],
+  }),
+};
+
+export default auth;
+"""
+PACKAGE_JSON = """{"name": "realworld", "dependencies": {"express-jwt": "^8.4.1", "jsonwebtoken": "^9.0.0",
+ "express": "^4.18.2", "bcryptjs": "^2.4.3"}}
+"""
+ARTICLE_SERVICE_TS = """export const getArticles = async (query: any) => {
+  return prisma.article.findMany({
+    where: { author: query.author },
+    take: Number(query.limit) || 20,
+    include: { tags: true },
+  });
+};
+
+// a module's own call is no function's argument
+export const client = new PrismaClient({ log: { level: 3 } });
+"""
+
+
+def test_a_value_passed_in_an_object_literal_has_a_history(tmp_path):
+    """node-express-realworld's token lifetime was in no fact: ``jwt.sign(payload, secret,
+    { expiresIn: '60d' })`` in generateToken.  A number or a quantity (not a label:
+    ``algorithm: 'HS256'``) a function passes to a call in an object literal is a setting keyed
+    by the function, the callee and the name, with a history; ``limit || 20`` is worth its
+    number; not at a module's top, nor in a test.  "How long is a jwt valid?" is answered by it,
+    a number, not by the secret the tokens are signed and verified with (two reads of
+    JWT_SECRET, a JWT_AUDIENCE constant); "what is the secret used to sign tokens?" is not
+    answered by it, though its call says "sign" and "token"."""
+    from repomem.service.query import ask
+    from tests.conftest import indexed
+
+    got = {f.key: f for f in MINER.mine("src/auth/token.utils.ts", TOKEN_UTILS_TS % "60d")
+           if ("argument", "true") in f.attrs}
+    key = "config:src/auth/token.utils.ts:generateToken.jwt.sign.expiresIn"
+    assert list(got) == [key]
+    assert (got[key].value, got[key].line, got[key].purpose) == (
+        "60d", 7, "expires in - passed to jwt.sign() by generateToken()")
+    assert {f.key: f.value for f in MINER.mine("src/articles.service.ts", ARTICLE_SERVICE_TS)
+            if ("argument", "true") in f.attrs} == {
+        "config:src/articles.service.ts:getArticles.prisma.article.findMany.take": "20"}
+    assert not [f for f in MINER.mine("src/auth/token.utils.spec.ts", TOKEN_UTILS_TS % "60d")
+                if ("argument", "true") in f.attrs]
+
+    r = indexed(tmp_path / "repo",
+                ("2026-02-01T10:00:00+00:00", {"src/auth/token.utils.ts": TOKEN_UTILS_TS % "60d",
+                                                  "src/auth/auth.ts": AUTH_TS,
+                                                  "package.json": PACKAGE_JSON,
+                                                  "src/articles.service.ts": ARTICLE_SERVICE_TS}),
+                ("2026-03-01T10:00:00+00:00", {"src/auth/token.utils.ts": TOKEN_UTILS_TS % "7d"}))
+    assert [v["value"] for v in history(r, key)["versions"]] == ["60d", "7d"]
+    got = ask(r, "how long is a jwt valid?")
+    assert (got["facts"][0]["key"], got["answer"]) == (key, "7d"), [f["key"] for f in got["facts"]]
+    assert ask(r, "what is the secret used to sign tokens?")["facts"][0]["key"] != key

@@ -834,3 +834,67 @@ def test_a_public_class_attribute_is_a_setting_with_a_history(tmp_path):
     assert [f for f in mine_file("tests/client/test_auth.py", fixture) if f.kind == "config"] == []
 
 
+
+APP_INIT = '''import logging
+from logging.handlers import RotatingFileHandler
+
+import click
+
+
+def create_app(config_class=Config, timeout=Timeout(timeout=5.0)):
+    app = Flask(__name__)
+    if not app.debug:
+        file_handler = RotatingFileHandler('logs/microblog.log',
+                                           maxBytes=%d, backupCount=10)
+        file_handler.setFormatter(logging.Formatter(fmt='%%(message)s', style='%%'))
+        app.logger.addHandler(file_handler)
+        self.session.mount(retries=60 * 2)
+    return app
+
+
+class Post(db.Model):
+    body = sa.String(length=140)
+
+    def expire(self):
+        return timedelta(days=-1, hours=0.5)
+
+
+@click.option("--count", default=1)
+def cli(count):
+    pass
+
+
+app.run(port=5000)
+'''
+
+
+def test_numbers_functions_pass_by_name(new_repo):
+    """microblog's log file size was in no fact: ``RotatingFileHandler(..., maxBytes=10240)`` in
+    create_app.  A number (or a quantity) a function's body passes to a call by name is a
+    setting keyed by the function, the callee and the name, with a history; not a label or a
+    mode (a string), nor at a module's or a class's top, in a signature's default or a
+    decorator, nor in a test or a schema migration."""
+    from repomem.service.query import ask, history
+    from tests.conftest import indexed
+
+    got = {f.key.split(":", 2)[2]: f for f in mine_file("app/__init__.py", (APP_INIT % 10240).encode())
+           if ("argument", "true") in f.attrs}
+    assert {k: f.value for k, f in got.items()} == {
+        "create_app.RotatingFileHandler.maxBytes": "10240",
+        "create_app.RotatingFileHandler.backupCount": "10",
+        "create_app.session.mount.retries": "120",
+        "Post.expire.timedelta.days": "-1", "Post.expire.timedelta.hours": "0.5"}
+    f = got["create_app.RotatingFileHandler.maxBytes"]
+    assert (f.line, f.purpose) == (11, "max bytes - passed to RotatingFileHandler() by create_app()")
+    assert [ln.strip() for ln in f.text.split("\n")] == [
+        "file_handler = RotatingFileHandler('logs/microblog.log',", "maxBytes=10240, backupCount=10)"]
+    for path in ("tests/test_app.py", "migrations/versions/1f2e_users.py"):
+        assert not [f for f in mine_file(path, (APP_INIT % 10240).encode()) if ("argument", "true") in f.attrs]
+
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"app/__init__.py": APP_INIT % 10240,
+                                                      "config.py": MAIL_CONFIG}),
+                ("2024-04-01T10:00:00Z", {"app/__init__.py": APP_INIT % 20480}))
+    key = "config:app/__init__.py:create_app.RotatingFileHandler.maxBytes"
+    assert [v["value"] for v in history(r, key)["versions"]] == ["10240", "20480"]
+    got = ask(r, "what is the max size of a log file?")
+    assert (got["facts"][0]["key"], got["answer"]) == (key, "20480"), [f["key"] for f in got["facts"]]

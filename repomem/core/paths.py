@@ -18,6 +18,15 @@ def is_test(path: str) -> bool:
 
 # A tool's own config file names the tool its settings belong to: jest.config.ts, .eslintrc.js,
 # .prettierrc.json; TypeScript's and VS Code's files are named otherwise (tsconfig.app.json)
+# Schema migrations (Django, Flask-Migrate/Alembic, Prisma, Rails): dated records of how a
+# schema changed, not how the code stands.
+_MIGRATIONS = re.compile(r"(?:^|/)migrations/|(?:^|/)db/migrate/|(?:^|/)alembic/versions/")
+
+
+def is_migration(path: str) -> bool:
+    return _MIGRATIONS.search(path) is not None
+
+
 _TOOL_FILE = re.compile(r"^([a-z][\w-]*)\.config\.[a-z]+$|^\.([a-z][\w-]*)rc(?:\.[a-z]+)?$")
 _TOOL_NAMED = {"tsconfig": "typescript", "jsconfig": "javascript", "devcontainer": "devcontainer"}
 

@@ -78,7 +78,9 @@ from repomem.miners._base import (
 # 12: what a function's body catches (attrs catches: Python's except clauses, Java's catch
 #     parameters' types); an empty TOML/JSON/YAML list is the value "[]", not "".
 # 13: a public Python class's public methods' parameter defaults, outside tests
-#     (config:<path>:<Class>.<method>.<parameter>, attrs default and parameter).
+#     (config:<path>:<Class>.<method>.<parameter>, attrs default and parameter); a number or
+#     a quantity a function passes to a call by name, a Python keyword argument or a JS/TS
+#     object literal's property (config:<path>:<function>.<callee>.<name>, attrs argument).
 MINERS_VERSION = 13
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",

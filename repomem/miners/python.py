@@ -19,17 +19,20 @@ from typing import cast
 
 from repomem.core.identity import Fingerprint, body_key, class_anchor, remember
 from repomem.core.model import CLASS, FUNCTION, ROUTE, Fact
+from repomem.miners._arguments import QUANTITY, argument_fact, callee_name, first_per_key, mined_in
 from repomem.miners._base import MineError
 from repomem.miners._pyroutes import Wiring
 from repomem.miners._pysettings import constants_and_settings
 from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _first_error_line, _Source, _string_value, _words
 from repomem.miners._pyurls import UrlConf
+from repomem.miners._pyvalues import fold
 from repomem.miners._text import body_attrs
 
 ROUTE_VERBS = {"get", "post", "put", "delete", "patch", "head", "options", "websocket", "route", "api_route"}
 ROUTE_PURPOSE_SUFFIX = " (HTTP endpoint / API route / URL path)"
 MAX_CLASS_TOKENS = 600  # enough to recognise a class; keeps rename matching cheap
 _PARSER = None  # built on first use: loading the grammar costs time callers that never mine .py skip
+_ARGUMENTS = None
 
 
 def _parser():
@@ -40,6 +43,26 @@ def _parser():
 
         _PARSER = tree_sitter.Parser(tree_sitter.Language(tree_sitter_python.language()))
     return _PARSER
+
+
+# A value passed to a call by name: f(name=<number or string>)
+_ARGUMENTS_QUERY = """
+(call
+  function: [(identifier) (attribute)] @callee
+  arguments: (argument_list
+    (keyword_argument
+      name: (identifier) @name
+      value: [(integer) (float) (unary_operator) (binary_operator) (string) (boolean_operator)] @value)))
+"""
+
+
+def _arguments_query():
+    global _ARGUMENTS
+    if _ARGUMENTS is None:
+        import tree_sitter
+
+        _ARGUMENTS = tree_sitter.Query(_parser().language, _ARGUMENTS_QUERY)
+    return _ARGUMENTS
 
 
 # ----------------------------------------------------------------------------- functions
@@ -299,6 +322,69 @@ def _route_facts(src: _Source, path: str, decorators, fn_fact: Fact, wiring: Wir
     return facts
 
 
+def _argument_facts(src: _Source, root, path: str, taken: set[str]) -> list[Fact]:
+    """The numbers and quantities functions pass to calls by name (see miners._arguments)."""
+    from tree_sitter import QueryCursor
+
+    if not mined_in(path) or not _KEYWORD_NUMBER.search(src.data):
+        return []
+    facts = []
+    for _, caps in QueryCursor(_arguments_query()).matches(root):
+        value_node = caps["value"][0]
+        if value_node.type == "boolean_operator":  # per_page or 10: the number unless told otherwise
+            right = value_node.child_by_field_name("right")
+            if src.text(value_node.child_by_field_name("operator")) != "or" or right is None \
+                    or right.type not in ("integer", "float"):
+                continue
+            value_node = right
+        if value_node.type == "string":  # a quantity ("60d"), not a label or a mode
+            value = _string_value(src, value_node)
+            if value is None or not QUANTITY.fullmatch(value):
+                continue
+        else:  # a number as written, arithmetic folded (60 * 60 is 3600)
+            value = src.text(value_node) if value_node.type in ("integer", "float") \
+                else fold(src, value_node)
+            if value is None:
+                continue
+        callee = callee_name(src.text(caps["callee"][0]))
+        function = _function_of(src, value_node)
+        if callee is None or function is None:
+            continue
+        call_row, row = caps["callee"][0].start_point[0], value_node.start_point[0]
+        first = call_row if row - call_row < MAX_TEXT_LINES else row
+        facts.append(argument_fact(path, function, callee, src.text(caps["name"][0]), value, row,
+                                   src.rows(first, row)))
+    return first_per_key(facts, taken)
+
+
+# a keyword argument's number or quantity somewhere in the file: "=" then a digit or a quote,
+# or a number after "or"
+_KEYWORD_NUMBER = re.compile(rb"\w\s*=\s*(?:-\s*)?(?:\d|['\"]\d)|\bor\s+\d")
+
+
+def _function_of(src: _Source, node) -> str | None:
+    """The qualified name of the function whose body NODE is in (``User.get_token``), or None
+    at a module's or a class's top, in a signature (a default) or a decorator."""
+    names: list[str] = []
+    in_function = False
+    p = node.parent
+    while p is not None:
+        if p.type == "decorator":
+            return None
+        if p.type == "function_definition":
+            body = p.child_by_field_name("body")
+            if body is None or node.start_byte < body.start_byte:
+                return None  # a default's call: not the body's
+            in_function = True
+            names.append(src.text(p.child_by_field_name("name")))
+        elif p.type == "class_definition":
+            if not in_function:
+                return None  # a class's field (Django's max_length=255): a setting of its own
+            names.append(src.text(p.child_by_field_name("name")))
+        node, p = p, p.parent
+    return ".".join(reversed(names)) if in_function else None
+
+
 def _extends_property(src: _Source, decorators) -> bool:
     return any(re.search(r"\.(setter|deleter)\s*$", src.text(d)) for d in decorators)
 
@@ -332,6 +418,7 @@ class PythonMiner:
         out = [f for facts in by_anchor.values() for f in facts]
         out += _class_facts(src, path, by_anchor, root)
         out += constants_and_settings(src, root, path) + wiring.facts
+        out += _argument_facts(src, root, path, {f.key for f in out})
         if b"urlpatterns" in src.data:  # a Django URLconf
             out += UrlConf(src, root, path, wiring.module, wiring.imports).facts
         return out

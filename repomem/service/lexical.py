@@ -107,7 +107,9 @@ def names(row: dict, camel: bool = False) -> set[str]:
         if kind == "dependency" and len(parts) >= 5 and parts[2] != ".":
             # dependency:<eco>:<project>:<group>:<name>: "the `aliases` example's click pin"
             out.add(parts[2].rstrip("/").rsplit("/", 1)[-1])
-        if kind == "config":  # "the redis service" names services.redis.image too
+        if kind == "config" and _ARGUMENT not in row.get("attrs", ""):
+            # "the redis service" names services.redis.image too; not a call's argument
+            # (generateToken.jwt.sign.expiresIn): the function passing it is not its name
             out.update(p for p in last.split(".")[:-1] if not p.isdigit())
             tool = tool_of(row["path"])
             if tool:  # "the jest test environment": testEnvironment of jest.config.ts
@@ -120,6 +122,7 @@ def names(row: dict, camel: bool = False) -> set[str]:
 
 
 _BOUND = re.compile(r"^(max|min)(?=[a-z]{3,}$)")
+_ARGUMENT = json.dumps(["argument", "true"])  # as a row's attrs JSON holds it (store.stored_pair)
 
 
 def route_path(value: str) -> str:

@@ -207,6 +207,17 @@ def asks_duration(question: str) -> bool:
     return bool(_HOW_LONG.search(question) and _DURATION.search(question))
 
 
+def asks_number(question: str) -> bool:
+    """Whether the question asks for a number: how many, how much, how wide, how long a time."""
+    return bool(_HOW_MANY.search(question)) or asks_duration(question)
+
+
+# A value that is a number: 30, -1, 0.5, a quantity ("60d", "10mb"), numbers made into one
+# (timedelta(days=7), Timeout(5.0))
+NUMERIC = re.compile(r"[-+]?\d[\d_.]*\s*[A-Za-z]{0,5}|[\w.]+\((?:\w+=)?[-+]?\d[\d_.]*"
+                     r"(?:,\s*(?:\w+=)?[-+]?\d[\d_.]*)*\)")
+
+
 def measured(question: str) -> str:
     """The question with the noun of the size it asks for by its adjective after what it is
     asked of ("how wide is the progress bar width?"), so that noun names the setting as "the
@@ -249,8 +260,7 @@ def intent(question: str) -> set[str]:
     if "python" in toks:  # "which Python does X require": the interpreter, not a package, nor
         # the package's own version ("Python versions declared in the package metadata")
         kinds = (kinds - {"dependency", "constant", "config"}) | {"python"}
-    if _HOW_MANY.search(question) or asks_duration(question):
-        # a number: a setting or a constant, never a route
+    if asks_number(question):  # a number: a setting or a constant, never a route
         kinds = (kinds - {"route", "function", "class"}) | {"config", "constant"}
     if "route" in kinds:  # "which method and path reach X": an HTTP method, not a function
         kinds.discard("function")

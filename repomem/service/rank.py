@@ -31,9 +31,11 @@ from repomem.service.question import (
     _CODE_SHAPE,
     _FRAME,
     _GROUPS,
+    NUMERIC,
     action,
     asks_function,
     asks_how,
+    asks_number,
     callee,
     framing,
     groups,
@@ -204,6 +206,9 @@ class _Facts:
         self.param_of = np.array([own_names(r["key"])[0].rpartition(".")[0].lower()
                                   if isinstance(r.get("attrs"), str) and _PARAMETER in r["attrs"]
                                   else "" for r in rows], dtype=object)
+        # a value a function passes to a call by name (generateToken.jwt.sign.expiresIn)
+        self.argument = np.array([isinstance(r.get("attrs"), str) and _ARGUMENT in r["attrs"]
+                                  for r in rows])
         # a private function or class (`_CookieCompatRequest`): the module's helper, not its API
         self.private = np.array([r["kind"] in _CODE_NAMES and r["value"].startswith("_")
                                  and not r["value"].startswith("__") for r in rows])
@@ -337,7 +342,7 @@ class _Facts:
 
 
 _CACHE: list = [None]
-_RUNTIME, _PARAMETER = stored_pair("runtime"), stored_pair("parameter")
+_RUNTIME, _PARAMETER, _ARGUMENT = stored_pair("runtime"), stored_pair("parameter"), stored_pair("argument")
 
 
 def _facts(rows: list[dict]) -> _Facts:
@@ -751,6 +756,9 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     if kinds & {"dependency", "python"}:
         wanted |= facts.runtime
     fused += wanted * SIGNALS["intent"] / (RRF_K + 1)
+    if asks_number(question):  # "how long is a jwt valid?": 60d, not the secret it is signed with
+        numeric = np.array([NUMERIC.fullmatch(r["value"]) is not None for r in rows])
+        fused += numeric * SIGNALS["intent"] / (RRF_K + 1) / 2
     methods = route_methods(question) if "route" in kinds else set()
     if methods:  # "which route returns the user's feed?": a GET, not POST /users
         # a route's methods: GET of "GET /api/articles/feed", GET and POST of "GET,POST /edit"
@@ -818,6 +826,14 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
             if _said_in_words(function, parameter, words):
                 unsaid[i] = False
         fused -= unsaid * SIGNALS["intent"] / (RRF_K + 1)
+    if facts.argument.any() and not asks_number(question):
+        # a value passed to a call answers a number asked, or its own name ("when does the jwt
+        # expire?"), not the words of the call around it ("what is the secret used to sign
+        # tokens?" is not jwt.sign's expiresIn)
+        words = set(lexical_tokens(question))
+        for i in np.flatnonzero(facts.argument):
+            if not _name_words(own_names(rows[i]["key"])[1]) & words:
+                fused[i] -= SIGNALS["intent"] / (RRF_K + 1)
     fused = np.round(fused, 6)
     order = np.lexsort((facts.key_order, -fused, -(exact * tier), -tier))[:n]
     score = [round(float(tier[i] + fused[i]), 6) for i in order]  # a position keeps its score

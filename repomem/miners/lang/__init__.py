@@ -17,7 +17,9 @@ prefixes, routers and mounts, decorator arguments).  Capture names:
   ``@decorator`` (NestJS decorators, Spring annotations of a method or class);
 * JS/TS wiring: ``@router.name`` + ``@router.value``, ``@export.default``, ``@import.source``
   with ``@import.default`` / ``@import.name`` (+ ``@import.alias``), ``@mount`` (``x.use(...)``)
-  with ``@mount.object`` and ``@mount.args``; Go ``@group.name``/``@group.object``/``@group.path``.
+  with ``@mount.object`` and ``@mount.args``; Go ``@group.name``/``@group.object``/``@group.path``;
+* ``@argument`` with ``@argument.callee``, ``@argument.name`` and ``@argument.value``: a value a
+  function passes to a call by name (JS/TS: an object literal's property).
 
 A grammar (a PyPI package per language) is imported only when a file of its language is mined.
 Adding a language = a grammar package, a :class:`Lang` entry below, a query file and tests.

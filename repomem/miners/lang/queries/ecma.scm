@@ -113,5 +113,12 @@
   right: (identifier) @export.default
   (#eq? @_me "module.exports"))
 
+; a value a function passes to a call by name: jwt.sign(payload, secret, { expiresIn: '60d' }),
+; findMany({ take: Number(query.limit) || 10 })
+(call_expression
+  function: [(identifier) (member_expression)] @argument.callee
+  arguments: (arguments (object (pair key: (property_identifier) @argument.name
+                                      value: [(number) (string) (binary_expression)] @argument.value)))) @argument
+
 ; comments: left out of function fingerprints
 (comment) @comment
