@@ -332,7 +332,9 @@ def test_a_missing_grammar_is_a_one_line_mine_error(monkeypatch):
     monkeypatch.delitem(lang._LOADED, "go", raising=False)
     with pytest.raises(MineError, match="tree-sitter-nonexistent-grammar is not installed"):
         MINER.mine("a.go", "package a\n")
-    monkeypatch.delitem(lang._LOADED, "go")
+    # not monkeypatch.delitem: its undo would put the fake grammar's error back for later tests
+    # (the go grammar was not loaded before in this process, so nothing else restores it)
+    lang._LOADED.pop("go", None)
 
 
 def test_chained_assignment_is_one_function_named_by_its_innermost_binding():
