@@ -622,3 +622,48 @@ def test_a_value_passed_in_an_object_literal_has_a_history(tmp_path):
     got = ask(r, "how long is a jwt valid?")
     assert (got["facts"][0]["key"], got["answer"]) == (key, "7d"), [f["key"] for f in got["facts"]]
     assert ask(r, "what is the secret used to sign tokens?")["facts"][0]["key"] != key
+
+
+RESPONSE_JS = """var res = Object.create(http.ServerResponse.prototype);
+
+var DEFAULT_CHARSET = 'utf-8';
+
+/**
+ * Redirect to the given `url` with optional response `status`
+ * defaulting to %d.
+ */
+res.redirect = function redirect(url) {
+  var address = url;
+  var body;
+  var status = %d;
+  for (var i = 0; i < arguments.length; i++) {
+    address = arguments[i];
+  }
+  this.statusCode = status;
+  this.end(body);
+};
+
+res.status = function status(code) {
+  this.statusCode = code;
+  return this;
+};
+"""
+
+
+def test_a_number_a_js_function_binds_a_local_to(tmp_path):
+    """express's res.redirect answers 302 unless told otherwise (``var status = 302`` in its
+    body): a number a function binds a local name to is a setting keyed by the function and
+    the name (attrs local), with a history; not a loop counter's 0.  "What status code does
+    res.redirect use by default?" is answered by it, not by res.status."""
+    from repomem.service.query import ask
+    from tests.conftest import indexed
+
+    got = {f.key: f.value for f in MINER.mine("lib/response.js", RESPONSE_JS % (302, 302))
+           if ("local", "true") in f.attrs}
+    key = "config:lib/response.js:res.redirect.status"
+    assert got == {key: "302"}
+    r = indexed(tmp_path / "repo", ("2014-02-01T10:00:00+00:00", {"lib/response.js": RESPONSE_JS % (302, 302)}),
+                ("2015-03-01T10:00:00+00:00", {"lib/response.js": RESPONSE_JS % (303, 303)}))
+    assert [v["value"] for v in history(r, key)["versions"]] == ["302", "303"]
+    got = ask(r, "what status code does res.redirect use by default?")
+    assert (got["facts"][0]["key"], got["answer"]) == (key, "303"), [f["key"] for f in got["facts"]]

@@ -519,10 +519,12 @@ def test_settings_classes():
     # a plain class's attribute bound to a literal is what its instances have: attrs class
     plain = facts[p + "Plain.LIMIT"]
     assert (plain.value, plain.attrs) == ("3", (("class", "true"),))
+    # a method's local is no setting of its class: a value its body binds (attrs local)
+    assert facts[p + "Config.helper.LOCAL"].attrs == (("local", "true"),)
     assert set(facts) == {p + k for k in (
         "Settings.API_V1_STR", "Settings.ACCESS_TOKEN_EXPIRE_MINUTES", "Settings.pool_size",
         "Config.SECRET_KEY", "Config.SQLALCHEMY_DATABASE_URI", "Config.POSTS_PER_PAGE",
-        "Config.MAIL_PORT", "TestConfig.TESTING", "Limits.burst", "Plain.LIMIT")}
+        "Config.MAIL_PORT", "TestConfig.TESTING", "Limits.burst", "Plain.LIMIT", "Config.helper.LOCAL")}
 
 
 def test_what_a_function_calls():
@@ -898,3 +900,81 @@ def test_numbers_functions_pass_by_name(new_repo):
     assert [v["value"] for v in history(r, key)["versions"]] == ["10240", "20480"]
     got = ask(r, "what is the max size of a log file?")
     assert (got["facts"][0]["key"], got["answer"]) == (key, "20480"), [f["key"] for f in got["facts"]]
+
+
+FORMATTING = '''FORCED_WIDTH = None
+
+
+class HelpFormatter:
+    def __init__(self, indent_increment=2, width=None, max_width=None):
+        retries = 0
+        if max_width is None:
+            max_width = %d
+        if width is None:
+            width = max(min(80, max_width) - 2, 50)
+        self.width = width
+        step = -1
+
+
+def wrap_text(text, width=78):
+    limit = 1
+    return text[:width]
+'''
+
+
+STATUS_CODES = '''from enum import IntEnum
+
+
+class codes(IntEnum):
+    """HTTP status codes and reason phrases."""
+
+    OK = 200, "OK"
+    FOUND = 302, "Found"
+    TEMPORARY_REDIRECT = 307, "Temporary Redirect"
+
+    @classmethod
+    def is_redirect(cls, value: int) -> bool:
+        """Returns True for 3xx status codes."""
+        return value in (301, 302, 303, 307, 308)
+'''
+ASGI = '''class ASGITransport:
+    async def handle_async_request(self, request):
+        status_code = None
+        try:
+            await self.app(scope, receive, send)
+        except Exception:
+            if status_code is None:
+                status_code = 500
+        return Response(status_code)
+'''
+
+
+def test_a_number_a_function_binds_a_local_to(new_repo):
+    """click's help is at most 80 columns wide unless told otherwise (``max_width = 80`` in
+    HelpFormatter.__init__): a number a function's body binds a local name to is a setting
+    keyed by the function and the name (attrs local), with a history; not 0, 1 or -1 (a
+    counter, a flag), nor an expression, nor at a module's top.  Its name alone does not name
+    it: httpx's ``status_code = 500`` in ASGITransport answers for the ASGI transport, not
+    "which status codes are redirects?" (the class codes, its is_redirect)."""
+    from repomem.service.query import ask, history
+    from tests.conftest import indexed
+
+    got = {f.key.split(":", 2)[2]: f for f in mine_file("src/click/formatting.py", (FORMATTING % 80).encode())
+           if ("local", "true") in f.attrs}
+    assert {k: f.value for k, f in got.items()} == {"HelpFormatter.__init__.max_width": "80"}
+    f = got["HelpFormatter.__init__.max_width"]
+    assert (f.line, f.text.strip(), f.purpose) == (8, "max_width = 80",
+                                                   "max width - set in HelpFormatter.__init__()")
+
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"src/click/formatting.py": FORMATTING % 80}),
+                ("2024-04-01T10:00:00Z", {"src/click/formatting.py": FORMATTING % 100}))
+    key = "config:src/click/formatting.py:HelpFormatter.__init__.max_width"
+    assert [v["value"] for v in history(r, key)["versions"]] == ["80", "100"]
+    got = ask(r, "what is the default maximum width of the help output?")
+    assert (got["facts"][0]["key"], got["answer"]) == (key, "100"), [f["key"] for f in got["facts"]]
+    # a local's name alone does not name it: "status codes" is not ASGITransport's status_code
+    r = indexed(new_repo("httpx"), ("2024-03-01T10:00:00Z", {"httpx/_status_codes.py": STATUS_CODES,
+                                                             "httpx/_transports/asgi.py": ASGI}))
+    assert ask(r, "which status codes are redirects?")["facts"][0]["value"] in ("codes", "is_redirect")
+    got = ask(r, "what status code does the asgi transport return when the app fails?")
+    assert got["answer"] == "500"

@@ -80,7 +80,9 @@ from repomem.miners._base import (
 # 13: a public Python class's public methods' parameter defaults, outside tests
 #     (config:<path>:<Class>.<method>.<parameter>, attrs default and parameter); a number or
 #     a quantity a function passes to a call by name, a Python keyword argument or a JS/TS
-#     object literal's property (config:<path>:<function>.<callee>.<name>, attrs argument).
+#     object literal's property (config:<path>:<function>.<callee>.<name>, attrs argument),
+#     and a number other than 0, 1, -1 a function binds a local name to
+#     (config:<path>:<function>.<name>, attrs local).
 MINERS_VERSION = 13
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",

@@ -1,9 +1,11 @@
-"""A value a function passes to a call by name: what the code is set up with where no setting
-names it.  Python's keyword arguments (microblog's ``RotatingFileHandler('logs/microblog.log',
+"""A value a function passes to a call by name, or binds a local name to: what the code is set
+up with where no setting names it.  Python's keyword arguments (microblog's ``RotatingFileHandler('logs/microblog.log',
 maxBytes=10240, backupCount=10)`` in ``create_app``) and a JS/TS object literal's properties
 (``jwt.sign(payload, secret, { expiresIn: '60d' })`` in ``generateToken``) are settings keyed by
 the function, the callee and the name: ``config:<path>:<function>.<callee>.<name>``, attrs
-``argument``.
+``argument``.  A number a function's body binds a local name to (express's ``var status = 302``
+in ``res.redirect``, click's ``max_width = 80`` when none is given) is
+``config:<path>:<function>.<name>``, attrs ``local``; not 0, 1 or -1 (a counter, a flag).
 
 Only a number or a quantity (``'60d'``, ``'10mb'``): a string passed by name is mostly a label,
 a mode or a message, and a flag says little without its call.  Not at a module's top (its
@@ -47,6 +49,23 @@ def argument_fact(path: str, function: str, callee: str, name: str, value: str, 
     return Fact(key=f"{CONFIG}:{path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {path}",
                 value=value, attrs=(("argument", "true"),), path=path, line=line + 1, text=text,
                 purpose=f"{words(name)} - passed to {callee}() by {function}()")
+
+
+def local_fact(path: str, function: str, name: str, value: str, line: int, text: str) -> Fact:
+    """The fact of FUNCTION binding its local NAME to VALUE at LINE (0-based): ``var status =
+    302`` in express's ``res.redirect``, the status unless the caller gives one."""
+    dotted = f"{function}.{name}"
+    return Fact(key=f"{CONFIG}:{path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {path}",
+                value=value, attrs=(("local", "true"),), path=path, line=line + 1, text=text,
+                purpose=f"{words(name)} - set in {function}()")
+
+
+_COUNTERS = re.compile(r"[-+]?[01](?:\.0*)?")
+
+
+def is_counter(value: str) -> bool:
+    """0, 1 or -1: what a local counts from, or a flag, not a setting."""
+    return _COUNTERS.fullmatch(value) is not None
 
 
 def first_per_key(facts: list[Fact], taken: set[str]) -> list[Fact]:

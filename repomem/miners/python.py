@@ -19,7 +19,7 @@ from typing import cast
 
 from repomem.core.identity import Fingerprint, body_key, class_anchor, remember
 from repomem.core.model import CLASS, FUNCTION, ROUTE, Fact
-from repomem.miners._arguments import QUANTITY, argument_fact, callee_name, first_per_key, mined_in
+from repomem.miners import _arguments as body_values
 from repomem.miners._base import MineError
 from repomem.miners._pyroutes import Wiring
 from repomem.miners._pysettings import constants_and_settings
@@ -53,6 +53,11 @@ _ARGUMENTS_QUERY = """
     (keyword_argument
       name: (identifier) @name
       value: [(integer) (float) (unary_operator) (binary_operator) (string) (boolean_operator)] @value)))
+
+; a number a function binds a local name to: max_width = 80
+(assignment
+  left: (identifier) @local
+  right: [(integer) (float) (unary_operator) (binary_operator)] @value)
 """
 
 
@@ -323,38 +328,49 @@ def _route_facts(src: _Source, path: str, decorators, fn_fact: Fact, wiring: Wir
 
 
 def _argument_facts(src: _Source, root, path: str, taken: set[str]) -> list[Fact]:
-    """The numbers and quantities functions pass to calls by name (see miners._arguments)."""
+    """The numbers and quantities functions pass to calls by name, and the numbers they bind
+    local names to (see miners._arguments)."""
     from tree_sitter import QueryCursor
 
-    if not mined_in(path) or not _KEYWORD_NUMBER.search(src.data):
+    if not body_values.mined_in(path) or not _KEYWORD_NUMBER.search(src.data):
         return []
     facts = []
     for _, caps in QueryCursor(_arguments_query()).matches(root):
         value_node = caps["value"][0]
-        if value_node.type == "boolean_operator":  # per_page or 10: the number unless told otherwise
-            right = value_node.child_by_field_name("right")
-            if src.text(value_node.child_by_field_name("operator")) != "or" or right is None \
-                    or right.type not in ("integer", "float"):
-                continue
-            value_node = right
-        if value_node.type == "string":  # a quantity ("60d"), not a label or a mode
-            value = _string_value(src, value_node)
-            if value is None or not QUANTITY.fullmatch(value):
-                continue
-        else:  # a number as written, arithmetic folded (60 * 60 is 3600)
-            value = src.text(value_node) if value_node.type in ("integer", "float") \
-                else fold(src, value_node)
-            if value is None:
-                continue
-        callee = callee_name(src.text(caps["callee"][0]))
-        function = _function_of(src, value_node)
-        if callee is None or function is None:
+        value = _number_or_quantity(src, value_node)
+        function = _function_of(src, value_node) if value is not None else None
+        if value is None or function is None:
             continue
-        call_row, row = caps["callee"][0].start_point[0], value_node.start_point[0]
+        row = value_node.start_point[0]
+        if "local" in caps:
+            name = caps["local"][0]
+            if not body_values.is_counter(value):
+                facts.append(body_values.local_fact(path, function, src.text(name), value, row,
+                                                    src.rows(name.start_point[0], row)))
+            continue
+        callee = body_values.callee_name(src.text(caps["callee"][0]))
+        if callee is None:
+            continue
+        call_row = caps["callee"][0].start_point[0]
         first = call_row if row - call_row < MAX_TEXT_LINES else row
-        facts.append(argument_fact(path, function, callee, src.text(caps["name"][0]), value, row,
-                                   src.rows(first, row)))
-    return first_per_key(facts, taken)
+        facts.append(body_values.argument_fact(path, function, callee, src.text(caps["name"][0]), value,
+                                               row, src.rows(first, row)))
+    return body_values.first_per_key(facts, taken)
+
+
+def _number_or_quantity(src: _Source, node) -> str | None:
+    """A number as written (arithmetic folded: 60 * 60 is 3600), a quantity string ("60d"), or
+    the number after ``or`` (``per_page or 10``: the number unless told otherwise); else None."""
+    if node.type == "boolean_operator":
+        right = node.child_by_field_name("right")
+        if src.text(node.child_by_field_name("operator")) != "or" or right is None \
+                or right.type not in ("integer", "float"):
+            return None
+        node = right
+    if node.type == "string":  # a quantity, not a label or a mode
+        value = _string_value(src, node)
+        return value if value is not None and body_values.QUANTITY.fullmatch(value) else None
+    return src.text(node) if node.type in ("integer", "float") else fold(src, node)
 
 
 # a keyword argument's number or quantity somewhere in the file: "=" then a digit or a quote,

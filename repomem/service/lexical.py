@@ -107,9 +107,9 @@ def names(row: dict, camel: bool = False) -> set[str]:
         if kind == "dependency" and len(parts) >= 5 and parts[2] != ".":
             # dependency:<eco>:<project>:<group>:<name>: "the `aliases` example's click pin"
             out.add(parts[2].rstrip("/").rsplit("/", 1)[-1])
-        if kind == "config" and _ARGUMENT not in row.get("attrs", ""):
-            # "the redis service" names services.redis.image too; not a call's argument
-            # (generateToken.jwt.sign.expiresIn): the function passing it is not its name
+        if kind == "config" and not in_body(row):
+            # "the redis service" names services.redis.image too; not a value in a function's
+            # body (generateToken.jwt.sign.expiresIn): the function and callee are not its names
             out.update(p for p in last.split(".")[:-1] if not p.isdigit())
             tool = tool_of(row["path"])
             if tool:  # "the jest test environment": testEnvironment of jest.config.ts
@@ -122,7 +122,15 @@ def names(row: dict, camel: bool = False) -> set[str]:
 
 
 _BOUND = re.compile(r"^(max|min)(?=[a-z]{3,}$)")
-_ARGUMENT = json.dumps(["argument", "true"])  # as a row's attrs JSON holds it (store.stored_pair)
+# a value in a function's body, as a row's attrs JSON holds it (store.stored_pair): passed to a
+# call by name, or bound to a local name
+_IN_BODY = (json.dumps(["argument", "true"]), json.dumps(["local", "true"]))
+
+
+def in_body(row: dict) -> bool:
+    """Whether a fact is a value in a function's body (miners._arguments)."""
+    attrs = row.get("attrs")
+    return isinstance(attrs, str) and any(a in attrs for a in _IN_BODY)
 
 
 def route_path(value: str) -> str:

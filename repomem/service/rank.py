@@ -26,7 +26,7 @@ import re
 
 from repomem.core.paths import is_test, tool_of
 from repomem.core.tokens import norm_ident, stem_word, tokens, uncamel
-from repomem.service.lexical import calls_of, catches_of, lexical_tokens, names, own_names, route_path
+from repomem.service.lexical import calls_of, catches_of, in_body, lexical_tokens, names, own_names, route_path
 from repomem.service.question import (
     _CODE_SHAPE,
     _FRAME,
@@ -206,9 +206,9 @@ class _Facts:
         self.param_of = np.array([own_names(r["key"])[0].rpartition(".")[0].lower()
                                   if isinstance(r.get("attrs"), str) and _PARAMETER in r["attrs"]
                                   else "" for r in rows], dtype=object)
-        # a value a function passes to a call by name (generateToken.jwt.sign.expiresIn)
-        self.argument = np.array([isinstance(r.get("attrs"), str) and _ARGUMENT in r["attrs"]
-                                  for r in rows])
+        # a value in a function's body: passed to a call by name
+        # (generateToken.jwt.sign.expiresIn), bound to a local name (res.redirect.status)
+        self.in_body = np.array([in_body(r) for r in rows])
         # a private function or class (`_CookieCompatRequest`): the module's helper, not its API
         self.private = np.array([r["kind"] in _CODE_NAMES and r["value"].startswith("_")
                                  and not r["value"].startswith("__") for r in rows])
@@ -342,7 +342,7 @@ class _Facts:
 
 
 _CACHE: list = [None]
-_RUNTIME, _PARAMETER, _ARGUMENT = stored_pair("runtime"), stored_pair("parameter"), stored_pair("argument")
+_RUNTIME, _PARAMETER = stored_pair("runtime"), stored_pair("parameter")
 
 
 def _facts(rows: list[dict]) -> _Facts:
@@ -748,6 +748,13 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
         exact[callers] = 1
     else:
         exact, lineage = _exact(question, facts, t, kinds)
+    if facts.in_body.any():  # a value in a function's body is named with its function or callee:
+        # "which status codes are redirects?" does not name ASGITransport's local status_code
+        words = set(lexical_tokens(question))
+        for i in np.flatnonzero(facts.in_body & (exact > 0)):
+            context = own_names(rows[i]["key"])[0].split(".")[:-1]
+            if not words & {w for part in context for w in _name_words(part)}:
+                exact[i] = 0
     lex = lex.scores(question, facts.project | framing(question),
                      "by_purpose" if asks_function(question) else "default",
                      keep={"name"} if names_setting(question) else ())
@@ -826,12 +833,12 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
             if _said_in_words(function, parameter, words):
                 unsaid[i] = False
         fused -= unsaid * SIGNALS["intent"] / (RRF_K + 1)
-    if facts.argument.any() and not asks_number(question):
-        # a value passed to a call answers a number asked, or its own name ("when does the jwt
-        # expire?"), not the words of the call around it ("what is the secret used to sign
+    if facts.in_body.any() and not asks_number(question):
+        # a value in a function's body answers a number asked, or its own name ("when does the
+        # jwt expire?"), not the words of the code around it ("what is the secret used to sign
         # tokens?" is not jwt.sign's expiresIn)
         words = set(lexical_tokens(question))
-        for i in np.flatnonzero(facts.argument):
+        for i in np.flatnonzero(facts.in_body):
             if not _name_words(own_names(rows[i]["key"])[1]) & words:
                 fused[i] -= SIGNALS["intent"] / (RRF_K + 1)
     fused = np.round(fused, 6)

@@ -19,7 +19,8 @@ prefixes, routers and mounts, decorator arguments).  Capture names:
   with ``@import.default`` / ``@import.name`` (+ ``@import.alias``), ``@mount`` (``x.use(...)``)
   with ``@mount.object`` and ``@mount.args``; Go ``@group.name``/``@group.object``/``@group.path``;
 * ``@argument`` with ``@argument.callee``, ``@argument.name`` and ``@argument.value``: a value a
-  function passes to a call by name (JS/TS: an object literal's property).
+  function passes to a call by name (JS/TS: an object literal's property); ``@local`` with
+  ``@local.value``: a number a function binds a local name to.
 
 A grammar (a PyPI package per language) is imported only when a file of its language is mined.
 Adding a language = a grammar package, a :class:`Lang` entry below, a query file and tests.

@@ -21,7 +21,7 @@ from typing import cast
 
 from repomem.core.identity import Fingerprint, body_key, class_anchor, remember
 from repomem.core.model import CLASS, CONFIG, CONSTANT, FUNCTION, Fact
-from repomem.miners._arguments import QUANTITY, argument_fact, callee_name, first_per_key, mined_in
+from repomem.miners import _arguments as body_values
 from repomem.miners._base import MineError
 from repomem.miners._pysettings import MAX_LEAVES, _expression
 from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _first_error_line, _Source, _words
@@ -181,7 +181,7 @@ class FileFacts:
                 fact = self._class(caps)
                 if fact is not None:
                     classes[fact.anchor] = fact
-            elif "argument" in caps:
+            elif "argument" in caps or "local" in caps:
                 arguments.append(caps)
         counts: dict[str, int] = {}
         for qual, *_ in funcs:
@@ -196,35 +196,46 @@ class FileFacts:
             nodes[fact.anchor] = node
         routes = Routes(self, by_anchor, nodes)
         out = [*by_anchor.values(), *routes.facts(), *consts.values(), *classes.values()]
-        if arguments and mined_in(self.path):
-            out += first_per_key(self._arguments(arguments, nodes), {f.key for f in out})
+        if arguments and body_values.mined_in(self.path):
+            out += body_values.first_per_key(self._arguments(arguments, nodes), {f.key for f in out})
         return out
 
     def _arguments(self, matches: list[dict], nodes: dict) -> list[Fact]:
-        """The numbers and quantities functions pass to calls in an object literal (see
-        miners._arguments), each under the innermost function fact it is in."""
+        """The numbers and quantities functions pass to calls in an object literal, and the
+        numbers they bind local names to (see miners._arguments), each under the innermost
+        function fact it is in (a nested function is no fact)."""
         spans = sorted(((n.start_byte, n.end_byte, anchor[len(self.path) + 2:].split("(", 1)[0])
                         for anchor, n in nodes.items()), key=lambda s: s[1] - s[0])
+
+        def function_of(node) -> str | None:
+            return next((q for a, b, q in spans if a <= node.start_byte and node.end_byte <= b), None)
+
         facts = []
         for caps in matches:
+            if "local" in caps:
+                name, v = caps["local"][0], caps["local.value"][0]
+                function, number = function_of(name), self.text(v)
+                if function is not None and not body_values.is_counter(number):
+                    row = v.start_point[0]
+                    facts.append(body_values.local_fact(self.path, function, self.text(name), number,
+                                                        row, self.src.rows(name.start_point[0], row)))
+                continue
             call, v = caps["argument"][0], caps["argument.value"][0]
             if v.type == "binary_expression":  # limit || 10: the number unless told otherwise
                 op, v = v.child_by_field_name("operator"), v.child_by_field_name("right")
                 if op is None or self.text(op) not in ("||", "??") or v is None or v.type != "number":
                     continue
             value = self.string(v) if v.type in self.lang.strings else self.text(v)
-            if value is None or v.type in self.lang.strings and not QUANTITY.fullmatch(value):
+            if value is None or v.type in self.lang.strings and not body_values.QUANTITY.fullmatch(value):
                 continue
-            callee = callee_name(self.text(caps["argument.callee"][0]))
-            # the smallest function that holds the call (nested ones are no facts)
-            function = next((q for a, b, q in spans if a <= call.start_byte and call.end_byte <= b),
-                            None)
+            callee = body_values.callee_name(self.text(caps["argument.callee"][0]))
+            function = function_of(call)
             if callee is None or function is None:
                 continue
             first, row = call.start_point[0], v.start_point[0]
-            facts.append(argument_fact(self.path, function, callee, self.text(caps["argument.name"][0]),
-                                       value, row, self.src.rows(first if row - first < MAX_TEXT_LINES
-                                                                 else row, row)))
+            text = self.src.rows(first if row - first < MAX_TEXT_LINES else row, row)
+            facts.append(body_values.argument_fact(self.path, function, callee,
+                                                   self.text(caps["argument.name"][0]), value, row, text))
         return facts
 
     def _function(self, caps):

@@ -120,5 +120,8 @@
   arguments: (arguments (object (pair key: (property_identifier) @argument.name
                                       value: [(number) (string) (binary_expression)] @argument.value)))) @argument
 
+; a number a function binds a local name to: var status = 302
+(variable_declarator name: (identifier) @local value: (number) @local.value)
+
 ; comments: left out of function fingerprints
 (comment) @comment
