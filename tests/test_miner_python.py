@@ -978,3 +978,14 @@ def test_a_number_a_function_binds_a_local_to(new_repo):
     assert ask(r, "which status codes are redirects?")["facts"][0]["value"] in ("codes", "is_redirect")
     got = ask(r, "what status code does the asgi transport return when the app fails?")
     assert got["answer"] == "500"
+
+
+def test_values_in_function_bodies_are_bounded_per_file():
+    """A generated table of numbers in function bodies gives at most MAX_PER_FILE such facts (in
+    source order), so it cannot take the file past the miners' limit and lose its other facts."""
+    from repomem.miners._arguments import MAX_PER_FILE
+
+    src = "".join(f"def f{i}():\n    width = {i + 2}\n\n\n" for i in range(MAX_PER_FILE + 50))
+    got = [f for f in mine_file("gen/table.py", src.encode()) if ("local", "true") in f.attrs]
+    assert len(got) == MAX_PER_FILE and got[0].key == "config:gen/table.py:f0.width"
+    assert len([f for f in mine_file("gen/table.py", src.encode()) if f.kind == FUNCTION]) == MAX_PER_FILE + 50

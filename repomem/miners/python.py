@@ -32,7 +32,7 @@ ROUTE_VERBS = {"get", "post", "put", "delete", "patch", "head", "options", "webs
 ROUTE_PURPOSE_SUFFIX = " (HTTP endpoint / API route / URL path)"
 MAX_CLASS_TOKENS = 600  # enough to recognise a class; keeps rename matching cheap
 _PARSER = None  # built on first use: loading the grammar costs time callers that never mine .py skip
-_ARGUMENTS = None
+_ARGUMENTS = None  # the query for values in function bodies, compiled on first use
 
 
 def _parser():
@@ -327,15 +327,33 @@ def _route_facts(src: _Source, path: str, decorators, fn_fact: Fact, wiring: Wir
     return facts
 
 
-def _argument_facts(src: _Source, root, path: str, taken: set[str]) -> list[Fact]:
-    """The numbers and quantities functions pass to calls by name, and the numbers they bind
-    local names to (see miners._arguments)."""
+# A function's values (see _body_values) by the exact text of the lines it spans, like its own
+# fact: running the query over every function of every file version was a tenth of mining a
+# Python history.  Kept with the row the function started on, to shift their lines.
+_VALUES: dict[tuple[str, str, bytes], tuple[int, list[Fact]]] = {}
+
+
+def _body_values(src: _Source, path: str, decorators, fn, cls: str) -> list[Fact]:
+    """The numbers and quantities a module- or class-level function's body (nested functions
+    included) passes to calls by name, and the numbers it binds local names to (see
+    miners._arguments)."""
+    key = _lines_key(src, path, cls, decorators[0] if decorators else fn, fn)
+    row = fn.start_point[0]
+    got = _VALUES.get(key)
+    if got is None:
+        got = remember(_VALUES, key, (row, _values_in(src, path, fn)), FACTS_MAX)
+    if got[0] == row:
+        return got[1]
+    return [dataclasses.replace(f, line=f.line + row - got[0]) for f in got[1]]
+
+
+def _values_in(src: _Source, path: str, fn) -> list[Fact]:
     from tree_sitter import QueryCursor
 
-    if not body_values.mined_in(path) or not _KEYWORD_NUMBER.search(src.data):
+    if not _KEYWORD_NUMBER.search(src.data, fn.start_byte, fn.end_byte):
         return []
     facts = []
-    for _, caps in QueryCursor(_arguments_query()).matches(root):
+    for _, caps in QueryCursor(_arguments_query()).matches(fn):
         value_node = caps["value"][0]
         value = _number_or_quantity(src, value_node)
         function = _function_of(src, value_node) if value is not None else None
@@ -355,7 +373,7 @@ def _argument_facts(src: _Source, root, path: str, taken: set[str]) -> list[Fact
         first = call_row if row - call_row < MAX_TEXT_LINES else row
         facts.append(body_values.argument_fact(path, function, callee, src.text(caps["name"][0]), value,
                                                row, src.rows(first, row)))
-    return body_values.first_per_key(facts, taken)
+    return facts
 
 
 def _number_or_quantity(src: _Source, node) -> str | None:
@@ -434,7 +452,10 @@ class PythonMiner:
         out = [f for facts in by_anchor.values() for f in facts]
         out += _class_facts(src, path, by_anchor, root)
         out += constants_and_settings(src, root, path) + wiring.facts
-        out += _argument_facts(src, root, path, {f.key for f in out})
+        if body_values.mined_in(path):
+            values = [f for decorators, fn, cls in _defs(root, [])
+                      for f in _body_values(src, path, decorators, fn, cls)]
+            out += body_values.kept(values, {f.key for f in out})
         if b"urlpatterns" in src.data:  # a Django URLconf
             out += UrlConf(src, root, path, wiring.module, wiring.imports).facts
         return out

@@ -86,8 +86,8 @@ def _said_in_words(function: str, parameter: str, words: set[str]) -> bool:
     its name after its verb, and the parameter by one of its own ("how long is an api token
     valid?": ``User.get_token``'s ``expires_in``, a timeout; not ``send_email``'s ``sync`` for
     "what is the admin email?", nor ``get``'s ``timeout``, whose name is only a verb)."""
-    said = lexical_tokens(function.rsplit(".", 1)[-1])
-    name = [w for w in said if "_" not in w][1:]
+    last = function.rsplit(".", 1)[-1]
+    name = [w for w in lexical_tokens(last) if w != norm_ident(last) and "_" not in w][1:]
     return bool(name) and set(name) <= words and bool(_name_words(parameter) & words)
 
 
@@ -748,9 +748,9 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
         exact[callers] = 1
     else:
         exact, lineage = _exact(question, facts, t, kinds)
+    words = set(lexical_tokens(question))
     if facts.in_body.any():  # a value in a function's body is named with its function or callee:
         # "which status codes are redirects?" does not name ASGITransport's local status_code
-        words = set(lexical_tokens(question))
         for i in np.flatnonzero(facts.in_body & (exact > 0)):
             context = own_names(rows[i]["key"])[0].split(".")[:-1]
             if not words & {w for part in context for w in _name_words(part)}:
@@ -795,7 +795,7 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
         private = facts.private & (facts.kind == "class") if kinds else facts.private
         fused -= private * SIGNALS["scope"] / (RRF_K + 1) / 2
     verb = action(question)
-    about = set(lexical_tokens(question)) - {stem_word(verb or "")}
+    about = words - {stem_word(verb or "")}
     doers = facts.doing(verb, about) if verb else []
     if 0 < len(doers) <= RARE:  # "how are passwords hashed?": what calls bcrypt.hash...
         # ...those named after what the question is about, when some are ("how is a comment
@@ -807,7 +807,7 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
         # the verb as its name
         # ("which click function swallows exceptions?": the project's name, not ClickException)
         project = {w for p in facts.project for w in lexical_tokens(p)}
-        catchers = facts.catching(set(lexical_tokens(question)) - project)
+        catchers = facts.catching(words - project)
         if 0 < len(catchers) <= RARE:
             exact[catchers] = np.maximum(exact[catchers], 1)
     if kinds and kinds <= {"route", "function", "class"}:
@@ -827,7 +827,6 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
         said = {n for x in identifiers(question, facts.project) for n in (x[0], x[2].lower())}
         said |= {n.rsplit(".", 1)[-1] for n in said}
         unsaid = (facts.param_of != "") & ~np.isin(facts.param_of, sorted(said))
-        words = set(lexical_tokens(question))
         for i in np.flatnonzero(unsaid):
             function, _, parameter = own_names(rows[i]["key"])[0].rpartition(".")
             if _said_in_words(function, parameter, words):
@@ -837,7 +836,6 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
         # a value in a function's body answers a number asked, or its own name ("when does the
         # jwt expire?"), not the words of the code around it ("what is the secret used to sign
         # tokens?" is not jwt.sign's expiresIn)
-        words = set(lexical_tokens(question))
         for i in np.flatnonzero(facts.in_body):
             if not _name_words(own_names(rows[i]["key"])[1]) & words:
                 fused[i] -= SIGNALS["intent"] / (RRF_K + 1)

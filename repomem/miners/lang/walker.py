@@ -197,7 +197,7 @@ class FileFacts:
         routes = Routes(self, by_anchor, nodes)
         out = [*by_anchor.values(), *routes.facts(), *consts.values(), *classes.values()]
         if arguments and body_values.mined_in(self.path):
-            out += body_values.first_per_key(self._arguments(arguments, nodes), {f.key for f in out})
+            out += body_values.kept(self._arguments(arguments, nodes), {f.key for f in out})
         return out
 
     def _arguments(self, matches: list[dict], nodes: dict) -> list[Fact]:
