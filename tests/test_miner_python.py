@@ -740,8 +740,9 @@ def test_function_parameter_defaults(new_repo):
     """click's ``prompt(prompt_suffix=": ")``: a public module-level function's defaults are
     settings (``config:<path>:<function>.<parameter>``, attrs default and parameter) with a
     history; not None, an @overload stub's ``...``, a private function's or parameter's, nor a
-    test's; a public method's are its class's (``Formatter.write.indent``).  They answer when the question names the
-    function: "are redirects followed by default?" is the client's, not get()'s."""
+    test's; a public method's are its class's (``Formatter.write.indent``).  They answer when
+    the question names the function: "are redirects followed by default?" is the client's, not
+    get()'s."""
     from repomem.service.query import ask, history
     from tests.conftest import indexed
 
@@ -834,7 +835,6 @@ def test_a_public_class_attribute_is_a_setting_with_a_history(tmp_path):
     # a test's class is a fixture: its attributes state nothing
     fixture = b"class ResponseBodyAuth:\n    requires_response_body = True\n"
     assert [f for f in mine_file("tests/client/test_auth.py", fixture) if f.kind == "config"] == []
-
 
 
 APP_INIT = '''import logging
