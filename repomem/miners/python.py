@@ -391,8 +391,8 @@ def _number_or_quantity(src: _Source, node) -> str | None:
     return src.text(node) if node.type in ("integer", "float") else fold(src, node)
 
 
-# a keyword argument's number or quantity somewhere in the file: "=" then a digit or a quote,
-# or a number after "or"
+# a keyword argument's number or quantity, or a local's number, somewhere in a function's text:
+# "=" then a digit or a quote, or a number after "or"
 _KEYWORD_NUMBER = re.compile(rb"\w\s*=\s*(?:-\s*)?(?:\d|['\"]\d)|\bor\s+\d")
 
 
@@ -442,7 +442,11 @@ class PythonMiner:
         # which extends the getter rather than replacing it.
         by_anchor: dict[str, list[Fact]] = {}
         wiring = Wiring(src, root, path, _string_value)
+        values: list[Fact] = []  # the numbers function bodies pass and bind (see _body_values)
+        mine_values = body_values.mined_in(path)
         for decorators, fn, cls in _defs(root, []):
+            if mine_values:
+                values += _body_values(src, path, decorators, fn, cls)
             facts = _function_facts(src, path, decorators, fn, cls, wiring)
             anchor = cast(str, facts[0].anchor)  # a function fact always has one
             if anchor in by_anchor and _extends_property(src, decorators):
@@ -452,10 +456,7 @@ class PythonMiner:
         out = [f for facts in by_anchor.values() for f in facts]
         out += _class_facts(src, path, by_anchor, root)
         out += constants_and_settings(src, root, path) + wiring.facts
-        if body_values.mined_in(path):
-            values = [f for decorators, fn, cls in _defs(root, [])
-                      for f in _body_values(src, path, decorators, fn, cls)]
-            out += body_values.kept(values, {f.key for f in out})
+        out += body_values.kept(values, {f.key for f in out})
         if b"urlpatterns" in src.data:  # a Django URLconf
             out += UrlConf(src, root, path, wiring.module, wiring.imports).facts
         return out

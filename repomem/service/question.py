@@ -212,12 +212,6 @@ def asks_number(question: str) -> bool:
     return bool(_HOW_MANY.search(question)) or asks_duration(question)
 
 
-# A value that is a number: 30, -1, 0.5, a quantity ("60d", "10mb"), numbers made into one
-# (timedelta(days=7), Timeout(5.0))
-NUMERIC = re.compile(r"[-+]?\d[\d_.]*\s*[A-Za-z]{0,5}|[\w.]+\((?:\w+=)?[-+]?\d[\d_.]*"
-                     r"(?:,\s*(?:\w+=)?[-+]?\d[\d_.]*)*\)")
-
-
 def measured(question: str) -> str:
     """The question with the noun of the size it asks for by its adjective after what it is
     asked of ("how wide is the progress bar width?"), so that noun names the setting as "the

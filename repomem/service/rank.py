@@ -31,7 +31,6 @@ from repomem.service.question import (
     _CODE_SHAPE,
     _FRAME,
     _GROUPS,
-    NUMERIC,
     action,
     asks_function,
     asks_how,
@@ -64,6 +63,10 @@ RARE = 5  # a plain word is an identifier when at most this many facts bear it a
 # "how does click handle keyboard interrupts?": the code that catches what the question names
 _HANDLING = re.compile(r"\b(?:handl|catch|caught|recover|deal|swallow|suppress|ignor|trap|intercept)",
                        re.I)
+# A value that is a number: 30, -1, 0.5, a quantity ("60d", "10mb"), numbers made into one
+# (timedelta(days=7), Timeout(5.0))
+_NUMERIC = re.compile(r"[-+]?\d[\d_.]*\s*[A-Za-z]{0,5}|[\w.]+\((?:\w+=)?[-+]?\d[\d_.]*"
+                      r"(?:,\s*(?:\w+=)?[-+]?\d[\d_.]*)*\)")
 _EXCEPTION_WORDS = frozenset(lexical_tokens("error exception err exc"))
 _SUBSCRIPT = re.compile(r"\[[^\[\]]*\]")  # a base's type arguments: Generic[T]
 
@@ -764,7 +767,7 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
         wanted |= facts.runtime
     fused += wanted * SIGNALS["intent"] / (RRF_K + 1)
     if asks_number(question):  # "how long is a jwt valid?": 60d, not the secret it is signed with
-        numeric = np.array([NUMERIC.fullmatch(r["value"]) is not None for r in rows])
+        numeric = np.array([_NUMERIC.fullmatch(r["value"]) is not None for r in rows])
         fused += numeric * SIGNALS["intent"] / (RRF_K + 1) / 2
     methods = route_methods(question) if "route" in kinds else set()
     if methods:  # "which route returns the user's feed?": a GET, not POST /users
