@@ -595,8 +595,8 @@ def test_a_value_passed_in_an_object_literal_has_a_history(tmp_path):
     by the function, the callee and the name, with a history; ``limit || 20`` is worth its
     number; not at a module's top, nor in a test.  "How long is a jwt valid?" is answered by it,
     a number, not by the secret the tokens are signed and verified with (two reads of
-    JWT_SECRET, a JWT_AUDIENCE constant); "what is the secret used to sign tokens?" is not
-    answered by it, though its call says "sign" and "token"."""
+    JWT_SECRET, a JWT_AUDIENCE constant), and so is "when does the jwt expire?" (a time, not a
+    date); "what is the secret used to sign tokens?" is not answered by it, though its call says "sign" and "token"."""
     from repomem.service.query import ask
     from tests.conftest import indexed
 
@@ -619,8 +619,10 @@ def test_a_value_passed_in_an_object_literal_has_a_history(tmp_path):
                                                   "src/articles.service.ts": ARTICLE_SERVICE_TS}),
                 ("2026-03-01T10:00:00+00:00", {"src/auth/token.utils.ts": TOKEN_UTILS_TS % "7d"}))
     assert [v["value"] for v in history(r, key)["versions"]] == ["60d", "7d"]
-    got = ask(r, "how long is a jwt valid?")
-    assert (got["facts"][0]["key"], got["answer"]) == (key, "7d"), [f["key"] for f in got["facts"]]
+    for question in ("how long is a jwt valid?", "when does the jwt expire?"):
+        got = ask(r, question)
+        assert (got["facts"][0]["key"], got["answer"]) == (key, "7d"), \
+            (question, [f["key"] for f in got["facts"]])
     assert ask(r, "what is the secret used to sign tokens?")["facts"][0]["key"] != key
 
 

@@ -1585,6 +1585,42 @@ def test_a_time_asked_is_a_methods_default(new_repo):
     assert ask(r, "how many posts per page?")["facts"][0]["key"] == "config:config.py:Config.POSTS_PER_PAGE"
 
 
+RESET_FORMS_PY = '''class ResetPasswordRequestForm(FlaskForm):
+    email = StringField(_l("Email"), validators=[DataRequired(), Email()])
+    submit = SubmitField(_l("Request Password Reset"))
+
+
+class ResetPasswordForm(FlaskForm):
+    password = PasswordField(_l("Password"), validators=[DataRequired()])
+    password2 = PasswordField(_l("Repeat Password"), validators=[DataRequired(), EqualTo("password")])
+    submit = SubmitField(_l("Request Password Reset"))
+'''
+
+
+def test_a_time_asked_is_no_setting_without_a_number(new_repo):
+    """"How long is a password reset token valid?" (microblog) gave the form field
+    ResetPasswordForm.password, named by the question, before the method's default
+    ``expires_in=600``: a time asked is a number, so a setting named by the question answers
+    it only when its value is one.  "When does ... expire?" asks for a time too, not a date."""
+    from repomem.service.question import asks_duration
+
+    assert asks_duration("when does the jwt expire?") and asks_duration("when do sessions time out?")
+    assert not asks_duration("when did the jwt expiry change?")
+    assert not asks_duration("when was the token expiration added?")
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"app/models.py": TOKEN_MODELS_PY % 3600,
+                                                      "app/auth/forms.py": RESET_FORMS_PY,
+                                                      "config.py": TOKEN_CONFIG_PY}))
+    key = "config:app/models.py:User.get_reset_password_token.expires_in"
+    for question in ("how long is a password reset token valid?",
+                     "when does a password reset token expire?"):
+        got = ask(r, question)
+        assert (got["facts"][0]["key"], got["answer"]) == (key, "600"), \
+            (question, [f["key"] for f in got["facts"]])
+    # named, and a number is no time asked: the form field still answers its name
+    got = ask(r, "what is the password field of the reset password form?")["facts"]
+    assert got[0]["key"] == "config:app/auth/forms.py:ResetPasswordForm.password", [f["key"] for f in got]
+
+
 def test_the_projects_own_version_by_its_name(new_repo):
     """"What was the express version in 2015?" (express) gave a dependency of package.json:
     "express" is the repository's own name, which no dependency bears (an example's

@@ -199,12 +199,18 @@ _DURATION = re.compile(r"\b(?:valid|last|lasts|live|lives|kept|cached|take|takes
 
 
 _HOW_LONG = re.compile(r"\bhow\s+long\b", re.I)
+# "when does the jwt expire?", "when do sessions time out?": after how long, not at what date
+# (history asks "when did ... change?")
+_WHEN_ENDS = re.compile(r"^\s*when\s+(?:does|do|will|would|should|must)\s+.*\b(?:expires?|"
+                        r"time\s*s?\s*out|times\s+out)\b", re.I)
 
 
 def asks_duration(question: str) -> bool:
     """Whether the question asks for a time ("how long is an api token valid?", "how long does
-    a session last?"): a number, which code names a timeout, an expiry or a ttl."""
-    return bool(_HOW_LONG.search(question) and _DURATION.search(question))
+    a session last?", "when does the jwt expire?"): a number, which code names a timeout, an
+    expiry or a ttl."""
+    return bool(_HOW_LONG.search(question) and _DURATION.search(question)
+                or _WHEN_ENDS.search(question))
 
 
 def asks_number(question: str) -> bool:
@@ -502,3 +508,4 @@ _BY_WHAT = {"from", "by", "with", "into"}
 def asks_function(question: str) -> bool:
     """A function asked by what it does ("which helper returns ...")."""
     return bool(_ASKS_FUNCTION.search(question))
+

@@ -32,6 +32,7 @@ from repomem.service.question import (
     _FRAME,
     _GROUPS,
     action,
+    asks_duration,
     asks_function,
     asks_how,
     asks_number,
@@ -67,6 +68,7 @@ _HANDLING = re.compile(r"\b(?:handl|catch|caught|recover|deal|swallow|suppress|i
 # (timedelta(days=7), Timeout(5.0))
 _NUMERIC = re.compile(r"[-+]?\d[\d_.]*\s*[A-Za-z]{0,5}|[\w.]+\((?:\w+=)?[-+]?\d[\d_.]*"
                       r"(?:,\s*(?:\w+=)?[-+]?\d[\d_.]*)*\)")
+_DIGIT = re.compile(r"\d")
 _EXCEPTION_WORDS = frozenset(lexical_tokens("error exception err exc"))
 _SUBSCRIPT = re.compile(r"\[[^\[\]]*\]")  # a base's type arguments: Generic[T]
 
@@ -816,6 +818,11 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     if kinds and kinds <= {"route", "function", "class"}:
         fused += _summary_said(question, rows, np.argsort(-fused, kind="stable")[:SUMMARY_TOP],
                                kinds) * SIGNALS["summary"] / (RRF_K + 1)
+    if asks_duration(question):  # "how long is a password reset token valid?": a setting the
+        # question names answers it when its value is a number (not ResetPasswordForm.password)
+        for i in np.flatnonzero((exact > 0) & np.isin(facts.kind, ["config", "constant"])):
+            if not _DIGIT.search(rows[i]["value"]):
+                exact[i] = 0
     named = exact > 0
     fused += _named_in_path(question, rows, np.flatnonzero(named), facts.project) \
         * SIGNALS["path"] / (RRF_K + 1)
