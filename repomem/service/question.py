@@ -4,7 +4,10 @@ whether it asks for a function by what the function does.  Used by repomem.servi
 
 from __future__ import annotations
 
+import functools
 import re
+import tomllib
+from importlib import resources
 
 from repomem.core.tokens import norm_ident, tokens
 from repomem.service.lexical import route_path
@@ -509,3 +512,69 @@ def asks_function(question: str) -> bool:
     """A function asked by what it does ("which helper returns ...")."""
     return bool(_ASKS_FUNCTION.search(question))
 
+
+# "which orm does the project use?", "what is used to hash passwords?", "which library sends
+# emails?": a role a package fills, asked without its name.  The role's phrase comes right after
+# "which"/"what" (a word or two before it: "which python orm"), or after "which library/tool..."
+# or "what is used to/for" anywhere later.
+_ROLE_WORD = re.compile(r"[a-z0-9]+")
+_ROLE_LEAD = re.compile(r"^\s*(?:which|what)\s+(?:(?:kind|sort|type)\s+of\s+)?", re.I)
+_ROLE_ASKED = re.compile(r"^\s*(?:which|what)\s+(?:(?:kind|sort|type)\s+of\s+)?(?:librar(?:y|ies)|"
+                         r"packages?|modules?|tools?|dependenc(?:y|ies)|frameworks?|services?)\b"
+                         r"|\bwhat\s+(?:is|are|was|were|gets|get)\s+used\s+(?:to|for)\b"
+                         r"|\bwhat\s+(?:does|do|did)\s+.+\buse\s+(?:to|for)\b", re.I)
+# Words that end the lead-in before a role's phrase: "what is the orm ..." names no role, "which
+# function sends email?" asks for a function, "which middleware serves static files?" for one.
+_KIND_WORDS = frozenset("function method class route endpoint handler helper middleware model "
+                        "setting config configuration option variable constant file test command "
+                        "decorator exception error field hook view script job step".split())
+_ROLE_STOPS = frozenset("is are was were does do did the a an of to for in on by and or with its "
+                        "this that".split()) | _KIND_WORDS
+# A setting asked ("what view engine is used by default?", "which linter config is used?"): its
+# value answers, not the package
+_ROLE_SETTING = re.compile(r"\bdefault\b|\bconfigur", re.I)
+ROLE_MODIFIERS = 2  # words allowed between "which" and the role ("which python orm")
+
+
+def _role_words(text: str) -> list[str]:
+    return [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+            for w in _ROLE_WORD.findall(text.lower())]
+
+
+def package_name(name: str) -> str:
+    """A package name as package_roles compares it: PyPI's normal form (lower case, runs of
+    "-", "_" and "." as one "-"); a scoped npm name or a Go module path is kept as it is."""
+    name = name.lower()
+    return name if "/" in name else re.sub(r"[-_.]+", "-", name)
+
+
+@functools.cache
+def _roles() -> tuple[tuple[tuple[str, ...], frozenset[str]], ...]:
+    """(a phrase as words, the packages of its role) for every phrase of data/package_roles.toml."""
+    text = resources.files("repomem").joinpath("data", "package_roles.toml").read_text("utf-8")
+    return tuple((tuple(_role_words(phrase)), frozenset(package_name(p) for p in role["packages"]))
+                 for role in tomllib.loads(text).values() for phrase in role["asked"])
+
+
+def package_roles(question: str) -> frozenset[str]:
+    """The packages that fill the role the question asks for by its name ("which orm ...":
+    sqlalchemy, prisma, ...), normalized by package_name; empty when it asks for no role, or
+    asks how something is done or for a number ("how are passwords hashed?": the code)."""
+    if asks_how(question) or asks_number(question) or _ROLE_SETTING.search(question):
+        return frozenset()
+    lead = _ROLE_LEAD.match(question)
+    if lead is None:
+        return frozenset()
+    words = _role_words(question[lead.end():])
+    anywhere = bool(_ROLE_ASKED.search(question))
+    found: set[str] = set()
+    for phrase, packages in _roles():
+        n = len(phrase)
+        for at in range(len(words) - n + 1):
+            if tuple(words[at:at + n]) != phrase or words[at + n:at + n + 1] and \
+                    words[at + n] in _KIND_WORDS:  # "which linter config": the config
+                continue
+            if anywhere or at <= ROLE_MODIFIERS and not _ROLE_STOPS & set(words[:at]):
+                found |= packages
+                break
+    return frozenset(found)

@@ -45,6 +45,8 @@ from repomem.service.question import (
     measured,
     module_names,
     names_setting,
+    package_name,
+    package_roles,
     route_methods,
     version_slots,
     without_options,
@@ -753,6 +755,13 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
         exact[callers] = 1
     else:
         exact, lineage = _exact(question, facts, t, kinds)
+        roles = package_roles(question)
+        if roles:  # "which orm does the project use?": the dependencies that fill the role
+            filling = [i for i in np.flatnonzero(facts.kind == "dependency")
+                       if package_name(rows[i]["key"].rsplit(":", 1)[-1]) in roles]
+            if filling:
+                kinds = {"dependency"}
+                exact[filling] = np.maximum(exact[filling], 1)
     words = set(lexical_tokens(question))
     if facts.in_body.any():  # a value in a function's body is named with its function or callee:
         # "which status codes are redirects?" does not name ASGITransport's local status_code
