@@ -1638,6 +1638,30 @@ def test_the_projects_own_version_by_its_name(new_repo):
     assert (old["key"], old["value"]) == ("config:package.json:version", "4.12.0")
 
 
+CLACK_GLOBALS_PY = '''def get_current_context(silent=False):
+    """Return the current click context."""
+    return _local.stack[-1]
+'''
+
+
+def test_the_projects_own_version_though_its_examples_depend_on_it(new_repo):
+    """"What is the current version of click?" gave get_current_context, and "what is the
+    version of click?" an example's pin (`click>=8.1`): the examples' dependencies on the
+    project do not make its name a package's, unless the question asks about them."""
+    pyproject = '[project]\nname = "clack"\nversion = "%s"\ndependencies = ["colorama"]\n'
+    example = '[project]\nname = "clack-example-aliases"\nversion = "1.0.0"\ndependencies = ["clack>=8.1"]\n'
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"pyproject.toml": pyproject % "8.1.0",
+                                                      "src/clack/globals.py": CLACK_GLOBALS_PY,
+                                                      "examples/aliases/pyproject.toml": example}),
+                ("2024-06-01T10:00:00Z", {"pyproject.toml": pyproject % "8.2.0.dev"}))
+    for question in ("what is the current version of clack?", "what is the version of clack?"):
+        got = ask(r, question)["facts"]
+        assert (got[0]["key"], got[0]["value"]) == ("config:pyproject.toml:project.version", "8.2.0.dev"), \
+            (question, [f["key"] for f in got])
+    got = ask(r, "which clack version do the examples require?")["facts"]
+    assert got[0]["key"] == "dependency:pypi:examples/aliases:main:clack", [f["key"] for f in got]
+
+
 FOLLOW_ROUTES_PY = '''from flask import Blueprint
 
 bp = Blueprint("main", __name__)

@@ -438,7 +438,7 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
     asks_exception = "class" in kinds and bool(_EXCEPTION_WORD.search(question))
     if not by_purpose and "python" not in toks and "version" in toks and not any(
             facts.names.get(n) or facts.retired.get(n) or facts.images.get(n) for n, _, _ in idents
-            if not _own_project(facts, n)):
+            if not _own_project(facts, n, question)):
         # "which version is click at?", "what version number does express declare in its
         # package metadata?": no word names a fact, so the project's own version
         # (project.version, __version__, package.json's version) of its own files
@@ -550,12 +550,17 @@ _EXCEPTION_WORD = re.compile(r"\b(?:exception|error)s?\b", re.I)
 _REFERENCE = re.compile(r"\$\{\{[^}]*\}\}")  # a GitHub Actions expression standing for a value
 
 
-def _own_project(facts: _Facts, name: str) -> bool:
-    """NAME is the repository's own project, which no dependency bears: "the express version"
-    (of express) is its own version, though examples' `app.use(express.static(...))` bear the
-    name; click's examples depend on click, whose version they pin."""
-    return name in facts.project and not any(facts.kind[i] == "dependency"
-                                             for i in facts.names.get(name, ()))
+def _own_project(facts: _Facts, name: str, question: str) -> bool:
+    """NAME is the repository's own project, which none of its own dependencies bears: "the
+    express version" (of express) is its own version, though examples'
+    `app.use(express.static(...))` bear the name; so is "the current version of click", though
+    click's examples depend on click, unless the question asks about them ("which click version
+    do the examples require?")."""
+    if name not in facts.project:
+        return False
+    aux = bool(_ASKS_AUX.search(question))
+    return not any(facts.kind[i] == "dependency" and (aux or facts.own[i])
+                   for i in facts.names.get(name, ()))
 
 
 def _qualified(question: str, raw: str, rows: list[dict], hits: list[int]) -> list[int]:
