@@ -109,3 +109,50 @@ def test_what_a_fact_was_before_is_its_previous_value(new_repo):
     assert "previous" not in ask(r, "which function loads a user by id before saving?")["facts"][0]
     out = cli("ask", "--repo", str(r.root), "what was the function loading a user by id called before the change?")[1]
     assert "previously fetch_user  from 2023-03-01" in out and "until 2024-01-05" in out
+
+
+SETTINGS_PY = 'WAGTAIL_SITE_NAME = "The Wagtail Bakery"\nWAGTAIL_I18N_ENABLED = True\n'
+
+
+def test_when_a_package_reached_a_version(new_repo):
+    """"When was wagtail upgraded to version 7?" (bakerydemo) gave the setting WAGTAIL_SITE_NAME:
+    upgrading, bumping or moving a package to a number asks about that package's versions, and
+    the answer says when its floor first reached the number (7.0, after 6.4; a later 7.4 is
+    still 7), through a downgrade and back (the last time it did), or for Python's own floor;
+    a package there from its first version reached it then."""
+    from tests.conftest import indexed
+
+    def reqs(wagtail, django):
+        return f"wagtail>={wagtail},<{wagtail[:-1]}9\nDjango>={django}\nwhitenoise>=6.0\n"
+
+    r = indexed(new_repo(), ("2024-01-10T10:00:00Z", {"requirements.txt": reqs("6.3", "4.2"),
+                                                      "bakery/settings.py": SETTINGS_PY,
+                                                      "pyproject.toml": '[project]\nname = "bakery"\n'
+                                                      'requires-python = ">=3.8"\n'}),
+                ("2024-02-09T10:00:00Z", {"requirements.txt": reqs("6.4", "5.0")}),
+                ("2024-02-09T12:00:00Z", {"requirements.txt": reqs("6.4", "4.2")}),  # downgraded
+                ("2024-08-01T10:00:00Z", {"requirements.txt": reqs("6.4", "5.0"),
+                                          "pyproject.toml": '[project]\nname = "bakery"\n'
+                                          'requires-python = ">=3.10"\n'}),
+                ("2025-05-12T10:00:00Z", {"requirements.txt": reqs("7.0", "5.0")}),
+                ("2026-06-05T10:00:00Z", {"requirements.txt": reqs("7.4", "5.0")}))
+    for question in ("when was wagtail upgraded to version 7?", "when did the project move to wagtail 7?",
+                     "when was wagtail bumped to 7?"):
+        got = ask(r, question)["facts"][0]
+        assert got["key"].endswith(":wagtail"), (question, got["key"])
+        assert got["value"] == "<7.9,>=7.4" and got["reached"]["date"].startswith("2025-05-12"), got
+        assert (got["reached"]["value"], got["reached"]["from"]) == ("<7.9,>=7.0", "<6.9,>=6.4")
+    got = ask(r, "when was django bumped to 5?")["facts"][0]
+    assert got["key"].endswith(":django") and got["reached"]["date"].startswith("2024-08-01"), got
+    got = ask(r, "when did the project move to python 3.10?")["facts"][0]
+    assert got["kind"] == "python" and got["reached"]["date"].startswith("2024-08-01"), got
+    # there from its first version: reached then, from nothing
+    got = ask(r, "when was whitenoise upgraded to 6?")["facts"][0]
+    assert got["key"].endswith(":whitenoise") and got["reached"]["from"] is None, got
+    assert got["reached"]["date"].startswith("2024-01-10"), got
+    # no number asked, or one never reached: no such note
+    assert ask(r, "when was wagtail upgraded?")["facts"][0]["key"].endswith(":wagtail")
+    assert "reached" not in ask(r, "when was wagtail upgraded?")["facts"][0]
+    assert "reached" not in ask(r, "when was wagtail upgraded to 8?")["facts"][0]
+    out = cli("ask", "--repo", str(r.root), "when was wagtail upgraded to version 7?")[1]
+    assert "reached 7 on 2025-05-12" in out and "(from <6.9,>=6.4)" in out, out

@@ -249,6 +249,50 @@ _BEFORE = re.compile(r"\b(?:previous(?:ly)?|prior|former(?:ly)?|earlier|used\s+t
                      r"(?:changed|upgraded|bumped|moved|switched|renamed)\s+from)\b|\bbefore\W*$", re.I)
 
 
+# "when was wagtail upgraded to 7?", "when did we move to django 5.2?": when a package's (or
+# Python's) version floor or pin first reached that number, after one below it
+_REACHED = re.compile(r"\bwhen\b.*\b(?:upgrad|bump|updat|mov|switch|migrat|went|go|jump)\w*\b.*?\bto\s+"
+                      r"(?:`?@?[\w.\-/]+`?\s+)??(?:version\s+)?v?(\d+(?:\.\d+)*)\b", re.I)
+# a value's version floor: the first lower bound or pin (">=7.4" of "<7.5,>=7.4", "^4.17.1",
+# "==0.9.1"), or a bare version ("4.2.1")
+_BOUND = re.compile(r"(?:>=|~=|===?|\^|~|>)\s*v?(\d+(?:\.\d+)*)|^\s*v?(\d+(?:\.\d+)*)\s*$")
+
+
+def _floor(value: str) -> tuple[int, ...] | None:
+    m = _BOUND.search(value or "")
+    if m is None:
+        return None
+    return tuple(int(p) for p in (m.group(1) or m.group(2)).split("."))
+
+
+def _reached(facts: list[dict], versions: dict[str, list[dict]], number: str) -> None:
+    """Each package's or Python's fact's reached: the last version (by the versions' t) whose
+    floor reached NUMBER (7 is reached by 7.0, 7.4 or 8.0) after one below it, or its first
+    version when that was already there (``from``: None); none when it never did."""
+    asked = tuple(int(p) for p in number.split("."))
+    for f in facts:
+        if f["kind"] not in ("dependency", "python"):
+            continue
+        found: dict | None = None
+        last_below: dict | None = None
+        came_from: str | None = None
+        state = ""  # "below" or "at" the number, after the versions so far
+        for x in versions.get(f["key"], ()):
+            floor = _floor(x["value"])
+            if floor is None:
+                continue
+            if floor[:len(asked)] >= asked:
+                if state != "at":
+                    found, came_from = x, last_below["value"] if last_below else None
+                state = "at"
+            else:
+                state, last_below = "below", x
+        if found is not None:
+            f["reached"] = {"version": number, "value": found["value"],
+                            "date": iso(found["valid_from"]), "commit": found["commit"],
+                            "from": came_from}
+
+
 def _previous(facts: list[dict], versions: dict[str, list[dict]], t: int) -> None:
     """Each fact's previous: the last value its key held before the current one (by t), with
     the date and commit it was set by (a signature's change is a version of the same value) and
@@ -361,12 +405,15 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
     facts = [dict(fact_json(x), score=x["score"]) for x in ranked]
     _refer(facts, rows)
     since, before = _SINCE_WHEN.search(question), _BEFORE.search(question)
-    if facts and (since or before):
+    reached = _REACHED.search(question)
+    if facts and (since or before or reached):
         versions = _key_versions(r, facts, t)
         if since:
             _first_seen(facts, versions)
         if before:
             _previous(facts, versions, t)
+        if reached:
+            _reached(facts, versions, reached.group(1))
     return {"question": question, "as_of": iso(t), "answer": facts[0]["value"] if facts else None,
             "facts": facts, "lineage": [lineage_json(x) for x in lineage],
             "unindexed_commits": missing}

@@ -18,6 +18,9 @@ _INTENTS = {
     "version": {"dependency", "constant", "python"},
     "dependency": {"dependency"}, "require": {"dependency"}, "depend": {"dependency"},
     "install": {"dependency"}, "pin": {"dependency"},
+    # "when was wagtail upgraded?": a package's version changed
+    "upgrade": {"dependency"}, "upgrad": {"dependency"}, "downgrade": {"dependency"},
+    "downgrad": {"dependency"}, "bump": {"dependency"},
     "python": {"python"},
     "port": {"config", "constant", "docker"},
     "route": {"route"},  # HTTP methods count only in capitals (GET /x), see intent()
@@ -62,10 +65,15 @@ _VERSION_SLOT = re.compile(
     r"\b(?:what|which|the)\s+`?(@?[\w][\w.\-/]*)`?\s+(?:version|pin|release|requirement)s?\b"
     r"|\bversions?\s+of\s+(?:the\s+)?`?(@?[\w][\w.\-/]*)`?"
     r"|\b(?:put|place)s?\s+on\s+(?:the\s+)?`?(@?[\w][\w.\-/]*)`?"  # "the constraint X puts on methods"
-    r"|\brequirement\s+(?:for|on)\s+(?:the\s+)?`?(@?[\w][\w.\-/]*)`?", re.I)
+    r"|\brequirement\s+(?:for|on)\s+(?:the\s+)?`?(@?[\w][\w.\-/]*)`?"
+    # "when was wagtail upgraded to 7?", "bump django to 5", "move to wagtail 7": a version change
+    r"|`?(@?[\w][\w.\-/]*)`?\s+(?:(?:was|were|got|is|been)\s+)?(?:upgrad|bump|downgrad|updat)\w*\s+to\b"
+    r"|\b(?:upgrad|bump|downgrad|updat)\w*\s+(?:the\s+)?`?(@?[\w][\w.\-/]*)`?\s+to\b"
+    r"|\bto\s+`?(@?[\w][\w.\-/]*)`?\s+v?\d", re.I)
 _NOT_PACKAGES = {"python", "node", "node_js", "nodejs", "interpreter", "runtime", "go",
                  "rust", "java", "same", "exact", "major", "minor", "this", "that", "its",
-                 "their", "which", "what", "a", "an", "the"}
+                 "their", "which", "what", "a", "an", "the", "i", "we", "you", "they", "it",
+                 "us"}
 
 
 def version_slots(question: str) -> set[str]:
@@ -76,7 +84,7 @@ def version_slots(question: str) -> set[str]:
 def _slot_spans(question: str) -> list[tuple[int, int]]:
     out = []
     for m in _VERSION_SLOT.finditer(question):
-        g = next(i for i in range(1, 5) if m.group(i))
+        g = next(i for i in range(1, len(m.groups()) + 1) if m.group(i))
         name = norm_ident(m.group(g))
         if name and name not in _NOT_PACKAGES and (name not in _FRAME or name in _GROUPS):
             out.append(m.span(g))

@@ -61,6 +61,11 @@ def run(args) -> int:
         if f.get("first_seen"):  # "when was h2 added?"
             first = f["first_seen"]
             echo(f"   first seen {first['date']}  commit {first['commit'][:10]}  as {first['value']}")
+        if f.get("reached"):  # "when was wagtail upgraded to 7?"
+            got = f["reached"]
+            came = f"from {got['from']}" if got["from"] is not None else "its first version"
+            echo(f"   reached {got['version']} on {got['date']}  commit {got['commit'][:10]}  as "
+                 f"{got['value']}  ({came})")
         if f.get("previous"):  # "what was the previous version of body-parser?"
             was = f["previous"]
             echo(f"   previously {was['value']}  from {was['date']}  commit {was['commit'][:10]}"
