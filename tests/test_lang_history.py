@@ -452,8 +452,8 @@ def test_express_middleware_is_a_setting_with_a_history(tmp_path):
     """``app.use(bodyParser.json({limit: '1mb'}))`` is a middleware of the app, keyed by what
     makes it (`config:src/main.ts:app.use.bodyParser.json`): its limit changes and supersedes,
     and "which middleware parses JSON bodies?" is answered by it.  A second of one maker is
-    `#2`; a mount (`app.use('/docs', ...)`, a router), an inline error handler and middleware
-    under an ``if`` are not middleware facts."""
+    `#2`; a mount (`app.use('/docs', ...)`, a router) and middleware under an ``if`` are not
+    middleware facts; an inline error handler is the app's error handler (see below)."""
     from repomem.service.query import ask
     from tests.conftest import indexed
 
@@ -469,12 +469,85 @@ def test_express_middleware_is_a_setting_with_a_history(tmp_path):
         "config:src/main.ts:app.use.bodyParser.json": "bodyParser.json({ limit: '5mb' })",
         "config:src/main.ts:app.use.express.static": "express.static('public')",
         "config:src/main.ts:app.use.express.static#2": "express.static('uploads')",
+        "config:src/main.ts:app.use.error-handler": "(err, req, res, next)",
     }
     key = "config:src/main.ts:app.use.bodyParser.json"
     assert [v["value"] for v in history(r, key)["versions"]] == [
         "bodyParser.json({ limit: '1mb' })", "bodyParser.json({ limit: '5mb' })"]
     assert ask(r, "which middleware parses JSON bodies?")["facts"][0]["key"] == key
     assert ask(r, "is CORS enabled?")["facts"][0]["key"] == "config:src/main.ts:app.use.cors"
+
+
+ERRORS_TS = """import express from 'express';
+import routes from './routes';
+
+const app = express();
+app.use(cors());
+app.use(routes);
+app.use(
+  (
+    {err}: Error | HttpException,
+    req: express.Request,
+    res: express.Response,
+    next: express.NextFunction,
+  ) => {
+    res.status({err}.errorCode || 500).json({ errors: { message: {err}.message } });
+  },
+);
+"""
+ERRORS_EXAMPLE_JS = """var express = require('../../');
+var app = module.exports = express();
+
+function error(err, req, res, next) {
+  console.error(err.stack);
+  res.status(500);
+  res.send('Internal Server Error');
+}
+
+app.get('/', function () {
+  throw new Error('something broke!');
+});
+
+app.use(error);
+"""
+ERRORS_TEST_JS = """describe('app', function () {
+  it('should handle errors', function (done) {
+    var app = express();
+    app.use(function (err, req, res, next) {
+      res.status(500).end(err.message);
+    });
+  });
+});
+"""
+
+
+def test_an_apps_error_handler_is_a_setting_with_a_history(tmp_path):
+    """"Which middleware handles errors?" (node-express-realworld) gave cors(): the app's error
+    handler, a function of four parameters given to ``app.use`` inline or by the name of one the
+    file declares, was in no fact.  It is keyed by the app (``app.use.error-handler``), its value
+    its parameters as written on one line (a rename supersedes it), its lines what it does; not
+    a test's (inside a test's callback), nor ``app.use(routes)`` or a middleware of fewer
+    parameters."""
+    from repomem.service.query import ask
+    from tests.conftest import indexed
+
+    r = indexed(tmp_path / "repo",
+                ("2026-02-01T10:00:00+00:00", {"src/main.ts": ERRORS_TS.replace("{err}", "err"),
+                                                "examples/error/index.js": ERRORS_EXAMPLE_JS,
+                                                "test/app.use.js": ERRORS_TEST_JS}),
+                ("2026-03-01T10:00:00+00:00", {"src/main.ts": ERRORS_TS.replace("{err}", "error")}))
+    got = {f["key"]: f for f in facts(r)["facts"] if "error-handler" in f["key"]}
+    key = "config:src/main.ts:app.use.error-handler"
+    assert sorted(got) == ["config:examples/error/index.js:app.use.error-handler", key]
+    assert got["config:examples/error/index.js:app.use.error-handler"]["value"] == \
+        "error(err, req, res, next)"
+    assert (got[key]["line"], got[key]["subject"]) == (7, "app error handler in src/main.ts")
+    assert [v["value"] for v in history(r, key)["versions"]] == [
+        "(err: Error | HttpException, req: express.Request, res: express.Response, next: express.NextFunction)",
+        "(error: Error | HttpException, req: express.Request, res: express.Response, next: express.NextFunction)"]
+    assert ask(r, "which middleware handles errors?")["facts"][0]["key"] == key
+    assert ask(r, "which middleware handles errors in the error example?")["facts"][0]["path"] \
+        == "examples/error/index.js"
 
 
 REQUEST_OLD = """var req = exports = module.exports = {};

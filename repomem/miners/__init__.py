@@ -83,7 +83,9 @@ from repomem.miners._base import (
 #     object literal's property (config:<path>:<function>.<callee>.<name>, attrs argument),
 #     and a number other than 0, 1, -1 a function binds a local name to
 #     (config:<path>:<function>.<name>, attrs local).
-MINERS_VERSION = 13
+# 14: a JS/TS app's error handler, a function of four parameters given to app.use inline or by
+#     the name of one the file declares (config:<path>:app.use.error-handler).
+MINERS_VERSION = 14
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",
            "MineError", "Miner", "all_miners", "excerpt", "mine_file", "redact_stored", "register_miner",

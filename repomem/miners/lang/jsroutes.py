@@ -66,8 +66,9 @@ class JsRoutes:
                 fact = self._setting(caps)
                 if fact is not None:  # set twice: the later statement is what the app runs with
                     settings[fact.key] = fact
-            elif "middleware" in caps:
-                fact = self._middleware(caps, settings)
+            elif "middleware" in caps or "errorware" in caps:
+                fact = self._middleware(caps, settings) if "middleware" in caps \
+                    else self._error_handler(caps, settings)
                 if fact is not None:
                     settings[fact.key] = fact
         self.out.extend(settings.values())
@@ -148,6 +149,39 @@ class JsRoutes:
                     value=said[0], attrs=(), path=ff.path, line=first + 1,
                     text=ff.src.rows(first, min(stmt.end_point[0], first + MAX_TEXT_LINES - 1)),
                     purpose=f"{' '.join(_words(ff.text(maker).replace('.', '_')))} (middleware)")
+
+    def _error_handler(self, caps, seen: dict) -> Fact | None:
+        """``app.use((err, req, res, next) => {...})``: the app's error handler, a function of four
+        parameters given to ``use`` inline or by the name of one the file declares (Express tells
+        an error handler by its arity), keyed ``config:src/main.ts:app.use.error-handler`` (a
+        second in the file ``...#2``); its value is its parameter list as written (after its
+        name, when it has one), its lines show what it does."""
+        ff, stmt, handler = self.ff, caps["errorware"][0], caps["errorware.handler"][0]
+        app = self._app_statement(stmt, caps["errorware.object"][0])
+        name = ""
+        if handler.type == "identifier":  # app.use(error): function error(err, req, res, next)
+            name = ff.text(handler)
+            handler = next((n for n in stmt.parent.children if n.type == "function_declaration"
+                            and ff.text(n.child_by_field_name("name")) == name), None)
+            if handler is None:
+                return None
+        params = handler.child_by_field_name("parameters")
+        if app is None or params is None or \
+                len([p for p in params.named_children if p.type != "comment"]) != 4:
+            return None
+        base = f"{CONFIG}:{ff.path}:{app}.use.error-handler"
+        key, n = base, 1
+        while key in seen:
+            n += 1
+            key = f"{base}#{n}"
+        first = stmt.start_point[0]
+        # written over lines, read on one: "(\n  err,\n  next,\n)" is "(err, next)"
+        said = " ".join(ff.text(params).split())[1:-1].strip().rstrip(",").strip()
+        return Fact(key=key, kind=CONFIG, subject=f"{app} error handler in {ff.path}",
+                    value=f"{name}({said})", attrs=(), path=ff.path,
+                    line=first + 1,
+                    text=ff.src.rows(first, min(stmt.end_point[0], first + MAX_TEXT_LINES - 1)),
+                    purpose="error handler (middleware): handles the errors the app's routes raise")
 
     def _resolve_module(self, source: str | None) -> str | None:
         if not source or not source.startswith("."):

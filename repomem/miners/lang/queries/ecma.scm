@@ -82,6 +82,15 @@
     arguments: (arguments . (call_expression) @middleware.call .)
     (#eq? @_use "use"))) @middleware
 
+; the app's error handler: app.use(function (err, req, res, next) {...}), app.use((err, ...) => ...),
+; app.use(error) of a function the file declares
+(expression_statement
+  (call_expression
+    function: (member_expression object: (identifier) @errorware.object
+                                  property: (property_identifier) @_use)
+    arguments: (arguments . [(function_expression) (arrow_function) (identifier)] @errorware.handler .)
+    (#eq? @_use "use"))) @errorware
+
 ; app.get('/x', handler), router.post(...), app.route('/x').get(...)
 (call_expression
   function: (member_expression object: (_) @route.object property: (property_identifier) @route.verb)
