@@ -250,7 +250,7 @@ _BEFORE = re.compile(r"\b(?:previous(?:ly)?|prior|former(?:ly)?|earlier|used\s+t
 
 
 # "when was wagtail upgraded to 7?", "when did we move to django 5.2?": when a package's (or
-# Python's) version floor or pin first reached that number, after one below it
+# Python's) version floor or pin last reached that number from below it
 _REACHED = re.compile(r"\bwhen\b.*\b(?:upgrad|bump|updat|mov|switch|migrat|went|go|jump)\w*\b.*?\bto\s+"
                       r"(?:`?@?[\w.\-/]+`?\s+)??(?:version\s+)?v?(\d+(?:\.\d+)*)\b", re.I)
 # a value's version floor: the first lower bound or pin (">=7.4" of "<7.5,>=7.4", "^4.17.1",

@@ -158,6 +158,8 @@ class JsRoutes:
         name, when it has one), its lines show what it does."""
         ff, stmt, handler = self.ff, caps["errorware"][0], caps["errorware.handler"][0]
         app = self._app_statement(stmt, caps["errorware.object"][0])
+        if app is None:
+            return None
         name = ""
         if handler.type == "identifier":  # app.use(error): function error(err, req, res, next)
             name = ff.text(handler)
@@ -166,8 +168,7 @@ class JsRoutes:
             if handler is None:
                 return None
         params = handler.child_by_field_name("parameters")
-        if app is None or params is None or \
-                len([p for p in params.named_children if p.type != "comment"]) != 4:
+        if params is None or len([p for p in params.named_children if p.type != "comment"]) != 4:
             return None
         base = f"{CONFIG}:{ff.path}:{app}.use.error-handler"
         key, n = base, 1
@@ -178,8 +179,7 @@ class JsRoutes:
         # written over lines, read on one: "(\n  err,\n  next,\n)" is "(err, next)"
         said = " ".join(ff.text(params).split())[1:-1].strip().rstrip(",").strip()
         return Fact(key=key, kind=CONFIG, subject=f"{app} error handler in {ff.path}",
-                    value=f"{name}({said})", attrs=(), path=ff.path,
-                    line=first + 1,
+                    value=f"{name}({said})", attrs=(), path=ff.path, line=first + 1,
                     text=ff.src.rows(first, min(stmt.end_point[0], first + MAX_TEXT_LINES - 1)),
                     purpose="error handler (middleware): handles the errors the app's routes raise")
 
