@@ -1,6 +1,7 @@
 """What a question's wording says, before any fact is looked at: the kinds of fact it asks for
-(intent), the words that may name a fact (identifiers), the dependency groups it names, and
-whether it asks for a function by what the function does.  Used by repomem.service.rank."""
+(intent), the words that may name a fact (identifiers), the dependency groups it names, whether
+it asks for a function by what the function does, and the role of a package it asks about
+(package_roles, from data/package_roles.toml).  Used by repomem.service.rank."""
 
 from __future__ import annotations
 
