@@ -864,7 +864,17 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
             if not _name_words(own_names(rows[i]["key"])[1]) & words:
                 fused[i] -= SIGNALS["intent"] / (RRF_K + 1)
     fused = np.round(fused, 6)
-    order = np.lexsort((facts.key_order, -fused, -(exact * tier), -tier))[:n]
+    aside = np.zeros(len(rows), dtype=np.int32)
+    if not _ASKS_AUX.search(question):  # "where is the error handler?": the app's own, before
+        # an example's of the same name, however many more of the question's words it says
+        alike: dict[str, list[int]] = {}
+        for i in np.flatnonzero(tier):
+            alike.setdefault(rows[i]["key"].rsplit(":", 1)[-1] if rows[i]["kind"] not in _CODE_NAMES
+                             else rows[i]["value"], []).append(int(i))
+        for group in alike.values():
+            if any(facts.own[i] for i in group):
+                aside[[i for i in group if not facts.own[i]]] = 1
+    order = np.lexsort((facts.key_order, -fused, -(exact * tier), aside, -tier))[:n]
     score = [round(float(tier[i] + fused[i]), 6) for i in order]  # a position keeps its score
     best = _first_route_first(rows, order, exact * tier)
     keep = {rows[i]["key"] for i in best}
