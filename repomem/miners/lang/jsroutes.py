@@ -139,16 +139,23 @@ class JsRoutes:
         said = _expression(ff.src, call)
         if said is None:
             return None
-        base = f"{CONFIG}:{ff.path}:{app}.use.{ff.text(maker)}"
+        return self._used(stmt, f"{app}.use.{ff.text(maker)}", seen,
+                          f"{app} middleware {ff.text(maker)} in {ff.path}", said[0],
+                          f"{' '.join(_words(ff.text(maker).replace('.', '_')))} (middleware)")
+
+    def _used(self, stmt, name: str, seen: dict, subject: str, value: str, purpose: str) -> Fact:
+        """The fact of what ``app.use(...)`` in STMT adds, keyed by NAME (a second of one name in
+        the file ``...#2``), its lines the statement's."""
+        ff = self.ff
+        base = f"{CONFIG}:{ff.path}:{name}"
         key, n = base, 1
         while key in seen:
             n += 1
             key = f"{base}#{n}"
         first = stmt.start_point[0]
-        return Fact(key=key, kind=CONFIG, subject=f"{app} middleware {ff.text(maker)} in {ff.path}",
-                    value=said[0], attrs=(), path=ff.path, line=first + 1,
-                    text=ff.src.rows(first, min(stmt.end_point[0], first + MAX_TEXT_LINES - 1)),
-                    purpose=f"{' '.join(_words(ff.text(maker).replace('.', '_')))} (middleware)")
+        return Fact(key=key, kind=CONFIG, subject=subject, value=value, attrs=(), path=ff.path,
+                    line=first + 1, purpose=purpose,
+                    text=ff.src.rows(first, min(stmt.end_point[0], first + MAX_TEXT_LINES - 1)))
 
     def _error_handler(self, caps, seen: dict) -> Fact | None:
         """``app.use((err, req, res, next) => {...})``: the app's error handler, a function of four
@@ -170,18 +177,11 @@ class JsRoutes:
         params = handler.child_by_field_name("parameters")
         if params is None or len([p for p in params.named_children if p.type != "comment"]) != 4:
             return None
-        base = f"{CONFIG}:{ff.path}:{app}.use.error-handler"
-        key, n = base, 1
-        while key in seen:
-            n += 1
-            key = f"{base}#{n}"
-        first = stmt.start_point[0]
         # written over lines, read on one: "(\n  err,\n  next,\n)" is "(err, next)"
         said = " ".join(ff.text(params).split())[1:-1].strip().rstrip(",").strip()
-        return Fact(key=key, kind=CONFIG, subject=f"{app} error handler in {ff.path}",
-                    value=f"{name}({said})", attrs=(), path=ff.path, line=first + 1,
-                    text=ff.src.rows(first, min(stmt.end_point[0], first + MAX_TEXT_LINES - 1)),
-                    purpose="error handler (middleware): handles the errors the app's routes raise")
+        return self._used(stmt, f"{app}.use.error-handler", seen, f"{app} error handler in {ff.path}",
+                          f"{name}({said})",
+                          "error handler (middleware): handles the errors the app's routes raise")
 
     def _resolve_module(self, source: str | None) -> str | None:
         if not source or not source.startswith("."):
