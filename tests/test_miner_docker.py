@@ -52,7 +52,8 @@ def test_stages_ports_env_and_args():
     assert f["docker:Dockerfile:arg:PYTHON_VERSION"].value == "3.12"
     assert f["docker:Dockerfile:arg:WORKERS"].value == "4"
     assert "docker:Dockerfile:arg:UNSET" not in f
-    assert len(f) == 8
+    assert (f["docker:Dockerfile:cmd"].value, f["docker:Dockerfile:cmd"].line) == ("gunicorn", 15)
+    assert len(f) == 9
 
 
 @pytest.mark.parametrize("path,ok", [
@@ -100,3 +101,49 @@ def test_base_image_change_supersedes(new_repo):
     then = {f["key"]: f for f in facts(r, as_of="2026-01-20", kind="docker")["facts"]}
     assert then["docker:Dockerfile:from:0"]["value"] == "python:3.11-slim"
     assert "docker:Dockerfile:env:DEBUG" not in then
+
+
+APP_DOCKERFILE = """FROM node:20 AS build
+RUN npm ci && npm run build
+CMD ["npm", "test"]
+
+FROM node:20-slim
+COPY --from=build /app/dist /app
+ENTRYPOINT ["/app/docker-entrypoint.sh"]
+CMD %s
+"""
+
+
+SEED_COMMAND_PY = '''class Command(BaseCommand):
+    """Run the seed command: load the app's initial data."""
+
+    def handle(self, **options):
+        load_initial_data()
+'''
+
+
+def test_the_command_the_container_runs(new_repo):
+    """"What command runs the app in the container?" (bakerydemo, node-express-realworld) found
+    nothing: a Dockerfile's CMD and ENTRYPOINT were no facts.  The final stage's last ones are
+    (an earlier stage's CMD is not the image's); an exec form reads as its command line, and a
+    new command supersedes the old.  "The container" asks what a Dockerfile says, not for a
+    management command (bakerydemo's `Command` classes)."""
+    f = mine(APP_DOCKERFILE % '["node", "api", "--title", "my app"]')
+    assert f["docker:Dockerfile:cmd"].value == "node api --title 'my app'"
+    assert f["docker:Dockerfile:entrypoint"].value == "/app/docker-entrypoint.sh"
+    assert f["docker:Dockerfile:cmd"].line == 8
+    assert "docker:Dockerfile:cmd" not in mine("FROM node:20 AS build\nCMD npm test\nFROM node:20-slim\n")
+    repo = new_repo()
+    commit(repo, "2026-01-05T10:00:00+00:00", "docker", {"Dockerfile": APP_DOCKERFILE % '["node", "api"]',
+                                                         "app/management/commands/seed.py": SEED_COMMAND_PY,
+                                                         "package.json": '{"name": "api", "version": "1.0.0"}'})
+    commit(repo, "2026-02-05T10:00:00+00:00", "cluster", {"Dockerfile": APP_DOCKERFILE % "pm2-runtime api.js"})
+    r = Repo.open(repo)
+    ingest(r, all_history=True, progress=False)
+    assert [v["value"] for v in history(r, "docker:Dockerfile:cmd")["versions"]] == \
+        ["node api", "pm2-runtime api.js"]
+    from repomem.service.query import ask
+
+    got = ask(r, "what command runs the app in the container?")["facts"]
+    assert got[0]["key"] == "docker:Dockerfile:cmd" and got[0]["value"] == "pm2-runtime api.js", \
+        [f["key"] for f in got]

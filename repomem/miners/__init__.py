@@ -85,7 +85,8 @@ from repomem.miners._base import (
 #     (config:<path>:<function>.<name>, attrs local).
 # 14: a JS/TS app's error handler, a function of four parameters given to app.use inline or by
 #     the name of one the file declares (config:<path>:app.use.error-handler).
-MINERS_VERSION = 14
+# 15: a Dockerfile's CMD and ENTRYPOINT, the final stage's (docker:<path>:cmd, :entrypoint).
+MINERS_VERSION = 15
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",
            "MineError", "Miner", "all_miners", "excerpt", "mine_file", "redact_stored", "register_miner",

@@ -9,13 +9,18 @@ to the maintained ``dockerfile-parse`` package; nothing is built or run.  Keys (
 * ``docker:<path>:expose`` -- every exposed port of the file, as a set (``80, 8000/udp``; ``/tcp`` is implied);
 * ``docker:<path>:env:<NAME>`` and ``docker:<path>:arg:<NAME>`` -- the value as written; a name
   set in several stages keeps the last one (the final stage is the image that runs).  An ARG
-  without a default states nothing.
+  without a default states nothing;
+* ``docker:<path>:cmd`` and ``docker:<path>:entrypoint`` -- the command the final stage's
+  container runs, its last CMD and ENTRYPOINT (an exec form ``["uwsgi", "etc/uwsgi.ini"]``
+  read as the command line ``uwsgi etc/uwsgi.ini``); an earlier stage's is not the image's.
 """
 
 from __future__ import annotations
 
 import io
+import json
 import re
+import shlex
 
 from repomem.core.model import DOCKER, Fact, set_value
 from repomem.miners._base import MineError
@@ -39,6 +44,19 @@ def _substitute(value: str, args: dict[str, str]) -> str:
             return args[name]
         return m.group(2) if m.group(2) is not None else m.group(0)
     return _VAR.sub(one, value)
+
+
+def _command(value: str) -> str:
+    """A CMD's or ENTRYPOINT's command line: an exec form's JSON array joined as a shell would
+    read it, a shell form as written."""
+    if value.startswith("["):
+        try:
+            argv = json.loads(value)
+        except ValueError:
+            return value
+        if isinstance(argv, list) and all(isinstance(a, str) for a in argv):
+            return shlex.join(argv)
+    return value
 
 
 def _pairs(value: str) -> list[tuple[str, str]]:
@@ -66,6 +84,7 @@ class DockerMiner:
         global_args: dict[str, str] = {}
         stage, n_from = None, 0
         ports: list[tuple[str, int]] = []
+        runs: dict[str, tuple[str, int]] = {}  # the current stage's CMD and ENTRYPOINT
 
         def add(key, subject, value, line, purpose, attrs=(), is_set=False):
             first = line - 1
@@ -85,12 +104,15 @@ class DockerMiner:
                 image = _substitute(parts[0], global_args)
                 stage = parts[2] if len(parts) >= 3 and parts[1].lower() == "as" else str(n_from)
                 n_from += 1
+                runs.clear()
                 add(f"from:{stage}", f"base image of stage {stage} in {path}", image, line,
                     f"docker base image FROM container image tag version stage {stage} ({path})",
                     attrs=(("stage", stage),))
             elif op == "EXPOSE":
                 # "8000/tcp" is "8000": tcp is the default protocol
                 ports += [(re.sub(r"/tcp$", "", p, flags=re.I), line) for p in value.split()]
+            elif op in ("CMD", "ENTRYPOINT") and value:
+                runs[op] = (_command(value), line)
             elif op in ("ENV", "ARG"):
                 for name, val in _pairs(value):
                     if op == "ARG" and not re.search(rf"(^|\s){re.escape(name)}=", value):
@@ -101,6 +123,10 @@ class DockerMiner:
                     add(f"{kind}:{name}", f"{op} {name} in {path}", val, line,
                         f"{words(name)} docker {'environment variable' if kind == 'env' else 'build argument'}"
                         f" {op} ({path})")
+        for op, (command, line) in runs.items():
+            add(op.lower(), f"{op} in {path}", command, line,
+                f"docker command the container runs CMD start run app server ({path})" if op == "CMD"
+                else f"docker entrypoint executable the container starts with ENTRYPOINT ({path})")
         if ports:
             add("expose", f"exposed ports in {path}", set_value(p for p, _ in ports), ports[0][1],
                 f"docker exposed container ports EXPOSE listen port ({path})", is_set=True)

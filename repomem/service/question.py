@@ -34,6 +34,7 @@ _INTENTS = {
     "var": {"config", "constant", "docker"},  # "which env var ..."
     "default": {"config", "constant"}, "timeout": {"config", "constant"},
     "constant": {"constant"}, "image": {"docker", "config"}, "docker": {"docker"},
+    "container": {"docker"},  # what a Dockerfile says of the container it makes
 }
 # Words that ask for a kind and may still name a fact ("CI" names ci.yml): not framing words
 _NAMING_INTENTS = {"ci": {"config", "python"}, "workflow": {"config", "python"}}
