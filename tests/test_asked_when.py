@@ -117,7 +117,7 @@ SETTINGS_PY = 'WAGTAIL_SITE_NAME = "The Wagtail Bakery"\nWAGTAIL_I18N_ENABLED = 
 def test_when_a_package_reached_a_version(new_repo):
     """"When was wagtail upgraded to version 7?" (bakerydemo) gave the setting WAGTAIL_SITE_NAME:
     upgrading, bumping or moving a package to a number asks about that package's versions, and
-    the answer says when its floor first reached the number (7.0, after 6.4; a later 7.4 is
+    the answer says when its floor reached the number (7.0, after 6.4; a later 7.4 is
     still 7), through a downgrade and back (the last time it did), or for Python's own floor;
     a package there from its first version reached it then."""
     from tests.conftest import indexed
