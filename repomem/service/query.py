@@ -253,22 +253,12 @@ _BEFORE = re.compile(r"\b(?:previous(?:ly)?|prior|former(?:ly)?|earlier|used\s+t
 # Python's) version floor or pin last reached that number from below it
 _REACHED = re.compile(r"\bwhen\b.*\b(?:upgrad|bump|updat|mov|switch|migrat|went|go|jump)\w*\b.*?\bto\s+"
                       r"(?:`?@?[\w.\-/]+`?\s+)??(?:version\s+)?v?(\d+(?:\.\d+)*)\b", re.I)
-# a value's version floor: the first lower bound or pin (">=7.4" of "<7.5,>=7.4", "^4.17.1",
-# "==0.9.1"), or a bare version ("4.2.1")
-_BOUND = re.compile(r"(?:>=|~=|===?|\^|~|>)\s*v?(\d+(?:\.\d+)*)|^\s*v?(\d+(?:\.\d+)*)\s*$")
-
-
-def _floor(value: str) -> tuple[int, ...] | None:
-    m = _BOUND.search(value or "")
-    if m is None:
-        return None
-    return tuple(int(p) for p in (m.group(1) or m.group(2)).split("."))
-
-
 def _reached(facts: list[dict], versions: dict[str, list[dict]], number: str) -> None:
     """Each package's or Python's fact's reached: the last version (by the versions' t) whose
     floor reached NUMBER (7 is reached by 7.0, 7.4 or 8.0) after one below it, or its first
     version when that was already there (``from``: None); none when it never did."""
+    from repomem.service.rank import version_floor
+
     asked = tuple(int(p) for p in number.split("."))
     for f in facts:
         if f["kind"] not in ("dependency", "python"):
@@ -278,7 +268,7 @@ def _reached(facts: list[dict], versions: dict[str, list[dict]], number: str) ->
         came_from: str | None = None
         state = ""  # "below" or "at" the number, after the versions so far
         for x in versions.get(f["key"], ()):
-            floor = _floor(x["value"])
+            floor = version_floor(x["value"])
             if floor is None:
                 continue
             if floor[:len(asked)] >= asked:

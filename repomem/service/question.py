@@ -551,24 +551,17 @@ def _role_words(text: str) -> list[str]:
             for w in _ROLE_WORD.findall(text.lower())]
 
 
-def package_name(name: str) -> str:
-    """A package name as package_roles compares it: PyPI's normal form (lower case, runs of
-    "-", "_" and "." as one "-"); a scoped npm name or a Go module path is kept as it is."""
-    name = name.lower()
-    return name if "/" in name else re.sub(r"[-_.]+", "-", name)
-
-
 @functools.cache
 def _roles() -> tuple[tuple[tuple[str, ...], frozenset[str]], ...]:
     """(a phrase as words, the packages of its role) for every phrase of data/package_roles.toml."""
     text = resources.files("repomem").joinpath("data", "package_roles.toml").read_text("utf-8")
-    return tuple((tuple(_role_words(phrase)), frozenset(package_name(p) for p in role["packages"]))
+    return tuple((tuple(_role_words(phrase)), frozenset(norm_ident(p) for p in role["packages"]))
                  for role in tomllib.loads(text).values() for phrase in role["asked"])
 
 
 def package_roles(question: str) -> frozenset[str]:
     """The packages that fill the role the question asks for by its name ("which orm ...":
-    sqlalchemy, prisma, ...), normalized by package_name; empty when it asks for no role, or
+    sqlalchemy, prisma, ...), normalized as the facts' names are (norm_ident); empty when it asks for no role, or
     asks how something is done or for a number ("how are passwords hashed?": the code)."""
     if asks_how(question) or asks_number(question) or _ROLE_SETTING.search(question):
         return frozenset()

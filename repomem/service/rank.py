@@ -45,7 +45,6 @@ from repomem.service.question import (
     measured,
     module_names,
     names_setting,
-    package_name,
     package_roles,
     route_methods,
     version_slots,
@@ -615,9 +614,17 @@ def _retired_values(question: str, top: list[dict], t: int, have: set, taken: se
 
 # one version floor or pin (">=3.7", "^4.17", "==2.0.*"): "when did we drop Python 3.7?"
 _FLOOR = re.compile(r"(?:>=|~=|==|\^|~)\s*v?(\d+(?:\.\d+)*)(?:\.\*)?")
+_BARE_VERSION = re.compile(r"\s*v?(\d+(?:\.\d+)*)\s*")  # an exact pin as npm writes it: 4.2.1
 # the floor among exclusions ("!=3.0.*,!=3.1.*,>=2.7"): its major version, "drop Python 2"
 _LOWER = re.compile(r"(?:^|,)\s*(?:>=|~=|\^|~)\s*v?(\d+)(?:\.\d+)*\s*(?=,|$)")
 _ZEROS = re.compile(r"(?:\.0)+$")
+
+
+def version_floor(value: str) -> tuple[int, ...] | None:
+    """A version value's floor as numbers: its first lower bound or pin (``>=7.4`` of
+    ``<7.5,>=7.4``, ``^4.17.1``, ``==0.9.1``), or a bare version (``4.2.1``); None for none."""
+    m = _FLOOR.search(value or "") or _BARE_VERSION.fullmatch(value or "")
+    return tuple(int(p) for p in m.group(1).split(".")) if m else None
 
 
 def _quoted(row: dict, value: str, words: set[str], then: str = "", question: str = "") -> bool:
@@ -762,8 +769,8 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
         exact, lineage = _exact(question, facts, t, kinds)
         roles = package_roles(question)
         if roles:  # "which orm does the project use?": the dependencies that fill the role
-            filling = [i for i in np.flatnonzero(facts.kind == "dependency")
-                       if package_name(rows[i]["key"].rsplit(":", 1)[-1]) in roles]
+            filling = sorted({i for p in roles for i in facts.names.get(p, ())
+                              if rows[i]["kind"] == "dependency"})
             if filling:
                 kinds = {"dependency"}
                 exact[filling] = np.maximum(exact[filling], 1)
