@@ -83,6 +83,44 @@ def test_code_commit_patches_the_snapshot_with_numpy_rows(new_repo, tmp_path):
     assert p.keys() == f.keys() and all(np.allclose(p[k], f[k], atol=1e-6) for k in p)
 
 
+def _epoch(iso: str) -> int:
+    import datetime
+
+    return int(datetime.datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp())
+
+
+@pytest.mark.parametrize("old_snapshot", [False, True], ids=["head-time", "older-snapshot"])
+def test_provisional_snapshot_dates_a_skewed_commit_from_its_parents_valid_time(
+        new_repo, tmp_path, old_snapshot):
+    """The post-commit snapshot reads only the new commits from git and dates them from the
+    head's valid time kept in the snapshot; a snapshot written before that was kept reads the
+    whole history.  Either way a commit dated before its parent takes the parent's time, as in
+    a full fold."""
+    repo = new_repo()
+    commit(repo, "2026-01-01T00:00:00Z", "a", {"app.py": "PORT = 1\n"})
+    commit(repo, "2026-01-05T00:00:00Z", "b", {"app.py": "PORT = 2\n"})
+    r = Repo.open(repo, store=tmp_path / "s")
+    ingest(r, all_history=True)
+    state = viewcache.load_any(r.store)[0]
+    assert state["head_time"] == _epoch("2026-01-05T00:00:00Z")
+    if old_snapshot:
+        del state["head_time"]
+        assert viewcache.restamp(r.store, state)
+    commit(repo, "2026-01-03T00:00:00Z", "skewed clock", {"app.py": "PORT = 3\n"})
+    with r.store.writer():
+        assert provisional_snapshot(r)
+    state, rows, _ = viewcache.load_any(r.store)
+    assert state["provisional"] and state["head_time"] == _epoch("2026-01-05T00:00:00Z")
+    assert [(row["value"], row["valid_from"]) for row in rows] == \
+        [("3", _epoch("2026-01-05T00:00:00Z"))]
+    ingest(r)
+    final = viewcache.load_any(r.store)
+    assert final[0]["id"] == state["id"] and final[1] == rows
+    full = Repo.open(repo, store=tmp_path / "full")
+    ingest(full, all_history=True)
+    assert _versions(full) == _versions(r)
+
+
 def test_first_ingest_folded_batch_by_batch_equals_a_refold(new_repo, tmp_path, monkeypatch):
     from repomem.service import ingest as ingest_mod
     from repomem.service import view

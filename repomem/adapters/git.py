@@ -168,11 +168,13 @@ class CommitInfo:
     ct: int  # committer timestamp (seconds)
 
 
-def first_parent_chain(repo: str | Path, rev: str = "HEAD") -> list[CommitInfo]:
-    """The first-parent history of ``rev``, oldest first."""
+def first_parent_chain(repo: str | Path, rev: str = "HEAD", limit: int | None = None) -> list[CommitInfo]:
+    """The first-parent history of ``rev``, oldest first; with LIMIT only its last LIMIT commits
+    (git then reads those, not the whole history)."""
     if rev == "HEAD" and head(repo) is None:
         return []
-    out = git(repo, "log", "--first-parent", "--format=%H %ct %P", rev, "--").decode()
+    last = ["-n", str(limit)] if limit is not None else []
+    out = git(repo, "log", "--first-parent", *last, "--format=%H %ct %P", rev, "--").decode()
     chain = []
     for line in reversed(out.splitlines()):
         parts = line.split()
@@ -191,12 +193,13 @@ def commit_infos(repo: str | Path, shas: list[str]) -> list[CommitInfo]:
     return infos
 
 
-def effective_times(chain: list[CommitInfo]) -> dict[str, int]:
+def effective_times(chain: list[CommitInfo], after: int | None = None) -> dict[str, int]:
     """Valid time of each commit: its committer time, never earlier than its first parent's.
 
-    Clock skew (a commit dated before its parent) must not reorder a line of history.
+    Clock skew (a commit dated before its parent) must not reorder a line of history.  AFTER:
+    the valid time of the commit before ``chain[0]``, when the chain is the tail of a history.
     """
-    eff, last = {}, None
+    eff, last = {}, after
     for c in chain:
         last = c.ct if last is None else max(last, c.ct)
         eff[c.sha] = last

@@ -107,7 +107,9 @@ def sync_view(r: Repo, emb=None, fresh: dict | None = None, folded: Ledger | Non
                                           known=rows_written)
         crashpoint("view")
         _save_fold(r, ledger, extra)
-        state = {"id": vid, "complete": True, "head": git.head(r.root)}
+        head = git.head(r.root)
+        # the head's valid time: the next provisional snapshot dates new commits from it
+        state = {"id": vid, "complete": True, "head": head, "head_time": eff.get(head or "")}
         r.store.set_meta(r.store.view_name("view"), state)
         _write_snapshot(r, state, emb, missing, known)
         stats["versions"] = ledger.total_versions
@@ -191,9 +193,15 @@ def _provisional(r: Repo) -> tuple[dict, tuple | None]:
     if ledger is None or not ledger.applied or state.get("head") != ledger.applied[-1] or \
             state.get("id") != view_id(ledger.applied[-1], ledger.applied + ([extra] if extra else [])):
         return {}, None  # the snapshot and the fold state are not of one view
-    chain = git.first_parent_chain(r.root)
-    new = chain[-behind:]
-    eff = git.effective_times(chain)
+    if isinstance(state.get("head_time"), int):  # the new commits only, not the whole history
+        new = git.first_parent_chain(r.root, limit=behind)
+        eff = git.effective_times(new, after=state["head_time"])
+    else:  # a snapshot of an older repomem: no valid time of its head
+        chain = git.first_parent_chain(r.root)
+        new = chain[-behind:]
+        eff = git.effective_times(chain)
+    if not new or new[0].parent != state.get("head"):
+        return {}, None  # HEAD moved since it was measured: the ordinary path
     with CommitMiner(r.root) as miner:
         changes = git.changes(r.root, new)
         recs = [miner.mine(c, changes.get(c.sha, [])) for c in new]
@@ -205,7 +213,8 @@ def _provisional(r: Repo) -> tuple[dict, tuple | None]:
     head = new[-1].sha
     applied = ledger.applied  # now with the new commits
     stamp = {"id": view_id(head, applied + ([extra] if extra else [])), "complete": True,
-             "head": head, "embedder": state["embedder"], "missing": 0, "provisional": True}
+             "head": head, "head_time": eff[head], "embedder": state["embedder"], "missing": 0,
+             "provisional": True}
     records = {rec.sha: (rec, now) for rec in recs}
     if not changed and viewcache.restamp(r.store, stamp):
         return records, (extra, ledger)
