@@ -3,6 +3,10 @@
 ``parts`` is the key path (``str`` for mapping keys, ``int`` for list indexes), ``value`` is the
 scalar as text or, for a list of scalars, the list of item texts, ``line`` is 1-based.  Every
 parser raises :class:`MineError` with a one-line reason on a parse failure.
+
+PyYAML and python-dotenv load when a file of theirs is parsed, not with the module: the
+post-commit path imports every miner to ask which paths it reads, and a commit that touches no
+YAML or .env file should not pay for them (PyYAML alone is ~20 ms of a 0.5 s budget).
 """
 
 from __future__ import annotations
@@ -13,11 +17,12 @@ import io
 import json
 import re
 import tomllib
-
-import yaml
-from dotenv.parser import parse_stream
+from typing import TYPE_CHECKING
 
 from repomem.miners._base import MineError
+
+if TYPE_CHECKING:
+    import yaml
 
 Leaf = tuple[tuple, "str | list[str]", int]
 
@@ -209,10 +214,10 @@ def _expanded_size(node, memo: dict, active: set) -> float:
     if key in active:  # a recursive alias (`&a [*a]`): infinite
         return float("inf")
     active.add(key)
-    if isinstance(node, yaml.MappingNode):
+    if node.id == "mapping":
         n = 1 + sum(_expanded_size(k, memo, active) + _expanded_size(v, memo, active)
                     for k, v in node.value)
-    elif isinstance(node, yaml.SequenceNode):
+    elif node.id == "sequence":
         n = 1 + sum(_expanded_size(i, memo, active) for i in node.value)
     else:
         n = 1
@@ -224,30 +229,30 @@ def _expanded_size(node, memo: dict, active: set) -> float:
 def _ywalk(node, parts: tuple, line: int, out: list, depth: int = 0) -> None:
     if depth > 64:  # too deep to be a setting anyone asks about
         return
-    if isinstance(node, yaml.MappingNode):
+    if node.id == "mapping":
         for k, v in node.value:
             if k.tag.endswith(":merge"):  # `<<: *base` -- the base's keys at this level
                 _ywalk(v, parts, line, out, depth + 1)
                 continue
-            key = k.value if isinstance(k, yaml.ScalarNode) else str(k.start_mark.line + 1)
+            key = k.value if k.id == "scalar" else str(k.start_mark.line + 1)
             _ywalk(v, parts + (key,), k.start_mark.line + 1, out, depth + 1)
-    elif isinstance(node, yaml.SequenceNode):
-        if parts and all(isinstance(i, yaml.ScalarNode) for i in node.value):
+    elif node.id == "sequence":
+        if parts and all(i.id == "scalar" for i in node.value):
             out.append((parts, [_yscalar(i) for i in node.value], line))
         else:
             for i, item in enumerate(node.value):
                 _ywalk(item, parts + (i,), item.start_mark.line + 1, out, depth + 1)
-    elif isinstance(node, yaml.ScalarNode) and parts:
+    elif node.id == "scalar" and parts:
         out.append((parts, _yscalar(node), line))
 
 
-# libyaml's composer when PyYAML was built with it: ~10x faster on a large file
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 def parse_yaml(text: str) -> list[Leaf]:
+    import yaml  # here, not at the top: see the module's docstring
+
+    # libyaml's composer when PyYAML was built with it: ~10x faster on a large file
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
-        docs = [d for d in yaml.compose_all(text, Loader=_LOADER) if d is not None]
+        docs = [d for d in yaml.compose_all(text, Loader=loader) if d is not None]
     except yaml.YAMLError as e:
         raise MineError(f"YAML: {_one_line(e)}") from None
     memo: dict = {}
@@ -317,6 +322,8 @@ def parse_env(text: str) -> list[Leaf]:
     """``NAME=value`` bindings as python-dotenv reads them (quotes, escapes such as ``\\"``,
     multi-line quoted values, ``export``); lines it cannot parse and names without a value are
     left out, as dotenv itself does."""
+    from dotenv.parser import parse_stream  # see the module's docstring
+
     out: list[Leaf] = []
     for b in parse_stream(io.StringIO(text)):
         if b.key is not None and b.value is not None and not b.error:

@@ -34,8 +34,6 @@ import json
 import re
 import tomllib
 
-from packaging.requirements import InvalidRequirement, Requirement
-from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
 
 from repomem.core.model import DEPENDENCY, PYTHON, Fact, set_value
@@ -90,6 +88,10 @@ class _Out:
 
     def requirement(self, group: str, spec: str, line: int) -> None:
         """One PEP 508 string; an invalid one is skipped (one bad line must not lose the file)."""
+        # packaging's parsers load with the first requirement, not with the module (~20 ms the
+        # post-commit path spends only when a commit touches a manifest)
+        from packaging.requirements import InvalidRequirement, Requirement
+
         try:
             req = Requirement(spec.strip())
         except InvalidRequirement:
@@ -103,6 +105,8 @@ class _Out:
         self.dep("pypi", group, req.name, value, line, attrs)
 
     def requires_python(self, spec: str, line: int) -> None:
+        from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
         spec = str(spec).strip()
         try:
             spec = str(SpecifierSet(spec))  # ">= 3.9" and ">=3.9" are the same requirement
