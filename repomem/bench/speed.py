@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from repomem.bench.perf import _du, _timed_child
+from repomem.bench.perf import _du, _timed_child, compiled_env
 from repomem.service.samples import git_env
 
 DEFAULT = ("click", "httpx", "express")
@@ -184,7 +184,7 @@ def measure(src: Path, work: Path, workers=(1, 2), profile: bool = True, hook: i
     from repomem.service.repo import Repo
 
     repo = _clone(src, work)
-    env = dict(os.environ, ANONYMIZED_TELEMETRY="False")
+    env = compiled_env(dict(os.environ, ANONYMIZED_TELEMETRY="False"))
     n = int(subprocess.run(["git", "-C", str(repo), "rev-list", "--first-parent", "--count", "HEAD"],
                            capture_output=True, text=True, check=True).stdout)
     git_log = min(_timed_child(["git", "-C", str(repo), "log", "-p", "--first-parent", "--no-color",
