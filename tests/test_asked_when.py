@@ -8,6 +8,7 @@ import pytest
 from repomem.service.context import build_context
 from repomem.service.ingest import ingest
 from repomem.service.query import ask, asked, asked_when, history
+from repomem.service.question import adopted
 from repomem.service.repo import Repo
 from tests.conftest import cli, commit
 
@@ -156,3 +157,67 @@ def test_when_a_package_reached_a_version(new_repo):
     assert "reached" not in ask(r, "when was wagtail upgraded to 8?")["facts"][0]
     out = cli("ask", "--repo", str(r.root), "when was wagtail upgraded to version 7?")[1]
     assert "reached 7 on 2025-05-12" in out and "(from <6.9,>=6.4)" in out, out
+
+
+@pytest.mark.parametrize("question, name", [
+    ("when did click switch to flit?", "flit"),
+    ("when did the project start using ruff?", "ruff"),
+    ("When was whitenoise adopted?", "whitenoise"),
+    ("when did we move the build backend to `flit_core`?", "flit core"),
+    ("when was `@prisma/client` introduced?", "prisma client"),
+    ("when did the app switch to sqlalchemy 2?", None),  # a version: see reached
+    ("when did we move to pyproject.toml?", None),  # a file
+    ("when did we switch to the new client?", None),
+    ("which function switches to flit?", None),  # no time asked
+])
+def test_the_name_a_when_question_says_was_taken_up(question, name):
+    assert adopted(question) == name
+
+
+def test_when_the_project_switched_to_a_tool_is_when_its_facts_came_to_say_it(new_repo):
+    """"When did click switch to flit?" gave the method is_bool_flag: a when-question that says
+    the project switched to, moved to, started using or adopted a name asks for the settings
+    and packages that say it, in their value (build-backend = flit_core.buildapi) or in their
+    name (the mypy dependency, [tool.ruff]), and the answer says since when: the version since
+    which the value has said it (after a revert, the last time) or, for a name, the first."""
+    from tests.conftest import indexed
+
+    def pyproject(backend, ruff=False):
+        requires = {"setuptools.build_meta": "setuptools>=61", "flit_core.buildapi": "flit_core>=3.2,<4"}
+        return (f'[build-system]\nrequires = ["{requires[backend]}"]\nbuild-backend = "{backend}"\n\n'
+                '[project]\nname = "tool"\nversion = "1.0"\n'
+                + ('\n[tool.ruff]\nline-length = 100\n' if ruff else ""))
+
+    code = ('"""Switches and flags of the command line."""\n\n\n'
+            'def is_bool_flag(option):\n    """Whether the option is a boolean flag switch."""\n'
+            '    return option.flag\n\n\n'
+            'def switch_to(context):\n    """Switch to another context and start using it."""\n'
+            '    return context\n')
+    r = indexed(new_repo(),
+                ("2023-01-20T10:00:00Z", {"pyproject.toml": pyproject("setuptools.build_meta"),
+                                          "tool/cli.py": code, "requirements-dev.txt": "pytest\n",
+                                          "tool/settings.py": 'DATABASE_URL = "sqlite:///app.db"\n'}),
+                ("2023-03-01T10:00:00Z", {"tool/settings.py": 'DATABASE_URL = "postgres://db/app"\n'}),
+                ("2023-04-01T10:00:00Z", {"tool/settings.py": 'DATABASE_URL = "sqlite:///app.db"\n'}),
+                ("2023-06-28T10:00:00Z", {"pyproject.toml": pyproject("flit_core.buildapi")}),
+                ("2024-02-01T10:00:00Z", {"pyproject.toml": pyproject("flit_core.buildapi", ruff=True),
+                                          "requirements-dev.txt": "pytest\nmypy\n"}),
+                ("2024-05-01T10:00:00Z", {"tool/settings.py": 'DATABASE_URL = "postgresql://db/app"\n'}))
+    got = ask(r, "when did the project switch to flit?")["facts"]
+    assert got[0]["key"].startswith("config:pyproject.toml:build-system."), got[0]
+    backend = next(f for f in got if f["key"].endswith("build-backend"))
+    assert backend["adopted"]["date"].startswith("2023-06-28"), backend
+    assert (backend["adopted"]["value"], backend["adopted"]["from"]) == \
+        ("flit_core.buildapi", "setuptools.build_meta")
+    got = ask(r, "when did we start using ruff?")["facts"][0]
+    assert got["key"] == "config:pyproject.toml:tool.ruff.line-length", got
+    assert got["adopted"]["date"].startswith("2024-02-01") and got["adopted"]["from"] is None
+    got = ask(r, "when was mypy adopted?")["facts"][0]
+    assert got["key"].endswith(":mypy") and got["adopted"]["date"].startswith("2024-02-01"), got
+    # a value that said it, stopped, and says it again: since the last time
+    got = ask(r, "when did the app switch to postgres?")["facts"][0]
+    assert got["key"].endswith(":DATABASE_URL") and got["adopted"]["date"].startswith("2024-05-01")
+    assert got["adopted"]["from"] == "sqlite:///app.db", got
+    assert "first_seen" not in got  # when it came to say postgres, not when it first held
+    out = cli("ask", "--repo", str(r.root), "when did the project switch to flit?")[1]
+    assert "adopted flit on 2023-06-28" in out and "(from setuptools.build_meta)" in out, out

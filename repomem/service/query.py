@@ -13,6 +13,8 @@ from repomem.adapters.embed import get_embedder
 from repomem.core.errors import RepomemError
 from repomem.core.model import DESCRIPTIVE_ATTRS
 from repomem.service import viewcache
+from repomem.service.lexical import own_names
+from repomem.service.question import adopted, mentions
 from repomem.service.repo import Repo
 from repomem.service.view import ensure_view
 from repomem.storage.store import FOREVER
@@ -283,6 +285,27 @@ def _reached(facts: list[dict], versions: dict[str, list[dict]], number: str) ->
                             "from": came_from}
 
 
+def _adopted(facts: list[dict], versions: dict[str, list[dict]], name: str) -> None:
+    """Each setting's or package's adopted, for "when did click switch to flit?": the version
+    since which its value has said NAME (build-backend flit_core.buildapi, ``from`` the
+    setuptools.build_meta before it), or its first version when only its name says NAME (the
+    flit dependency, tool.ruff.fix: ``from`` None); none when neither does."""
+    for f in facts:
+        run = versions.get(f["key"])
+        if not run or f["kind"] in ("function", "class", "route"):
+            continue
+        start = 0
+        if mentions(f["value"], name):
+            start = len(run) - 1
+            while start > 0 and mentions(run[start - 1]["value"], name):
+                start -= 1
+        elif not mentions(own_names(f["key"])[0] if f["kind"] != "dependency" else f["key"], name):
+            continue
+        got = run[start]
+        f["adopted"] = {"name": name, "value": got["value"], "date": iso(got["valid_from"]),
+                        "commit": got["commit"], "from": run[start - 1]["value"] if start else None}
+
+
 def _previous(facts: list[dict], versions: dict[str, list[dict]], t: int) -> None:
     """Each fact's previous: the last value its key held before the current one (by t), with
     the date and commit it was set by (a signature's change is a version of the same value) and
@@ -395,10 +418,12 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
     facts = [dict(fact_json(x), score=x["score"]) for x in ranked]
     _refer(facts, rows)
     since, before = _SINCE_WHEN.search(question), _BEFORE.search(question)
-    reached = _REACHED.search(question)
-    if facts and (since or before or reached):
+    reached, took = _REACHED.search(question), adopted(question)
+    if facts and (since or before or reached or took):
         versions = _key_versions(r, facts, t)
-        if since:
+        if took:  # when it came to say the name, not when it first held anything
+            _adopted(facts, versions, took)
+        elif since:
             _first_seen(facts, versions)
         if before:
             _previous(facts, versions, t)

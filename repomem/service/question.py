@@ -581,3 +581,45 @@ def package_roles(question: str) -> frozenset[str]:
                 found |= packages
                 break
     return frozenset(found)
+
+
+# "when did click switch to flit?", "when did we start using ruff?", "when was whitenoise
+# adopted?": the tool, package or service the project took up.  Not a version ("when did we
+# move to django 5.2?" asks when a pin reached it), nor a file ("move to pyproject.toml").
+_TAKEN = r"(?:the\s+|a\s+|an\s+)?`?(@?[A-Za-z](?:[\w.\-/]*\w)?)`?(?![\w\-/]|\.\w)(?!\s+v?\d)"
+_ADOPTED = re.compile(
+    r"\b(?:switch|mov|migrat|chang|convert|port|go|went|transition)\w*\s+(?:[\w'\-]+\s+){0,3}?"
+    r"to\s+(?:using\s+)?" + _TAKEN +
+    r"|\b(?:start|began|begin|begun)\w*\s+(?:using|to\s+use)\s+" + _TAKEN +
+    r"|\badopt\w*\s+" + _TAKEN +
+    r"|\b(?:was|were)\s+" + _TAKEN + r"\s+(?:adopted|introduced|(?:first\s+)?used)\b", re.I)
+_WHEN = re.compile(r"\bwhen\b", re.I)
+_NOT_TAKEN = {"the", "a", "an", "it", "its", "this", "that", "them", "use", "using", "version",
+              "new", "newer", "latest", "another", "other", "something", "which", "what",
+              # a file, however spelled: "move to pyproject", "switch to requirements files"
+              "pyproject", "setup", "requirements", "package", "dockerfile", "makefile"}
+
+
+def adopted(question: str) -> str | None:
+    """The name a when-question says the project took up ("switch to flit": flit), in the
+    words facts are matched by (see :func:`mentions`); None when it asks no such thing."""
+    if not _WHEN.search(question):
+        return None
+    m = _ADOPTED.search(question)
+    if m is None:
+        return None
+    name = next(g for g in m.groups() if g)
+    if name.lower() in _NOT_TAKEN or not name.startswith("@") and _FILE_NAME.search(name):
+        return None  # (@prisma/client is a package, not a path)
+    return " ".join(_WORD.findall(name.lower())) or None
+
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def mentions(text: str, name: str) -> bool:
+    """Whether TEXT holds NAME (as :func:`adopted` gives it) as words, the last one perhaps as
+    a word's start: flit in ``flit_core.buildapi``, postgres in ``postgresql://``, hatch in
+    ``hatchling.build``, ruff in ``astral-sh/ruff-pre-commit``."""
+    said = " " + " ".join(_WORD.findall(text.lower()))
+    return (" " + name) in said if len(name) >= 3 else f" {name} " in said + " "

@@ -32,6 +32,7 @@ from repomem.service.question import (
     _FRAME,
     _GROUPS,
     action,
+    adopted,
     asks_duration,
     asks_function,
     asks_how,
@@ -43,6 +44,7 @@ from repomem.service.question import (
     intent,
     joined,
     measured,
+    mentions,
     module_names,
     names_setting,
     package_roles,
@@ -498,6 +500,13 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
                 if value != rows[i]["value"]:  # not a value that came back ("`ejs` is now `ejs`")
                     lineage.append({"name": value, "key": rows[i]["key"], "now": rows[i]["value"],
                                     "commit": commit, "at": ended})
+    took = adopted(question)
+    if took:  # "when did click switch to flit?": the settings and packages named so or whose
+        # value says it (build-backend = flit_core.buildapi, DATABASE_URL = postgres://...)
+        named = set(facts.names.get(took.replace(" ", "_"), ()))
+        hits = [i for i, row in enumerate(rows) if row["kind"] not in _NOT_TAKEN_UP
+                and (i in named or mentions(row["value"], took))]
+        exact[hits] += 1
     if asks_exception:  # "which exception is raised on a timeout": TimeoutException (not the
         # Timeout config class, nor a timeout setting): a word and the exception named after it
         for word in set(re.findall(r"[a-z]+", question.lower())):
@@ -539,6 +548,7 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
 
 
 _CAPITALISED = re.compile(r"\b[A-Z][A-Za-z0-9]*\b")
+_NOT_TAKEN_UP = ("function", "class", "route")  # code is written, not adopted
 _IMAGE_WORDS = re.compile(r"\b(?:images?|versions?|dockerfiles?|containers?|base)\b", re.I)
 # a keyword argument or an object's key in a value: `(max_connections=`, `{ maxAge:`, `, b: `
 _PASSED = re.compile(r"[({,]\s*([A-Za-z_]\w*)\s*(?:=(?!=)|:(?![:/]))")

@@ -66,6 +66,11 @@ def run(args) -> int:
             came = f"from {got['from']}" if got["from"] is not None else "its first version"
             echo(f"   reached {got['version']} on {got['date']}  commit {got['commit'][:10]}  as "
                  f"{got['value']}  ({came})")
+        if f.get("adopted"):  # "when did click switch to flit?"
+            took = f["adopted"]
+            came = f"from {took['from']}" if took["from"] is not None else "its first version"
+            echo(f"   adopted {took['name']} on {took['date']}  commit {took['commit'][:10]}  as "
+                 f"{took['value']}  ({came})")
         if f.get("previous"):  # "what was the previous version of body-parser?"
             was = f["previous"]
             echo(f"   previously {was['value']}  from {was['date']}  commit {was['commit'][:10]}"
