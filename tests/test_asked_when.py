@@ -169,17 +169,43 @@ def test_when_a_package_reached_a_version(new_repo):
     ("when did we move to pyproject.toml?", None),  # a file
     ("when did we switch to the new client?", None),
     ("which function switches to flit?", None),  # no time asked
+    ("when did click replace setuptools with flit?", "flit"),
+    ("when did we start using GitHub Actions?", "github workflows"),  # as its files say it
+    ("when did the project add whitenoise?", None),  # see added
 ])
 def test_the_name_a_when_question_says_was_taken_up(question, name):
     assert adopted(question) == name
+
+
+@pytest.mark.parametrize("question, name", [
+    ("when did the project add whitenoise?", "whitenoise"),
+    ("when did we add redis to the stack?", "redis"),
+    ("when did httpx add h2 support?", None),  # a feature, not a package
+    ("when did we add the timeout setting?", None),
+])
+def test_the_name_a_when_question_says_was_added(question, name):
+    assert adopted(question, added=True) == name
+
+
+WORKFLOW = """name: ci
+on: [push]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: pytest
+"""
 
 
 def test_when_the_project_switched_to_a_tool_is_when_its_facts_came_to_say_it(new_repo):
     """"When did click switch to flit?" gave the method is_bool_flag: a when-question that says
     the project switched to, moved to, started using or adopted a name asks for the settings
     and packages that say it, in their value (build-backend = flit_core.buildapi) or in their
-    name (the mypy dependency, [tool.ruff]), and the answer says since when: the version since
-    which the value has said it (after a revert, the last time) or, for a name, the first."""
+    name (the mypy dependency, [tool.ruff]) or their file's (a workflow for GitHub Actions), and
+    the answer says since when: the version since which the value has said it (after a revert,
+    the last time) or, for a name, the first; the earliest of them first.  "When did we add X?"
+    asks so when a package is named X."""
     from tests.conftest import indexed
 
     def pyproject(backend, ruff=False):
@@ -196,24 +222,35 @@ def test_when_the_project_switched_to_a_tool_is_when_its_facts_came_to_say_it(ne
     r = indexed(new_repo(),
                 ("2023-01-20T10:00:00Z", {"pyproject.toml": pyproject("setuptools.build_meta"),
                                           "tool/cli.py": code, "requirements-dev.txt": "pytest\n",
-                                          "tool/settings.py": 'DATABASE_URL = "sqlite:///app.db"\n'}),
+                                          "tool/settings.py": 'DATABASE_URL = "sqlite:///app.db"\n',
+                                          # says the words, but is no workflow
+                                          "tool/ci.py": 'CI_NAME = "GitHub Actions"\n'}),
                 ("2023-03-01T10:00:00Z", {"tool/settings.py": 'DATABASE_URL = "postgres://db/app"\n'}),
                 ("2023-04-01T10:00:00Z", {"tool/settings.py": 'DATABASE_URL = "sqlite:///app.db"\n'}),
+                ("2023-05-01T10:00:00Z", {".github/workflows/ci.yml": WORKFLOW}),
                 ("2023-06-28T10:00:00Z", {"pyproject.toml": pyproject("flit_core.buildapi")}),
                 ("2024-02-01T10:00:00Z", {"pyproject.toml": pyproject("flit_core.buildapi", ruff=True),
                                           "requirements-dev.txt": "pytest\nmypy\n"}),
-                ("2024-05-01T10:00:00Z", {"tool/settings.py": 'DATABASE_URL = "postgresql://db/app"\n'}))
+                ("2024-05-01T10:00:00Z", {"tool/settings.py": 'DATABASE_URL = "postgresql://db/app"\n'}),
+                ("2024-06-01T10:00:00Z", {"requirements-dev.txt": "pytest\nmypy\nruff\n"}))
     got = ask(r, "when did the project switch to flit?")["facts"]
     assert got[0]["key"].startswith("config:pyproject.toml:build-system."), got[0]
     backend = next(f for f in got if f["key"].endswith("build-backend"))
     assert backend["adopted"]["date"].startswith("2023-06-28"), backend
     assert (backend["adopted"]["value"], backend["adopted"]["from"]) == \
         ("flit_core.buildapi", "setuptools.build_meta")
-    got = ask(r, "when did we start using ruff?")["facts"][0]
-    assert got["key"] == "config:pyproject.toml:tool.ruff.line-length", got
-    assert got["adopted"]["date"].startswith("2024-02-01") and got["adopted"]["from"] is None
-    got = ask(r, "when was mypy adopted?")["facts"][0]
-    assert got["key"].endswith(":mypy") and got["adopted"]["date"].startswith("2024-02-01"), got
+    # the earliest that says it: [tool.ruff] of February, not the ruff dependency of June
+    got = ask(r, "when did we start using ruff?")["facts"]
+    assert got[0]["key"] == "config:pyproject.toml:tool.ruff.line-length", got[0]
+    assert got[0]["adopted"]["date"].startswith("2024-02-01") and got[0]["adopted"]["from"] is None
+    assert any(f["key"].endswith(":ruff") and f["adopted"]["date"].startswith("2024-06-01")
+               for f in got)
+    for question in ("when was mypy adopted?", "when did the project add mypy?"):
+        got = ask(r, question)["facts"][0]
+        assert got["key"].endswith(":mypy") and got["adopted"]["date"].startswith("2024-02-01"), got
+    # a tool's own files came with it: GitHub Actions' workflows
+    got = ask(r, "when did we start using GitHub Actions?")["facts"][0]
+    assert got["path"] == ".github/workflows/ci.yml" and got["adopted"]["date"].startswith("2023-05-01")
     # a value that said it, stopped, and says it again: since the last time
     got = ask(r, "when did the app switch to postgres?")["facts"][0]
     assert got["key"].endswith(":DATABASE_URL") and got["adopted"]["date"].startswith("2024-05-01")

@@ -285,11 +285,18 @@ def _reached(facts: list[dict], versions: dict[str, list[dict]], number: str) ->
                             "from": came_from}
 
 
+ADOPTED_POOL = 20  # candidates whose history "when did we start using X?" reads for the earliest
+
+
 def _adopted(facts: list[dict], versions: dict[str, list[dict]], name: str) -> None:
     """Each setting's or package's adopted, for "when did click switch to flit?": the version
     since which its value has said NAME (build-backend flit_core.buildapi, ``from`` the
-    setuptools.build_meta before it), or its first version when only its name says NAME (the
-    flit dependency, tool.ruff.fix: ``from`` None); none when neither does."""
+    setuptools.build_meta before it), or its first version when only its name or its file's
+    says NAME (the flit dependency, tool.ruff.fix, a hook of .pre-commit-config.yaml: ``from``
+    None); none when none does.  The facts that
+    say it come first, the earliest first: the question asks when the project took it up, and
+    click's ruff dependency of 2025 (uv's dependency groups) is not when [tool.ruff] came, 2023."""
+    since: dict[int, int] = {}
     for f in facts:
         run = versions.get(f["key"])
         if not run or f["kind"] in ("function", "class", "route"):
@@ -299,11 +306,14 @@ def _adopted(facts: list[dict], versions: dict[str, list[dict]], name: str) -> N
             start = len(run) - 1
             while start > 0 and mentions(run[start - 1]["value"], name):
                 start -= 1
-        elif not mentions(own_names(f["key"])[0] if f["kind"] != "dependency" else f["key"], name):
-            continue
+        elif not mentions(own_names(f["key"])[0] if f["kind"] != "dependency" else f["key"], name) \
+                and not mentions(f["path"] or "", name):
+            continue  # (a setting of the tool's own file, .pre-commit-config.yaml, came with it)
         got = run[start]
         f["adopted"] = {"name": name, "value": got["value"], "date": iso(got["valid_from"]),
                         "commit": got["commit"], "from": run[start - 1]["value"] if start else None}
+        since[id(f)] = got["valid_from"]
+    facts.sort(key=lambda f: (0, since[id(f)]) if id(f) in since else (1, 0))  # stable
 
 
 def _previous(facts: list[dict], versions: dict[str, list[dict]], t: int) -> None:
@@ -407,22 +417,25 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
     """The k best facts valid now (or at as_of), best first.  lineage: for each retired name the
     question used, the key's current name and when it changed (the only place an old name is
     ever shown)."""
-    hit = _search_snapshot(r, question, k) if as_of is None else None
+    took = adopted(question) or adopted(question, added=True)
+    n = max(k, ADOPTED_POOL) if took else k
+    hit = _search_snapshot(r, question, n) if as_of is None else None
     if hit is not None:
         t, ranked, lineage, missing, rows = hit
     else:
         missing = ensure_view(r)
         t = parse_when(r, as_of)
-        ranked, lineage, rows = _search_store(r, question, t, k)
+        ranked, lineage, rows = _search_store(r, question, t, n)
     lineage = lineage + _removed(r, question, rows, t)
     facts = [dict(fact_json(x), score=x["score"]) for x in ranked]
     _refer(facts, rows)
     since, before = _SINCE_WHEN.search(question), _BEFORE.search(question)
-    reached, took = _REACHED.search(question), adopted(question)
+    reached = _REACHED.search(question)
     if facts and (since or before or reached or took):
         versions = _key_versions(r, facts, t)
         if took:  # when it came to say the name, not when it first held anything
             _adopted(facts, versions, took)
+            del facts[k:]
         elif since:
             _first_seen(facts, versions)
         if before:

@@ -592,6 +592,7 @@ _ADOPTED = re.compile(
     r"to\s+(?:using\s+)?" + _TAKEN +
     r"|\b(?:start|began|begin|begun)\w*\s+(?:using|to\s+use)\s+" + _TAKEN +
     r"|\badopt\w*\s+" + _TAKEN +
+    r"|\breplac\w*\s+(?:[\w'\-]+\s+){0,3}?with\s+" + _TAKEN +  # "replace setuptools with flit"
     r"|\b(?:was|were)\s+" + _TAKEN + r"\s+(?:adopted|introduced|(?:first\s+)?used)\b", re.I)
 _WHEN = re.compile(r"\bwhen\b", re.I)
 _NOT_TAKEN = {"the", "a", "an", "it", "its", "this", "that", "them", "use", "using", "version",
@@ -600,18 +601,33 @@ _NOT_TAKEN = {"the", "a", "an", "it", "its", "this", "that", "them", "use", "usi
               "pyproject", "setup", "requirements", "package", "dockerfile", "makefile"}
 
 
-def adopted(question: str) -> str | None:
+# "when did we add whitenoise?" (not "add h2 support", "add the timeout setting"): a package's
+# name, when a package bears it ("when did we add a login?" asks for code)
+_ADDED = re.compile(r"\badd(?:ed|s)?\s+" + _TAKEN + r"(?=\s*(?:[?.!]|$)|\s+(?:to|in|as)\b)", re.I)
+
+
+def adopted(question: str, added: bool = False) -> str | None:
     """The name a when-question says the project took up ("switch to flit": flit), in the
-    words facts are matched by (see :func:`mentions`); None when it asks no such thing."""
+    words facts are matched by (see :func:`mentions`); None when it asks no such thing.
+    ADDED: the name it says the project added instead ("when did we add redis?")."""
     if not _WHEN.search(question):
         return None
-    m = _ADOPTED.search(question)
+    m = (_ADDED if added else _ADOPTED).search(question)
     if m is None:
         return None
     name = next(g for g in m.groups() if g)
     if name.lower() in _NOT_TAKEN or not name.startswith("@") and _FILE_NAME.search(name):
         return None  # (@prisma/client is a package, not a path)
-    return " ".join(_WORD.findall(name.lower())) or None
+    name = " ".join(_WORD.findall(name.lower()))
+    after = _WORD.match(question[m.end():].lower().lstrip(" `"))
+    return _TWO_WORDS.get(f"{name} {after.group(0)}" if after else "", name) or None
+
+
+# Tools named in two words, as their files say them: GitHub Actions' workflows are in
+# .github/workflows, GitLab CI's in .gitlab-ci.yml
+_TWO_WORDS = {"github actions": "github workflows", "github action": "github workflows",
+              "gitlab ci": "gitlab ci", "travis ci": "travis", "circle ci": "circleci",
+              "docker compose": "docker compose"}
 
 
 _WORD = re.compile(r"[a-z0-9]+")

@@ -501,12 +501,20 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
                     lineage.append({"name": value, "key": rows[i]["key"], "now": rows[i]["value"],
                                     "commit": commit, "at": ended})
     took = adopted(question)
+    added = adopted(question, added=True) if not took else None
+    if added and any(facts.kind[i] == "dependency" for i in facts.names.get(added.replace(" ", "_"), ())):
+        took = added  # "when did we add whitenoise?": a package's name
     if took:  # "when did click switch to flit?": the settings and packages named so or whose
         # value says it (build-backend = flit_core.buildapi, DATABASE_URL = postgres://...)
         named = set(facts.names.get(took.replace(" ", "_"), ()))
+        own_file = {i for i, row in enumerate(rows) if mentions(row["path"] or "", took)}
         hits = [i for i, row in enumerate(rows) if row["kind"] not in _NOT_TAKEN_UP
-                and (i in named or mentions(row["value"], took))]
+                and (i in named or i in own_file or mentions(row["value"], took))]
         exact[hits] += 1
+        # first what came when it was taken up: the package of that name, and the files named
+        # after it (.pre-commit-config.yaml, jest.config.ts, src/prisma/): "when did the project add
+        # whitenoise?" is the dependency of 2017, not the storage backend set in 2025
+        exact[[i for i in hits if i in own_file or i in named and facts.kind[i] == "dependency"]] += 1
     if asks_exception:  # "which exception is raised on a timeout": TimeoutException (not the
         # Timeout config class, nor a timeout setting): a word and the exception named after it
         for word in set(re.findall(r"[a-z]+", question.lower())):
@@ -549,6 +557,7 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
 
 _CAPITALISED = re.compile(r"\b[A-Z][A-Za-z0-9]*\b")
 _NOT_TAKEN_UP = ("function", "class", "route")  # code is written, not adopted
+
 _IMAGE_WORDS = re.compile(r"\b(?:images?|versions?|dockerfiles?|containers?|base)\b", re.I)
 # a keyword argument or an object's key in a value: `(max_connections=`, `{ maxAge:`, `, b: `
 _PASSED = re.compile(r"[({,]\s*([A-Za-z_]\w*)\s*(?:=(?!=)|:(?![:/]))")
