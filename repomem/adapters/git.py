@@ -211,19 +211,21 @@ class Change:
     path: str
     old_blob: str | None  # None when the file is added
     new_blob: str | None  # None when the file is deleted
+    moved_from: str | None = None  # the path git says this file was renamed from
 
 
 def changes(repo: str | Path, commits: list[CommitInfo]) -> dict[str, list[Change]]:
     """Each commit diffed against its first parent (root commits against the empty tree).
 
     One ``git diff-tree --stdin`` process for the whole batch.  Only regular files are
-    reported (symlinks and submodules carry no facts).
+    reported (symlinks and submodules carry no facts).  A file git detects as renamed (``-M``,
+    its default similarity) is its old path deleted and its new path added, as without rename
+    detection, the new one saying ``moved_from``; each commit's changes are in path order.
     """
     if not commits:
         return {}
     lines = "".join(f"{c.sha} {c.parent}\n" if c.parent else f"{c.sha}\n" for c in commits)
-    out = git(repo, "diff-tree", "--stdin", "-r", "-z", "--no-renames", "--root",
-              input=lines.encode())
+    out = git(repo, "diff-tree", "--stdin", "-r", "-z", "-M", "--root", input=lines.encode())
     result: dict[str, list[Change]] = {c.sha: [] for c in commits}
     tokens = out.split(b"\0")
     current = None
@@ -232,21 +234,30 @@ def changes(repo: str | Path, commits: list[CommitInfo]) -> dict[str, list[Chang
         tok = tokens[i]
         if tok.startswith(b":"):
             meta = tok[1:].split()
+            renamed = meta[4].startswith(b"R")
             path = path_text(tokens[i + 1])
-            i += 2
-            old_mode, new_mode, old_blob, new_blob = (m.decode() for m in meta[:4])
+            new_path = path_text(tokens[i + 2]) if renamed else path
+            i += 3 if renamed else 2
+            old_mode, new_mode, old_sha, new_sha = (m.decode() for m in meta[:4])
             if current is None:
                 continue
-            old_ok = old_mode.startswith("100")
-            new_ok = new_mode.startswith("100")
-            if not (old_ok or new_ok):
+            old_blob = old_sha if old_mode.startswith("100") and old_sha != ZERO else None
+            new_blob = new_sha if new_mode.startswith("100") and new_sha != ZERO else None
+            if not renamed:
+                if old_blob or new_blob:
+                    result[current].append(Change(path, old_blob, new_blob))
                 continue
-            result[current].append(Change(path, old_blob if old_ok and old_blob != ZERO else None,
-                                          new_blob if new_ok and new_blob != ZERO else None))
+            if old_blob:
+                result[current].append(Change(path, old_blob, None))
+            if new_blob:
+                result[current].append(Change(new_path, None, new_blob,
+                                              path if old_blob else None))
         else:
             if tok:
                 current = tok.decode().strip()
             i += 1
+    for changed in result.values():
+        changed.sort(key=lambda ch: ch.path)
     return result
 
 

@@ -53,6 +53,9 @@ class Version:
     # Provenance spans: (from_time, path, line, text) each time the same value moved (a line or a
     # file move), so an as-of answer cites where the value stood then.  Empty: never moved.
     spans: tuple = ()
+    # Keys this key's earlier versions are under: a setting of a file git says was renamed
+    # (httpx/config.py -> httpx/_config.py) goes on under the new path's key.
+    moved_from: tuple = ()
 
     def valid_at(self, t: int) -> bool:
         return self.valid_from <= t and (self.valid_to is None or t < self.valid_to)
@@ -175,6 +178,9 @@ class Ledger:
                 self.files.pop(path, None)
         self.identity.update(new_anchors)
 
+        for old_path, new_path in rec.moves:
+            self._carry_over(old_path, new_path, before)
+
         for key in sorted(affected):
             old, new = before[key], self._effective(key)
             cur = self.open.get(key)
@@ -189,6 +195,7 @@ class Ledger:
                     # Fresh tuples: a fold state read back from JSON holds lists, and a list
                     # shared with the closed version must not grow with the new one.
                     v.former = tuple(tuple(f) for f in cur.former)
+                    v.moved_from = tuple(cur.moved_from)
                     if cur.value != new.value and len(cur.value) <= 120 and "\n" not in cur.value:
                         v.former += ((cur.value, rec.sha, valid_time),)
                     self._close(cur, valid_time, rec.sha, SUPERSEDED, v.id)
@@ -209,6 +216,31 @@ class Ledger:
                     cur.path, cur.line, cur.text = new.path, new.line, new.text
                     cur.subject, cur.purpose, cur.attrs = new.subject, new.purpose, new.attrs
                     self.dirty.add(cur.id)
+
+    def _carry_over(self, old_path: str, new_path: str, before: dict[str, Fact | None]) -> None:
+        """A file git says this commit renamed: each open version of a key of the old path
+        (``constant:httpx/config.py:DEFAULT_TIMEOUT``) whose counterpart the new path states
+        now, and which nothing states any more, goes on as the new key's open version: the
+        same value keeps its valid_from (a span cites the new place), a new value supersedes
+        it as for any other change.  Only keys that name their file are carried; a function's
+        or class's identity follows moves by itself."""
+        infix = f":{old_path}:"
+        for key_a, fact in list(before.items()):
+            _, sep, rest = key_a.partition(":")
+            if not sep or not rest.startswith(old_path + ":") or fact is None:
+                continue
+            key_b = key_a.replace(infix, f":{new_path}:", 1)
+            cur = self.open.get(key_a)
+            if cur is None or key_b not in before or before[key_b] is not None \
+                    or key_b in self.open or self._effective(key_a) is not None \
+                    or self._effective(key_b) is None:
+                continue
+            del self.open[key_a]
+            cur.key = key_b
+            cur.moved_from = (*cur.moved_from, key_a)
+            self.open[key_b] = cur
+            before[key_b], before[key_a] = fact, None  # key_b's new fact is compared with key_a's
+            self.dirty.add(cur.id)
 
     def _close(self, v: Version, t: int, sha: str, reason: str, successor: str | None) -> None:
         v.valid_to, v.end_commit, v.end_reason, v.superseded_by = t, sha, reason, successor

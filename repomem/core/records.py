@@ -19,17 +19,22 @@ class CommitRecord:
     files: dict[str, list[Fact]] = field(default_factory=dict)  # path -> facts ([] = deleted)
     links: list[tuple[str, str]] = field(default_factory=list)  # (old anchor, new anchor)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, reason)
+    moves: list[tuple[str, str]] = field(default_factory=list)  # (old path, new path): git's renames
 
     def to_json(self) -> dict:
-        return {"sha": self.sha, "parent": self.parent, "ct": self.ct,
-                "files": {p: [f.to_dict() for f in fs] for p, fs in sorted(self.files.items())},
-                "links": [list(x) for x in self.links],
-                "skipped": [list(x) for x in self.skipped]}
+        out = {"sha": self.sha, "parent": self.parent, "ct": self.ct,
+               "files": {p: [f.to_dict() for f in fs] for p, fs in sorted(self.files.items())},
+               "links": [list(x) for x in self.links],
+               "skipped": [list(x) for x in self.skipped]}
+        if self.moves:
+            out["moves"] = [list(x) for x in self.moves]
+        return out
 
     @classmethod
     def from_json(cls, d: dict) -> "CommitRecord":
         return cls(d["sha"], d["parent"], d["ct"],
                    {p: [Fact.from_dict(f) for f in fs] for p, fs in d["files"].items()},
-                   [tuple(x) for x in d["links"]], [tuple(x) for x in d["skipped"]])
+                   [tuple(x) for x in d["links"]], [tuple(x) for x in d["skipped"]],
+                   [tuple(x) for x in d.get("moves", ())])  # none in records of MINERS_VERSION < 16
 
 

@@ -86,7 +86,9 @@ from repomem.miners._base import (
 # 14: a JS/TS app's error handler, a function of four parameters given to app.use inline or by
 #     the name of one the file declares (config:<path>:app.use.error-handler).
 # 15: a Dockerfile's CMD and ENTRYPOINT, the final stage's (docker:<path>:cmd, :entrypoint).
-MINERS_VERSION = 15
+# 16: records say which files git detected as renamed (moves), so a setting of a renamed file
+#     keeps its history under the new path.
+MINERS_VERSION = 16
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",
            "MineError", "Miner", "all_miners", "excerpt", "mine_file", "redact_stored", "register_miner",

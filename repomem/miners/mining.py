@@ -227,6 +227,8 @@ class CommitMiner:
             if removed and added:
                 links += match_moves(removed, added, owners=links)
         rec.links = sorted(links)
+        rec.moves = sorted((ch.moved_from, ch.path) for ch in changes
+                           if ch.moved_from and ch.path in rec.files and ch.moved_from in rec.files)
         return rec
 
 

@@ -118,7 +118,11 @@ def at_time(row: dict, t: int) -> dict:
             cur = span
     if cur is None or (cur[1], cur[2], cur[3]) == (row["path"], row["line"], row["text"]):
         return row
-    return dict(row, path=cur[1], line=cur[2], text=cur[3])
+    # a subject that says its file ("PORT in pkg/_config.py") says the file of then too (the
+    # value stood in pkg/config.py before git renamed it)
+    subject = row["subject"].replace(f" in {row['path']}", f" in {cur[1]}") \
+        if cur[1] != row["path"] and row["path"] else row["subject"]
+    return dict(row, path=cur[1], line=cur[2], text=cur[3], subject=subject)
 
 
 def _search_snapshot(r: Repo, question: str, n: int):
@@ -227,11 +231,43 @@ def _key_versions(r: Repo, facts: list[dict], t: int) -> dict[str, list[dict]]:
     record (the snapshot holds current versions only); read once for first_seen and previous."""
     keys = sorted({f["key"] for f in facts})
     with r.store.reader():
-        rows = r.store.rows({"$and": [{"key": {"$in": keys}}, {"valid_from": {"$lte": t}}]})
+        rows = _with_moved(r, r.store.rows({"$and": [{"key": {"$in": keys}},
+                                                     {"valid_from": {"$lte": t}}]}))
+    # a key's versions from before its file was renamed are its own
+    moved = {old: x["key"] for x in rows for old in x.get("moved_from") or ()}
     by_key: dict[str, list[dict]] = {}
     for x in sorted(rows, key=lambda x: x["valid_from"]):
-        by_key.setdefault(x["key"], []).append(x)
+        if x["valid_from"] <= t:
+            by_key.setdefault(_moved_to(moved, x["key"]), []).append(x)
     return by_key
+
+
+def _moved_to(moved: dict[str, str], key: str) -> str:
+    for _ in range(MOVES_MAX):
+        if key not in moved:
+            break
+        key = moved[key]
+    return key
+
+
+MOVES_MAX = 16  # renames of one file followed back (a cycle a -> b -> a ends too)
+
+
+def _with_moved(r: Repo, rows: list[dict]) -> list[dict]:
+    """ROWS with the versions of the keys they were under before their file was renamed
+    (``moved_from``), back through every rename; the caller holds the store's reader lock."""
+    seen = {x["id"] for x in rows}
+    done = {x["key"] for x in rows}
+    todo = sorted({k for x in rows for k in x.get("moved_from") or ()} - done)
+    for _ in range(MOVES_MAX):
+        if not todo:
+            break
+        done.update(todo)
+        more = [x for x in r.store.rows({"key": {"$in": todo}}) if x["id"] not in seen]
+        seen.update(x["id"] for x in more)
+        rows = rows + more
+        todo = sorted({k for x in more for k in x.get("moved_from") or ()} - done)
+    return rows
 
 
 def _first_seen(facts: list[dict], versions: dict[str, list[dict]]) -> None:
@@ -495,6 +531,8 @@ def history(r: Repo, key: str, tx: bool = False) -> dict:
     if not rows:
         raise RepomemError(f"unknown key: {key}",
                            hint="list keys with 'repomem facts', or ask with 'repomem ask'")
+    with r.store.reader():  # and before its file was renamed, under the old path's key
+        rows = _with_moved(r, rows)
     rows.sort(key=lambda x: (x["valid_from"], x["valid_to"]))
     out = {"key": key, "versions": [fact_json(x, tx) for x in rows]}
     if asked is not None:

@@ -24,8 +24,8 @@ from repomem.core.ledger import Ledger, Version
 from repomem.core.model import Fact
 
 log = logging.getLogger("repomem")
-FORMAT = 4  # 1 was a pickle file, 2 a gzipped JSON file (fold.v2.json.gz), 3 a record-store row
-# with every version, 4 with the open versions only
+FORMAT = 5  # 1 was a pickle file, 2 a gzipped JSON file (fold.v2.json.gz), 3 a record-store row
+# with every version, 4 with the open versions only, 5 with their moved_from
 _FIELDS = [f.name for f in dataclasses.fields(Version)]
 
 

@@ -53,6 +53,8 @@ def version_meta(v: Version) -> dict:
                "text": v.text, "purpose": v.purpose, "superseded_by": v.superseded_by or "",
                "end_reason": v.end_reason or "", "end_commit": v.end_commit or "",
                "former": [list(f) for f in v.former], "spans": [list(p) for p in v.spans]}
+    if v.moved_from:  # (a key only a renamed file's settings have)
+        payload["moved_from"] = list(v.moved_from)
     return {"key": v.key, "kind": v.kind, "valid_from": v.valid_from,
             "valid_to": FOREVER if v.valid_to is None else v.valid_to,
             "payload": json.dumps(payload, ensure_ascii=False, sort_keys=True)}
