@@ -258,3 +258,40 @@ def test_when_the_project_switched_to_a_tool_is_when_its_facts_came_to_say_it(ne
     assert "first_seen" not in got  # when it came to say postgres, not when it first held
     out = cli("ask", "--repo", str(r.root), "when did the project switch to flit?")[1]
     assert "adopted flit on 2023-06-28" in out and "(from setuptools.build_meta)" in out, out
+
+
+def test_who_and_why_are_the_commit_that_set_the_value(new_repo):
+    """"Why was the port changed?" and "who changed the port?" are answered by the commit that
+    set the value: its author and its message's first line; "who added the port?" by the
+    commit that first set it.  A message is shown redacted, as any text is."""
+    from repomem.service.samples import write_files
+    from tests.conftest import git
+
+    root = new_repo()
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    for date, author, message, files in (
+            ("2023-03-01T10:00:00Z", "Ada", "add the api's port", {"api/config.py": "PORT = 8000\n"}),
+            ("2024-01-05T10:00:00Z", "Bob", "move the api to 8080: the load balancer's port",
+             {"api/config.py": "PORT = 8080\n"}),
+            ("2024-02-01T10:00:00Z", "Cy", f"set a timeout (and the old token {token})",
+             {"api/config.py": "PORT = 8080\nTIMEOUT = 30\n"})):
+        write_files(root, files)
+        git(root, "commit", "-q", "--author", f"{author} <{author.lower()}@example.com>", "-m",
+            message, date=date)
+    r = Repo.open(root)
+    ingest(r, all_history=True, progress=False)
+    for question in ("why was the api port changed?", "who changed the api port?",
+                     "what was the reason for the port change?"):
+        got = ask(r, question)["facts"][0]
+        assert got["key"] == "constant:api/config.py:PORT", (question, got["key"])
+        assert (got["change"]["author"], got["change"]["subject"]) == \
+            ("Bob", "move the api to 8080: the load balancer's port"), got["change"]
+        assert got["change"]["commit"] == got["commit"]
+    got = ask(r, "who added the api port?")["facts"][0]
+    assert got["change"]["author"] == "Ada" and got["change"]["date"].startswith("2023-03-01")
+    got = ask(r, "why is the timeout 30?")["facts"][0]
+    assert got["key"].endswith(":TIMEOUT") and got["change"]["author"] == "Cy"
+    assert token not in got["change"]["subject"] and "<redacted:" in got["change"]["subject"]
+    assert "change" not in ask(r, "which port does the api listen on?")["facts"][0]
+    out = cli("ask", "--repo", str(root), "who added the api port?")[1]
+    assert "by Ada in " in out and ": add the api's port" in out, out

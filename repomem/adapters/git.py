@@ -182,6 +182,21 @@ def first_parent_chain(repo: str | Path, rev: str = "HEAD", limit: int | None = 
     return chain
 
 
+def authors_and_subjects(repo: str | Path, shas: list[str]) -> dict[str, tuple[str, str]]:
+    """sha -> (author's name, the message's first line) for each of these commits git has (one
+    ``git log --no-walk``; a commit a shallow clone lacks is left out)."""
+    have = [s for s in dict.fromkeys(shas) if s]
+    if not have:
+        return {}
+    out = git(repo, "cat-file", "--batch-check", input="".join(f"{s}\n" for s in have).encode())
+    have = [ln.split()[0] for ln in out.decode().splitlines() if ln.split()[1:2] == ["commit"]]
+    if not have:
+        return {}
+    out = git(repo, "log", "--no-walk=unsorted", "--format=%H%x00%an%x00%s", *have, "--")
+    rows = [ln.split("\0") for ln in out.decode("utf-8", "replace").splitlines()]
+    return {row[0]: (row[1], row[2]) for row in rows if len(row) == 3}
+
+
 def commit_infos(repo: str | Path, shas: list[str]) -> list[CommitInfo]:
     if not shas:
         return []

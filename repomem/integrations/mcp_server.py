@@ -48,7 +48,7 @@ def _slim(f: dict) -> dict:
     """What an agent needs from a fact; drops ranking internals and bulky fields."""
     keep = ("key", "kind", "subject", "value", "attrs", "valid_from", "valid_to", "commit", "path",
             "line", "text", "end_reason", "first_seen", "previous", "reached",
-            "adopted")
+            "adopted", "change")
     return {k: f[k] for k in keep if k in f and f[k] not in (None, "", {})}
 
 

@@ -321,6 +321,32 @@ def _reached(facts: list[dict], versions: dict[str, list[dict]], number: str) ->
                             "from": came_from}
 
 
+# "why was the default timeout changed?", "who bumped body-parser?": the commit that set each
+# fact's value, by whom and with what message; "who added X?" asks for the one that first set it
+_WHO_WHY = re.compile(r"^\W*(?:who|why)\b|\bby\s+whom\b|\bwhat\s+(?:was|is)\s+the\s+reason\b|"
+                      r"\breasons?\s+(?:for|behind)\b", re.I)
+_FIRST_SET = re.compile(r"\b(?:add|adds|added|introduc\w*|creat\w*|wrote|written|first)\b", re.I)
+
+
+def _change(r: Repo, facts: list[dict], versions: dict[str, list[dict]] | None) -> None:
+    """Each fact's change: the commit that set its value (with VERSIONS, the one that first set
+    its key), its date, author and message's first line (redacted as any text shown is)."""
+    from repomem.core.secrets import redact_text
+
+    picked = {}
+    for f in facts:
+        first = (versions or {}).get(f["key"])
+        picked[id(f)] = (first[0]["commit"], iso(first[0]["valid_from"])) if first \
+            else (f["commit"], f["valid_from"])
+    known = git.authors_and_subjects(r.root, [sha for sha, _ in picked.values()])
+    for f in facts:
+        sha, date = picked[id(f)]
+        if sha in known:
+            author, subject = known[sha]
+            f["change"] = {"commit": sha, "date": date, "author": redact_text(author),
+                           "subject": redact_text(subject)}
+
+
 ADOPTED_POOL = 20  # candidates whose history "when did we start using X?" reads for the earliest
 
 
@@ -467,7 +493,9 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
     _refer(facts, rows)
     since, before = _SINCE_WHEN.search(question), _BEFORE.search(question)
     reached = _REACHED.search(question)
-    if facts and (since or before or reached or took):
+    who_why = bool(_WHO_WHY.search(question))
+    first_set = who_why and bool(_FIRST_SET.search(question))
+    if facts and (since or before or reached or took or first_set):
         versions = _key_versions(r, facts, t)
         if took:  # when it came to say the name, not when it first held anything
             _adopted(facts, versions, took)
@@ -478,6 +506,8 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
             _previous(facts, versions, t)
         if reached:
             _reached(facts, versions, reached.group(1))
+    if facts and who_why:
+        _change(r, facts, versions if first_set else None)
     return {"question": question, "as_of": iso(t), "answer": facts[0]["value"] if facts else None,
             "facts": facts, "lineage": [lineage_json(x) for x in lineage],
             "unindexed_commits": missing}

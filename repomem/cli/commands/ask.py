@@ -71,6 +71,11 @@ def run(args) -> int:
             came = f"from {took['from']}" if took["from"] is not None else "its first version"
             echo(f"   adopted {took['name']} on {took['date']}  commit {took['commit'][:10]}  as "
                  f"{took['value']}  ({came})")
+        if f.get("change"):  # "why was the timeout changed?", "who added X?"
+            ch = f["change"]
+            where = "" if ch["commit"] == f["commit"] else \
+                f" in {ch['commit'][:10]} on {(ch['date'] or '')[:10]}"
+            echo(f"   by {ch['author']}{where}: {ch['subject']}")
         if f.get("previous"):  # "what was the previous version of body-parser?"
             was = f["previous"]
             echo(f"   previously {was['value']}  from {was['date']}  commit {was['commit'][:10]}"
