@@ -355,9 +355,9 @@ def _adopted(facts: list[dict], versions: dict[str, list[dict]], name: str) -> N
     since which its value has said NAME (build-backend flit_core.buildapi, ``from`` the
     setuptools.build_meta before it), or its first version when only its name or its file's
     says NAME (the flit dependency, tool.ruff.fix, a hook of .pre-commit-config.yaml: ``from``
-    None); none when none does.  The facts that
-    say it come first, the earliest first: the question asks when the project took it up, and
-    click's ruff dependency of 2025 (uv's dependency groups) is not when [tool.ruff] came, 2023."""
+    None); none when none does.  The facts that say it come first, the earliest first: the
+    question asks when the project took it up, and click's ruff dependency of 2025 (uv's
+    dependency groups) is not when [tool.ruff] came, 2023."""
     since: dict[int, int] = {}
     for f in facts:
         run = versions.get(f["key"])
@@ -495,6 +495,7 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
     reached = _REACHED.search(question)
     who_why = bool(_WHO_WHY.search(question))
     first_set = who_why and bool(_FIRST_SET.search(question))
+    versions: dict[str, list[dict]] | None = None
     if facts and (since or before or reached or took or first_set):
         versions = _key_versions(r, facts, t)
         if took:  # when it came to say the name, not when it first held anything
@@ -507,7 +508,7 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
         if reached:
             _reached(facts, versions, reached.group(1))
     if facts and who_why:
-        _change(r, facts, versions if first_set else None)
+        _change(r, facts, versions if first_set else None)  # (read above when first_set)
     return {"question": question, "as_of": iso(t), "answer": facts[0]["value"] if facts else None,
             "facts": facts, "lineage": [lineage_json(x) for x in lineage],
             "unindexed_commits": missing}

@@ -601,6 +601,13 @@ _NOT_TAKEN = {"the", "a", "an", "it", "its", "this", "that", "them", "use", "usi
               "pyproject", "setup", "requirements", "package", "dockerfile", "makefile"}
 
 
+_WORD = re.compile(r"[a-z0-9]+")
+# Tools named in two words, as their files say them: GitHub Actions' workflows are in
+# .github/workflows, GitLab CI's in .gitlab-ci.yml
+_TWO_WORDS = {"github actions": "github workflows", "github action": "github workflows",
+              "gitlab ci": "gitlab ci", "travis ci": "travis", "circle ci": "circleci",
+              "docker compose": "docker compose"}
+
 # "when did we add whitenoise?" (not "add h2 support", "add the timeout setting"): a package's
 # name, when a package bears it ("when did we add a login?" asks for code)
 _ADDED = re.compile(r"\badd(?:ed|s)?\s+" + _TAKEN + r"(?=\s*(?:[?.!]|$)|\s+(?:to|in|as)\b)", re.I)
@@ -623,19 +630,9 @@ def adopted(question: str, added: bool = False) -> str | None:
     return _TWO_WORDS.get(f"{name} {after.group(0)}" if after else "", name) or None
 
 
-# Tools named in two words, as their files say them: GitHub Actions' workflows are in
-# .github/workflows, GitLab CI's in .gitlab-ci.yml
-_TWO_WORDS = {"github actions": "github workflows", "github action": "github workflows",
-              "gitlab ci": "gitlab ci", "travis ci": "travis", "circle ci": "circleci",
-              "docker compose": "docker compose"}
-
-
-_WORD = re.compile(r"[a-z0-9]+")
-
-
 def mentions(text: str, name: str) -> bool:
     """Whether TEXT holds NAME (as :func:`adopted` gives it) as words, the last one perhaps as
     a word's start: flit in ``flit_core.buildapi``, postgres in ``postgresql://``, hatch in
     ``hatchling.build``, ruff in ``astral-sh/ruff-pre-commit``."""
-    said = " " + " ".join(_WORD.findall(text.lower()))
-    return (" " + name) in said if len(name) >= 3 else f" {name} " in said + " "
+    said = " " + " ".join(_WORD.findall(text.lower())) + " "
+    return f" {name}" in said if len(name) >= 3 else f" {name} " in said
