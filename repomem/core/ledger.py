@@ -161,6 +161,8 @@ class Ledger:
         before = {k: self._effective(k) for k in affected}
         if rewired:
             self._wiring = None
+        # the keys each renamed file stated, read before its state is replaced
+        moved = [(a, b, list(self.files.get(a, {}))) for a, b in rec.moves]
 
         for path, state in new_states.items():
             for k in self.files.get(path, {}):
@@ -178,8 +180,8 @@ class Ledger:
                 self.files.pop(path, None)
         self.identity.update(new_anchors)
 
-        for old_path, new_path in rec.moves:
-            self._carry_over(old_path, new_path, before)
+        for old_path, new_path, keys in moved:
+            self._carry_over(old_path, new_path, keys, before)
 
         for key in sorted(affected):
             old, new = before[key], self._effective(key)
@@ -217,7 +219,8 @@ class Ledger:
                     cur.subject, cur.purpose, cur.attrs = new.subject, new.purpose, new.attrs
                     self.dirty.add(cur.id)
 
-    def _carry_over(self, old_path: str, new_path: str, before: dict[str, Fact | None]) -> None:
+    def _carry_over(self, old_path: str, new_path: str, keys: list[str],
+                    before: dict[str, Fact | None]) -> None:
         """A file git says this commit renamed: each open version of a key of the old path
         (``constant:httpx/config.py:DEFAULT_TIMEOUT``) whose counterpart the new path states
         now, and which nothing states any more, goes on as the new key's open version: the
@@ -225,7 +228,8 @@ class Ledger:
         it as for any other change.  Only keys that name their file are carried; a function's
         or class's identity follows moves by itself."""
         infix = f":{old_path}:"
-        for key_a, fact in list(before.items()):
+        for key_a in keys:  # the old path's keys (KEYS), those that name it
+            fact = before.get(key_a)
             _, sep, rest = key_a.partition(":")
             if not sep or not rest.startswith(old_path + ":") or fact is None:
                 continue
