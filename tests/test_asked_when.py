@@ -293,5 +293,6 @@ def test_who_and_why_are_the_commit_that_set_the_value(new_repo):
     assert got["key"].endswith(":TIMEOUT") and got["change"]["author"] == "Cy"
     assert token not in got["change"]["subject"] and "<redacted:" in got["change"]["subject"]
     assert "change" not in ask(r, "which port does the api listen on?")["facts"][0]
+    assert not any("change" in f for f in ask(r, "who uses the api port?")["facts"])  # code
     out = cli("ask", "--repo", str(root), "who added the api port?")[1]
     assert "by Ada in " in out and ": add the api's port" in out, out

@@ -323,8 +323,9 @@ def _reached(facts: list[dict], versions: dict[str, list[dict]], number: str) ->
 
 # "why was the default timeout changed?", "who bumped body-parser?": the commit that set each
 # fact's value, by whom and with what message; "who added X?" asks for the one that first set it
-_WHO_WHY = re.compile(r"^\W*(?:who|why)\b|\bby\s+whom\b|\bwhat\s+(?:was|is)\s+the\s+reason\b|"
-                      r"\breasons?\s+(?:for|behind)\b", re.I)
+# ("who calls bcrypt.hash?" asks for code that calls it, see question._CALLERS)
+_WHO_WHY = re.compile(r"^\W*(?:who(?!\s+(?:calls|invokes|uses)\b)|why)\b|\bby\s+whom\b|"
+                      r"\bwhat\s+(?:was|is)\s+the\s+reason\b|\breasons?\s+(?:for|behind)\b", re.I)
 _FIRST_SET = re.compile(r"\b(?:add|adds|added|introduc\w*|creat\w*|wrote|written|first)\b", re.I)
 
 
