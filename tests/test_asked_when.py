@@ -256,6 +256,9 @@ def test_when_the_project_switched_to_a_tool_is_when_its_facts_came_to_say_it(ne
     assert got["key"].endswith(":DATABASE_URL") and got["adopted"]["date"].startswith("2024-05-01")
     assert got["adopted"]["from"] == "sqlite:///app.db", got
     assert "first_seen" not in got  # when it came to say postgres, not when it first held
+    # "add X" asks so only when a package is named X: no package is named postgres
+    assert not any("adopted" in f for f in ask(r, "when did we add postgres?")["facts"])
+    assert len(ask(r, "when did we add postgres?")["facts"]) == 5
     out = cli("ask", "--repo", str(r.root), "when did the project switch to flit?")[1]
     assert "adopted flit on 2023-06-28" in out and "(from setuptools.build_meta)" in out, out
 

@@ -480,8 +480,10 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
     """The k best facts valid now (or at as_of), best first.  lineage: for each retired name the
     question used, the key's current name and when it changed (the only place an old name is
     ever shown)."""
-    took = adopted(question) or adopted(question, added=True)
-    n = max(k, ADOPTED_POOL) if took else k
+    from repomem.service.rank import taken_up
+
+    # more candidates when the question may ask when a name was taken up (see _adopted)
+    n = max(k, ADOPTED_POOL) if adopted(question) or adopted(question, added=True) else k
     hit = _search_snapshot(r, question, n) if as_of is None else None
     if hit is not None:
         t, ranked, lineage, missing, rows = hit
@@ -489,20 +491,25 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
         missing = ensure_view(r)
         t = parse_when(r, as_of)
         ranked, lineage, rows = _search_store(r, question, t, n)
-    lineage = lineage + _removed(r, question, rows, t)
     facts = [dict(fact_json(x), score=x["score"]) for x in ranked]
+    took = taken_up(question, rows) if n > k else None
+    versions: dict[str, list[dict]] | None = None
+    if took and facts:  # when it came to say the name, not when it first held anything: the
+        # earliest of the candidates first (see _adopted)
+        versions = _key_versions(r, facts, t)
+        _adopted(facts, versions, took)
+    del facts[k:]
+    shown = {f["key"] for f in facts}  # the ranking's notes on names are of the facts it ranked
+    lineage = [x for x in lineage if x["key"] in shown] + _removed(r, question, rows, t)
     _refer(facts, rows)
     since, before = _SINCE_WHEN.search(question), _BEFORE.search(question)
     reached = _REACHED.search(question)
     who_why = bool(_WHO_WHY.search(question))
     first_set = who_why and bool(_FIRST_SET.search(question))
-    versions: dict[str, list[dict]] | None = None
-    if facts and (since or before or reached or took or first_set):
-        versions = _key_versions(r, facts, t)
-        if took:  # when it came to say the name, not when it first held anything
-            _adopted(facts, versions, took)
-            del facts[k:]
-        elif since:
+    if facts and (since or before or reached or first_set):
+        if versions is None:
+            versions = _key_versions(r, facts, t)
+        if since and not took:
             _first_seen(facts, versions)
         if before:
             _previous(facts, versions, t)

@@ -634,5 +634,14 @@ def mentions(text: str, name: str) -> bool:
     """Whether TEXT holds NAME (as :func:`adopted` gives it) as words, the last one perhaps as
     a word's start: flit in ``flit_core.buildapi``, postgres in ``postgresql://``, hatch in
     ``hatchling.build``, ruff in ``astral-sh/ruff-pre-commit``."""
-    said = " " + " ".join(_WORD.findall(text.lower())) + " "
-    return f" {name}" in said if len(name) >= 3 else f" {name} " in said
+    return said_in(spoken(text), name)
+
+
+def spoken(text: str) -> str:
+    """TEXT's words as :func:`mentions` compares them (kept by callers that ask many names)."""
+    return " " + " ".join(_WORD.findall(text.lower())) + " "
+
+
+def said_in(words: str, name: str) -> bool:
+    """:func:`mentions` on words :func:`spoken` gave."""
+    return f" {name}" in words if len(name) >= 3 else f" {name} " in words

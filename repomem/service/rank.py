@@ -44,11 +44,12 @@ from repomem.service.question import (
     intent,
     joined,
     measured,
-    mentions,
     module_names,
     names_setting,
     package_roles,
     route_methods,
+    said_in,
+    spoken,
     version_slots,
     without_options,
 )
@@ -186,6 +187,7 @@ class _Facts:
         self._said: set[str] | None = None
         self._passed: dict[str, list[int]] | None = None
         self._dirs: dict[str, list[int]] | None = None
+        self._spoken: list[tuple[str, str]] | None = None
         for i, row in enumerate(rows):
             for n in names(row, camel=True):
                 self.names.setdefault(n, []).append(i)
@@ -339,6 +341,14 @@ class _Facts:
                     if "-" in part or "_" in part.strip("_"):
                         self._dirs.setdefault(norm_ident(part), []).append(i)
         return sorted({i for n in names for i in self._dirs.get(n, ())})
+
+    def mentioning(self, name: str) -> tuple[set[int], set[int]]:
+        """The rows whose path, and those whose value, say NAME (question.mentions): "when did
+        we switch to flit?" (each row's words are read once per list of rows)."""
+        if self._spoken is None:
+            self._spoken = [(spoken(r["path"] or ""), spoken(r["value"])) for r in self.rows]
+        return ({i for i, (path, _) in enumerate(self._spoken) if said_in(path, name)},
+                {i for i, (_, value) in enumerate(self._spoken) if said_in(value, name)})
 
     def says(self, word: str) -> bool:
         """Whether any row's value or source text holds WORD as a word ("build", "still"): a
@@ -500,16 +510,12 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
                 if value != rows[i]["value"]:  # not a value that came back ("`ejs` is now `ejs`")
                     lineage.append({"name": value, "key": rows[i]["key"], "now": rows[i]["value"],
                                     "commit": commit, "at": ended})
-    took = adopted(question)
-    added = adopted(question, added=True) if not took else None
-    if added and any(facts.kind[i] == "dependency" for i in facts.names.get(added.replace(" ", "_"), ())):
-        took = added  # "when did we add whitenoise?": a package's name
+    took = taken_up(question, rows)
     if took:  # "when did click switch to flit?": the settings and packages named so or whose
         # value says it (build-backend = flit_core.buildapi, DATABASE_URL = postgres://...)
         named = set(facts.names.get(took.replace(" ", "_"), ()))
-        own_file = {i for i, row in enumerate(rows) if mentions(row["path"] or "", took)}
-        hits = [i for i, row in enumerate(rows) if row["kind"] not in _NOT_TAKEN_UP
-                and (i in named or i in own_file or mentions(row["value"], took))]
+        own_file, saying = facts.mentioning(took)
+        hits = [i for i in sorted(named | own_file | saying) if rows[i]["kind"] not in _NOT_TAKEN_UP]
         exact[hits] += 1
         # first what came when it was taken up: the package of that name, and the files named
         # after it (.pre-commit-config.yaml, jest.config.ts, src/prisma/): "when did the project add
@@ -557,6 +563,22 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
 
 _CAPITALISED = re.compile(r"\b[A-Z][A-Za-z0-9]*\b")
 _NOT_TAKEN_UP = ("function", "class", "route")  # code is written, not adopted
+
+
+def taken_up(question: str, rows: list[dict]) -> str | None:
+    """The name a when-question says the project took up (question.adopted: "switch to flit"),
+    or the one it says the project added when a package bears that name ("when did we add
+    whitenoise?"; "when did we add a login?" asks for code).  Ranking and the answer's
+    ``adopted`` notes both ask here, so they agree."""
+    took = adopted(question)
+    if took:
+        return took
+    added = adopted(question, added=True)
+    if added:
+        facts = _facts(rows)
+        if any(facts.kind[i] == "dependency" for i in facts.names.get(added.replace(" ", "_"), ())):
+            return added
+    return None
 
 _IMAGE_WORDS = re.compile(r"\b(?:images?|versions?|dockerfiles?|containers?|base)\b", re.I)
 # a keyword argument or an object's key in a value: `(max_connections=`, `{ maxAge:`, `, b: `
