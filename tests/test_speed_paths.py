@@ -9,13 +9,13 @@ import pytest
 
 from repomem.miners import mine_file
 from repomem.miners.mining import _may_move
-from repomem.service import viewcache
+from repomem.service import summaries, viewcache
 from repomem.service.ingest import ingest
 from repomem.service.query import facts, history
 from repomem.service.repo import Repo
 from repomem.service.view import provisional_snapshot
 from repomem.storage import foldstate
-from tests.conftest import commit
+from tests.conftest import cli_proc, commit
 
 
 def _versions(r):
@@ -42,6 +42,39 @@ def test_fold_state_keeps_open_versions_and_incremental_equals_full(new_repo, tm
     assert ingest(full, all_history=True)["versions"] == 4
     assert _versions(full) == incremental
     assert [v["value"] for v in history(r, "constant:app.py:PORT")["versions"]] == ["1", "2", "3"]
+
+
+def test_a_long_lived_writer_reuses_the_ledger_it_saved_until_another_writer_saves(
+        new_repo, tmp_path, monkeypatch):
+    """The daemon folds commit after commit in one process: the ledger it saved comes back
+    without reading the stored state, while that state is still what it saved.  A save by
+    another process (a hook's worker, `repomem ingest`) means a read.  Either way the versions
+    are those of a full fold."""
+    from repomem.storage.recordstore import SqliteRecords
+
+    reads, load_fold = [], SqliteRecords.load_fold
+    monkeypatch.setattr(SqliteRecords, "load_fold",
+                        lambda self, view: reads.append(view) or load_fold(self, view))
+    repo = new_repo()
+    commit(repo, "2026-01-01T00:00:00Z", "a", {"app.py": "PORT = 1\nHOST = 'a'\n"})
+    r = Repo.open(repo, store=tmp_path / "s")
+    ingest(r, all_history=True)
+    for i, day in enumerate(("02", "03", "04"), start=2):
+        commit(repo, f"2026-01-{day}T00:00:00Z", day, {"app.py": f"PORT = {i}\nHOST = 'a'\n"})
+        ingest(r)
+    assert reads == []  # each commit's fold started from the ledger kept in memory
+    sha = commit(repo, "2026-01-05T00:00:00Z", "05", {"app.py": "PORT = 5\nHOST = 'b'\n"})
+    cli_proc("ingest", "-q", "--repo", repo, "--store", tmp_path / "s")  # another writer
+    with r.store.reader():  # the kept ledger is not that writer's: the stored state is read
+        assert foldstate.load(r.store, summaries.digest(r.store.path)).applied[-1] == sha
+    assert reads
+    commit(repo, "2026-01-06T00:00:00Z", "06", {"app.py": "PORT = 6\nHOST = 'b'\n"})
+    ingest(r)
+    full = Repo.open(repo, store=tmp_path / "full")
+    ingest(full, all_history=True)
+    assert _versions(full) == _versions(r)
+    assert [v["value"] for v in history(r, "constant:app.py:PORT")["versions"]] == \
+        ["1", "2", "3", "4", "5", "6"]
 
 
 def test_commit_without_facts_restamps_the_snapshot(new_repo, tmp_path):

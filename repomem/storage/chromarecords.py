@@ -160,7 +160,11 @@ class ChromaRecords:
             return None  # a torn write: the caller folds the records again
         return _unpack(text)
 
-    def save_fold(self, view: str, state: dict) -> None:
+    def fold_digest(self, view: str) -> str | None:
+        head = self._col("folds").get(ids=[view], include=["metadatas"])
+        return head["metadatas"][0]["digest"] if head["ids"] else None
+
+    def save_fold(self, view: str, state: dict) -> str:
         col = self._col("folds")
         text = _pack(state)
         digest = hashlib.sha256(text.encode()).hexdigest()[:24]
@@ -176,6 +180,7 @@ class ChromaRecords:
                if i != view and not i.startswith(f"{view}:{digest}:")]
         if old:
             col.delete(ids=old)
+        return digest
 
     def drop_folds(self) -> None:
         ids = self._all("folds", [])[0]
