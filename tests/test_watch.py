@@ -4,6 +4,7 @@ not a unit test's: the waits below are generous liveness bounds, not speed claim
 
 from __future__ import annotations
 
+import os
 import time
 
 from conftest import cli, cli_proc, commit, git
@@ -35,11 +36,33 @@ def test_debounce_waits_for_quiet_and_caps_a_busy_stream():
     assert d.take() == {TREE: {"a", "b"}}
     assert d.take() is None
     for _ in range(20):  # an event every 0.1 s never goes quiet: due after max_delay
-        d.add(GIT, "refs/heads/main")
+        d.add(TREE, "c")
         c.t += 0.1
         if d.take():
             break
-    assert c.t - 100.5 <= 1.11
+    assert 1.0 <= c.t - 100.5 <= 1.11
+
+
+def test_a_git_event_ends_its_batch_without_waiting_for_the_tree_to_go_quiet():
+    # A commit moves a ref and its hook writes the pending marker: nothing more will come, so
+    # the batch is due GIT_DELAY after it, not after the work tree's quiet time.
+    c = Clock()
+    d = Debouncer(delay=0.3, max_delay=3.0, clock=c, git_delay=0.03)
+    d.add(TREE, "a.py")
+    c.t += 0.1
+    d.add(GIT, "refs/heads/main")
+    c.t += 0.02
+    assert d.take() is None
+    d.add(GIT, "pending")  # the hook's marker, just after the ref
+    c.t += 0.02
+    assert d.take() is None  # within GIT_DELAY of the last git event
+    c.t += 0.015
+    assert d.take() == {TREE: {"a.py"}, GIT: {"refs/heads/main", "pending"}}
+    d.add(TREE, "b.py")  # the next batch is a work-tree one again: the full quiet time
+    c.t += 0.1
+    assert d.take() is None
+    c.t += 0.25
+    assert d.take() == {TREE: {"b.py"}}
 
 
 def test_classifier(new_repo):
@@ -140,3 +163,69 @@ def _indexed(repo, sha) -> bool:
     s = Store(repo / ".git" / "repomem")
     with s.reader():
         return sha in s.ingested()
+
+
+def test_a_request_for_the_head_just_indexed_is_not_served_twice(new_repo, monkeypatch):
+    """The post-commit hook writes its request a moment after git moved the ref, which the
+    daemon may already be indexing: the worker serves it only if HEAD has moved since, and the
+    watcher drops the marker's own event once the request was taken."""
+    from repomem.integrations.watch import Watcher
+
+    repo = new_repo()
+    commit(repo, "2026-01-01T10:00:00+00:00", "one", {"app.py": SRC})
+    cli("init", "--no-hooks", "--repo", repo)
+    r = Repo.open(repo)
+    store = r.store.path
+    calls, real = [], worker.catch_up
+
+    def counting(rr, then=None):
+        calls.append(git(repo, "rev-parse", "HEAD").strip())
+        out = real(rr)
+        if then:
+            then()
+        return out
+
+    # the hook's request arrives while the commit it is about is being indexed: one catch-up
+    commit(repo, "2026-01-02T10:00:00+00:00", "two", {"app.py": SRC.replace("8080", "1")})
+    monkeypatch.setattr(worker, "catch_up", lambda rr: counting(
+        rr, None if calls else lambda: worker.pending_file(store).write_text(f"{repo}\n")))
+    worker.run(repo, store)
+    assert len(calls) == 1 and not worker.pending_file(store).exists()
+    # a request written after another commit landed meanwhile is served
+    calls.clear()
+    monkeypatch.setattr(worker, "catch_up", lambda rr: counting(rr, None if calls else lambda: (
+        commit(repo, "2026-01-03T10:00:00+00:00", "three", {"app.py": SRC.replace("8080", "2")}),
+        worker.pending_file(store).write_text(f"{repo}\n"))))
+    worker.run(repo, store)
+    assert len(calls) == 2 and calls[0] != calls[1]
+    assert ask(r, "PORT", k=1)["facts"][0]["value"] == "2"
+    # the watcher: the marker's event after its request was taken is no work; before, it is
+    runs = []
+    monkeypatch.setattr(worker, "run", lambda *a, **k: runs.append(a))
+    w = Watcher(r)
+    marker = str(worker.pending_file(w.classify.store))
+    w.handle({GIT: {marker}})
+    assert runs == []
+    worker.pending_file(store).write_text(f"{repo}\n")
+    w.handle({GIT: {marker}})
+    assert len(runs) == 1
+    w.handle({GIT: {str(w.classify.git_dir / "HEAD")}})  # a ref event is always served
+    assert len(runs) == 2
+
+
+def test_the_watchers_request_outlasts_a_probe_of_the_worker_lock(new_repo):
+    """``idle()`` takes the worker lock for a moment to see whether a worker runs.  The
+    watcher's own request writes no marker that a running worker would see, so a batch that
+    met a probe's lock would leave the commit unindexed until the next event."""
+    import threading
+
+    repo = new_repo()
+    commit(repo, "2026-01-01T10:00:00+00:00", "one", {"app.py": SRC})
+    cli("init", "--no-hooks", "--repo", repo)
+    r = Repo.open(repo)
+    commit(repo, "2026-01-02T10:00:00+00:00", "two", {"app.py": SRC.replace("8080", "7")})
+    probe = worker._try_lock(r.store.path)  # as idle() does
+    assert probe is not None
+    threading.Timer(0.03, os.close, [probe]).start()
+    worker.run(repo, r.store.path)
+    assert ask(r, "PORT", k=1)["facts"][0]["value"] == "7"

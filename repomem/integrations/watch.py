@@ -9,6 +9,12 @@ and then:
   moved, record the branch's HEAD), then the overlay is recomputed (HEAD changed under it);
 * a work-tree event on a file git does not ignore: the overlay is recomputed.
 
+A git event ends its batch sooner (``GIT_DELAY``) than a work-tree burst does: a ref moves by an
+atomic rename, once a git command has done its work, and a hook writes the pending marker after
+its commit exists, so there is nothing more of it to wait for; the commit should be answerable
+while its author is still looking at the terminal.  Events that arrive while a batch is handled
+make the next one, so a rebase moving HEAD fifty times still costs a few catch-ups, not fifty.
+
 The clock is injectable so the debounce logic is tested without sleeping.
 """
 
@@ -25,28 +31,35 @@ from repomem.core.termsafe import safe
 
 log = logging.getLogger("repomem")
 GIT, TREE = "git", "tree"
+GIT_DELAY = 0.03  # seconds of quiet after a ref, HEAD or pending event (see the module's text)
 
 
 class Debouncer:
-    """Collects events; a batch is due once nothing arrived for ``delay`` seconds, or ``max_delay``
-    after its first event (a tree that never goes quiet is still indexed)."""
+    """Collects events; a batch is due once nothing arrived for ``delay`` seconds, or
+    ``git_delay`` after its last git event, or ``max_delay`` after its first event (a tree that
+    never goes quiet is still indexed)."""
 
-    def __init__(self, delay: float = 0.3, max_delay: float = 3.0, clock=time.monotonic):
-        self.delay, self.max_delay, self.clock = delay, max_delay, clock
+    def __init__(self, delay: float = 0.3, max_delay: float = 3.0, clock=time.monotonic,
+                 git_delay: float = GIT_DELAY):
+        self.delay, self.max_delay, self.git_delay, self.clock = delay, max_delay, git_delay, clock
         self.batch: dict[str, set[str]] = {}
         self.first = self.last = 0.0
+        self.last_git: float | None = None
 
     def add(self, kind: str, path: str) -> None:
         now = self.clock()
         if not self.batch:
-            self.first = now
+            self.first, self.last_git = now, None
         self.last = now
+        if kind == GIT:
+            self.last_git = now
         self.batch.setdefault(kind, set()).add(path)
 
     def deadline(self) -> float | None:
         if not self.batch:
             return None
-        return min(self.last + self.delay, self.first + self.max_delay)
+        due = min(self.last + self.delay, self.first + self.max_delay)
+        return due if self.last_git is None else min(due, self.last_git + self.git_delay)
 
     def take(self) -> dict[str, set[str]] | None:
         """The batch when it is due (and a fresh start), else None."""
@@ -154,13 +167,27 @@ class Watcher:
         from repomem.integrations import overlay, worker
 
         if GIT in batch:
+            marker = worker.pending_file(self.classify.store)  # as events name it
+            if TREE not in batch and all(Path(p) == marker for p in batch[GIT]) \
+                    and not marker.exists():
+                return  # a hook's request that the last batch's worker already took and served
             worker.run(self.r.root, self.r.store.path)
         elif not not_ignored(self.r.root, batch.get(TREE, set())):
             return
         overlay.refresh(self.r)
 
     def catch_up(self) -> None:
+        from repomem.service.summaries import digest
+        from repomem.storage import foldstate
+
         self.handle({GIT: {"start"}})
+        # The next commit's fold starts from the ledger in memory (read from the store here
+        # only if nothing was new just now: a catch-up that folded kept what it saved).
+        try:
+            with self.r.store.reader():
+                foldstate.keep(self.r.store, digest(self.r.store.path))
+        except Exception as e:  # only a head start: the first commit reads it instead
+            log.info("watch: fold state not kept: %s: %s", type(e).__name__, e)
 
     def loop(self) -> None:
         """Block until a batch is due, handle it; return when stopped.  No polling: the wait has

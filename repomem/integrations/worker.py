@@ -18,6 +18,7 @@ from pathlib import Path
 
 log = logging.getLogger("repomem")
 LOG_LIMIT = 1_000_000  # bytes; the log is cut back when it grows past this
+LOCK_TRIES = 20  # x 10 ms: how long a request without a marker waits for a busy worker lock
 
 
 def pending_file(store: Path) -> Path:
@@ -103,11 +104,12 @@ def hook_catch_up(r) -> dict:
     from repomem.service.serverview import default_branch
     from repomem.service.view import published
 
-    head = git.head(r.root)
-    if git.current_branch(r.root) == default_branch(r.root):
-        return dict(ingest(r, all_history=True, create=False, progress=False), head=head)
+    head, branch = git.head(r.root), git.current_branch(r.root)
+    if branch == default_branch(r.root):
+        return dict(ingest(r, all_history=True, create=False, progress=False), head=head,
+                    branch=branch)
     published(r)
-    return {"new": 0, "head": head}
+    return {"new": 0, "head": head, "branch": branch or "(detached)"}
 
 
 def run(root: str | Path, store: str | Path, request: bool = True) -> int:
@@ -118,6 +120,13 @@ def run(root: str | Path, store: str | Path, request: bool = True) -> int:
     store = Path(store)
     while True:
         fd = _try_lock(store)
+        # A probe (idle(), below) holds the lock for microseconds; the watcher's own request has
+        # no marker for a running worker to see, so it waits that out rather than be dropped.
+        for _ in range(LOCK_TRIES if request else 0):
+            if fd is not None:
+                break
+            time.sleep(0.01)
+            fd = _try_lock(store)
         if fd is None:
             return 0  # the running worker will see our pending marker
         # While this file names a live worker the hooks start none; it goes before the lock is
@@ -126,14 +135,21 @@ def run(root: str | Path, store: str | Path, request: bool = True) -> int:
         pid_path.write_text(f"{os.getpid()}\n")
         try:
             repos: dict[str, object] = {}
+            # (branch, HEAD) each work tree was last indexed at by this run: the hook of the
+            # commit just indexed writes its request a moment after git moved the ref, and
+            # serving it again would cost a whole catch-up (~0.15 s on click) for nothing.
+            done: dict[str, tuple] = {}
             while request or pending_file(store).exists():
                 roots = [str(root)] if request else []
                 request = False
                 roots += [x for x in _take_pending(store) if x not in roots]
                 for one in roots or [str(root)]:
                     try:
+                        if one in done and done[one] == _where(one):
+                            continue
                         r = repos.get(one) or repos.setdefault(one, Repo.open(one, store))
                         stats = catch_up(r)
+                        done[one] = (stats.get("branch"), stats.get("head"))
                         log.warning("%s indexed %s (%d new commit(s))", time.strftime("%H:%M:%S"),
                                     (stats.get("head") or "")[:10], stats.get("new", 0))
                     except Exception as e:  # logged, never raised into git's face
@@ -145,6 +161,13 @@ def run(root: str | Path, store: str | Path, request: bool = True) -> int:
             os.close(fd)
         if not pending_file(store).exists():
             return 0
+
+
+def _where(root: str) -> tuple:
+    """(branch, HEAD) as catch_up reports them (a detached HEAD is on "(detached)")."""
+    from repomem.adapters import git
+
+    return git.current_branch(root) or "(detached)", git.head(root)
 
 
 def _take_pending(store: Path) -> list[str]:

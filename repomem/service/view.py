@@ -30,20 +30,22 @@ def view_id(head: str | None, applied: list[str]) -> str:
     return short_hash(head or "", *applied, n=20)
 
 
-def _target(r: Repo) -> tuple[list[str], dict[str, int], str, int]:
-    """(records to fold in order, their valid times, the view id, HEAD commits not ingested)."""
+def _target(r: Repo) -> tuple[list[str], dict[str, int], str, int, str | None]:
+    """(records to fold in order, their valid times, the view id, HEAD commits not ingested,
+    HEAD as read for all of these)."""
     chain = git.first_parent_chain(r.root)
     have = r.store.ingested()
     applied = [c.sha for c in chain if c.sha in have]
     # Cached LLM summaries change purpose texts, so they are part of what the view is built from.
     extra = summaries.digest(r.store.path)
-    vid = view_id(chain[-1].sha if chain else None, applied + ([extra] if extra else []))
-    return applied, git.effective_times(chain), vid, len(chain) - len(applied)
+    head = chain[-1].sha if chain else None
+    vid = view_id(head, applied + ([extra] if extra else []))
+    return applied, git.effective_times(chain), vid, len(chain) - len(applied), head
 
 
 def view_is_current(r: Repo) -> tuple[bool, int]:
     """(whether the view matches HEAD and the ingested records, commits on HEAD not ingested)."""
-    _, _, vid, missing = _target(r)
+    _, _, vid, missing, _ = _target(r)
     state = r.store.get_meta(r.store.view_name("view")) or {}
     return state.get("id") == vid and state.get("complete", False), missing
 
@@ -65,7 +67,7 @@ def sync_view(r: Repo, emb=None, fresh: dict | None = None, folded: Ledger | Non
     work, not done twice)."""
     with r.store.writer():
         emb = emb or _embedder(r, False)
-        applied, eff, vid, missing = _target(r)
+        applied, eff, vid, missing, head = _target(r)
         state = r.store.get_meta(r.store.view_name("view")) or {}
         if state.get("id") == vid and state.get("complete"):
             if not viewcache.exists(r.store, state.get("head")):
@@ -107,7 +109,8 @@ def sync_view(r: Repo, emb=None, fresh: dict | None = None, folded: Ledger | Non
                                           known=rows_written)
         crashpoint("view")
         _save_fold(r, ledger, extra)
-        head = git.head(r.root)
+        # HEAD as the view id has it: a commit that landed meanwhile is not in this view (its
+        # hook or the daemon's next batch brings it), so the state must not name it
         # the head's valid time: the next provisional snapshot dates new commits from it
         state = {"id": vid, "complete": True, "head": head, "head_time": eff.get(head or "")}
         r.store.set_meta(r.store.view_name("view"), state)
