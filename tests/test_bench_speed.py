@@ -22,11 +22,15 @@ def test_speed_figures_on_a_small_history(new_repo, tmp_path):
     # answerable (the snapshot for the new HEAD) comes no later than the whole ingest
     assert 0 < res["hook_p50_s"] <= res["hook_full_p50_s"]
     assert 0 < res["code_p50_s"] <= res["code_full_p50_s"]  # app.py gained a function each time
+    assert res["daemon_p50_s"] > 0  # the same with hooks and a daemon (it raises if never seen)
     labels = [label for label, _, _ in res["profile"]["parts"]]
     assert "mining (git blobs + miners)" in labels and res["profile"]["total_s"] > 0
     md = speed.markdown([res])
     assert "| " + repo.name + " | 4 |" in md and "Profile of one single-worker ingest" in md
-    assert "adds a function to a source file" in md
-    # the benchmark leaves the repository as it found it
+    assert "adds a function to a source file" in md and "`repomem daemon` running" in md
+    # the benchmark leaves the repository as it found it: no commit, hook or daemon of its own
+    from repomem.integrations import daemon
     from tests.conftest import git
     assert git(repo, "rev-list", "--count", "HEAD").strip() == "4"
+    assert not (repo / ".git" / "hooks" / "post-commit").exists()
+    assert daemon.running(tmp_path / "work" / f"store-{repo.name}") is None

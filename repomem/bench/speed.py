@@ -4,8 +4,9 @@ For each repository (a git bundle, cloned into the work folder, or a clone), in 
 of ``git log -p --first-parent`` (the floor of reading every diff, best of 3), a full ingest into
 a fresh store with 1 and with 2 mining workers (wall time, peak RSS of the largest process),
 their ratio, the store's size per fact version, the time from a new commit to its facts being
-answerable (``repomem ingest``, what the hooks' worker runs, over a few commits) and a
-short profile of one single-worker ingest (cProfile) saying where the remaining time goes.
+answerable (``repomem ingest``, what the hooks' worker runs, over a few commits; and the same
+with the hooks installed and ``repomem daemon`` running) and a short profile of one
+single-worker ingest (cProfile) saying where the remaining time goes.
 """
 
 from __future__ import annotations
@@ -174,6 +175,70 @@ def _hook_latency(repo: Path, store: Path, env: dict, n: int,
     return answerable, full
 
 
+def _answers(state: dict, sha: str) -> bool:
+    """Whether a snapshot's state is the view of SHA with all its commits (one that landed while
+    the previous commit was indexed is named, but not in the view yet)."""
+    return state.get("head") == sha and not state.get("missing")
+
+
+def _snapshot_state(path: Path) -> dict:
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            return json.loads(z["state"].tobytes())
+    except (OSError, ValueError, KeyError):
+        return {}
+
+
+def _daemon_latency(repo: Path, store: Path, env: dict, n: int) -> list[float]:
+    """The same code commits as ``_hook_latency``, with the hooks installed and ``repomem
+    daemon`` running, as a user who keeps it running has them: each timed from ``git commit``
+    (its post-commit hook included) until the snapshot is written for the new HEAD by the
+    daemon's warm process.  The next commit waits for the daemon's full ingest to finish."""
+    genv = dict(env, **git_env())
+    tracked = subprocess.run(["git", "-C", str(repo), "ls-files"], capture_output=True, text=True,
+                             check=True).stdout.splitlines()
+    source = _source_file(tracked)
+    if source is None:
+        return []
+    rm = [sys.executable, "-m", "repomem"]
+    where = ["--repo", str(repo), "--store", str(store)]
+    subprocess.run(rm + ["hooks", "install", *where], env=env, check=True, capture_output=True)
+    subprocess.run(rm + ["daemon", "start", *where], env=env, check=True, capture_output=True)
+    snapshot, out = store / "current-view.npz", []
+    try:
+        for i in range(n):
+            with open(repo / source, "a") as fh:
+                fh.write(_NEW_FUNCTION[Path(source).suffix].format(i=1000 + i))
+            t0 = time.perf_counter()
+            subprocess.run(["git", "-C", str(repo), "commit", "-q", "-a", "-m", f"daemon {i}"],
+                           env=genv, check=True, capture_output=True)
+            sha = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"],
+                                 capture_output=True, text=True, check=True).stdout.strip()
+            deadline = t0 + 60
+            while not _answers(_snapshot_state(snapshot), sha):
+                if time.perf_counter() > deadline:
+                    raise RuntimeError(f"the daemon did not index {sha[:10]} in 60 s: see "
+                                       f"{store / 'daemon.log'}")
+                time.sleep(0.005)
+            out.append(time.perf_counter() - t0)
+            # the daemon's full ingest of this commit, untimed: a user's next commit comes later.
+            # (Not worker.idle: its probe takes the worker lock, and a daemon batch that finds
+            # the lock taken leaves the request to the lock's holder.)
+            while _snapshot_state(snapshot).get("provisional") and time.perf_counter() < deadline:
+                time.sleep(0.05)
+            time.sleep(0.5)
+    finally:
+        subprocess.run(rm + ["daemon", "stop", *where], env=env, capture_output=True)
+        subprocess.run(rm + ["hooks", "uninstall", *where], env=env, capture_output=True)
+    subprocess.run(["git", "-C", str(repo), "reset", "-q", "--hard", f"HEAD~{n}"], env=genv,
+                   check=True)
+    subprocess.run(rm + ["ingest", "-q", *where], env=env, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return out
+
+
 def _p95(xs: list[float]) -> float:
     xs = sorted(xs)
     return round(xs[min(len(xs) - 1, round(0.95 * (len(xs) - 1)))], 3)
@@ -218,6 +283,9 @@ def measure(src: Path, work: Path, workers=(1, 2), profile: bool = True, hook: i
                                                     _p95(answerable))
             res["code_full_p50_s"], res["code_full_p95_s"] = (round(statistics.median(full), 3),
                                                               _p95(full))
+        warm = _daemon_latency(repo, store, env, hook)
+        if warm:
+            res["daemon_p50_s"], res["daemon_p95_s"] = round(statistics.median(warm), 3), _p95(warm)
     shutil.rmtree(store, ignore_errors=True)
     if profile:
         total, rows = _profile(repo, store, env, work)
@@ -245,6 +313,12 @@ def markdown(results: list[dict]) -> str:
         lines += [f"| {r['repo']} | {r['code_p50_s']} s / {r['code_p95_s']} s | "
                   f"{r['code_full_p50_s']} s / {r['code_full_p95_s']} s |"
                   for r in results if "code_p50_s" in r]
+    if any("daemon_p50_s" in r for r in results):
+        lines += ["", "The same commits with the hooks installed and `repomem daemon` running (from "
+                  "`git commit` until the daemon's warm process has written the snapshot):", "",
+                  "| repo | answerable p50 / p95 |", "|---|---:|"]
+        lines += [f"| {r['repo']} | {r['daemon_p50_s']} s / {r['daemon_p95_s']} s |"
+                  for r in results if "daemon_p50_s" in r]
     for r in results:
         if "profile" in r:
             p = r["profile"]
