@@ -191,11 +191,21 @@ def test_a_request_for_the_head_just_indexed_is_not_served_twice(new_repo, monke
         rr, None if calls else lambda: worker.pending_file(store).write_text(f"{repo}\n")))
     worker.run(repo, store)
     assert len(calls) == 1 and not worker.pending_file(store).exists()
-    # a request written after another commit landed meanwhile is served
+    # a commit that lands while the previous one is indexed (after its history was read), and
+    # its hook's request, are served
+    import repomem.service.ingest as ingest_mod
+
     calls.clear()
-    monkeypatch.setattr(worker, "catch_up", lambda rr: counting(rr, None if calls else lambda: (
-        commit(repo, "2026-01-03T10:00:00+00:00", "three", {"app.py": SRC.replace("8080", "2")}),
-        worker.pending_file(store).write_text(f"{repo}\n"))))
+    monkeypatch.setattr(worker, "catch_up", lambda rr: counting(rr))
+    real_ingest = ingest_mod.ingest
+
+    def ingest_then_commit(*a, **k):
+        out = real_ingest(*a, **k)
+        if len(calls) == 1:
+            commit(repo, "2026-01-03T10:00:00+00:00", "three", {"app.py": SRC.replace("8080", "2")})
+            worker.pending_file(store).write_text(f"{repo}\n")
+        return out
+    monkeypatch.setattr(ingest_mod, "ingest", ingest_then_commit)
     worker.run(repo, store)
     assert len(calls) == 2 and calls[0] != calls[1]
     assert ask(r, "PORT", k=1)["facts"][0]["value"] == "2"

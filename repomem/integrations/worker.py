@@ -104,12 +104,11 @@ def hook_catch_up(r) -> dict:
     from repomem.service.serverview import default_branch
     from repomem.service.view import published
 
-    head, branch = git.head(r.root), git.current_branch(r.root)
-    if branch == default_branch(r.root):
-        return dict(ingest(r, all_history=True, create=False, progress=False), head=head,
-                    branch=branch)
+    head = git.head(r.root)
+    if git.current_branch(r.root) == default_branch(r.root):
+        return dict(ingest(r, all_history=True, create=False, progress=False), head=head)
     published(r)
-    return {"new": 0, "head": head, "branch": branch or "(detached)"}
+    return {"new": 0, "head": head}
 
 
 def run(root: str | Path, store: str | Path, request: bool = True) -> int:
@@ -145,11 +144,12 @@ def run(root: str | Path, store: str | Path, request: bool = True) -> int:
                 roots += [x for x in _take_pending(store) if x not in roots]
                 for one in roots or [str(root)]:
                     try:
-                        if one in done and done[one] == _where(one):
+                        where = _where(one)  # before: a commit landing meanwhile is not done
+                        if done.get(one) == where:
                             continue
                         r = repos.get(one) or repos.setdefault(one, Repo.open(one, store))
                         stats = catch_up(r)
-                        done[one] = (stats.get("branch"), stats.get("head"))
+                        done[one] = where
                         log.warning("%s indexed %s (%d new commit(s))", time.strftime("%H:%M:%S"),
                                     (stats.get("head") or "")[:10], stats.get("new", 0))
                     except Exception as e:  # logged, never raised into git's face
@@ -164,7 +164,7 @@ def run(root: str | Path, store: str | Path, request: bool = True) -> int:
 
 
 def _where(root: str) -> tuple:
-    """(branch, HEAD) as catch_up reports them (a detached HEAD is on "(detached)")."""
+    """(branch, HEAD) of a work tree (a detached HEAD is on "(detached)")."""
     from repomem.adapters import git
 
     return git.current_branch(root) or "(detached)", git.head(root)
