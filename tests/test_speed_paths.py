@@ -77,6 +77,38 @@ def test_a_long_lived_writer_reuses_the_ledger_it_saved_until_another_writer_sav
         ["1", "2", "3", "4", "5", "6"]
 
 
+def test_the_post_commit_snapshot_answers_while_the_writer_brings_chroma_to_it(
+        new_repo, tmp_path, monkeypatch):
+    """The snapshot written for a new commit is the view the writer then stores in Chroma: it
+    stays meanwhile, so a question asked then is answered at once from it (it used to be deleted
+    when the Chroma write began, and a question waited for the writer's lock: ~1-2 s).  A view
+    change that is not that snapshot's still deletes it first."""
+    from repomem.service.query import _search_snapshot
+    from repomem.storage.store import Store
+
+    repo = new_repo()
+    commit(repo, "2026-01-01T00:00:00Z", "a", {"app.py": "PORT = 1\n"})
+    r = Repo.open(repo, store=tmp_path / "s")
+    ingest(r, all_history=True)
+    head = commit(repo, "2026-01-02T00:00:00Z", "b", {"app.py": "PORT = 2\n"})
+    seen, write = [], Store.sync_versions
+
+    def meanwhile(self, *a, **k):  # what a reader finds while Chroma is written (a reader
+        # without it would wait for this writer's lock: ask() here would wait for itself)
+        hit = _search_snapshot(Repo.open(repo, store=tmp_path / "s"), "PORT", 1)
+        seen.append((viewcache.state(r.store).get("head"), hit and hit[1][0]["value"]))
+        return write(self, *a, **k)
+    monkeypatch.setattr(Store, "sync_versions", meanwhile)
+    ingest(r)
+    assert seen == [(head, "2")]
+    # a reset is no post-commit snapshot: the old one goes before the view changes
+    from tests.conftest import git
+    git(repo, "reset", "-q", "--hard", "HEAD~1")
+    seen.clear()
+    ingest(r)
+    assert seen and seen[0][0] is None
+
+
 def test_commit_without_facts_restamps_the_snapshot(new_repo, tmp_path):
     repo = new_repo()
     commit(repo, "2026-01-01T00:00:00Z", "a", {"app.py": "PORT = 1\n", "README": "x\n"})

@@ -75,7 +75,10 @@ def sync_view(r: Repo, emb=None, fresh: dict | None = None, folded: Ledger | Non
             return {"versions": r.store.count_versions(), "added": 0, "updated": 0, "dropped": 0}
         # Marked incomplete first: a crash mid-sync leaves a view that the next run redoes.
         known = viewcache.known_docs(r.store)  # its tokens serve the next snapshot's index
-        viewcache.invalidate(r.store)
+        if viewcache.state(r.store).get("id") != vid:
+            viewcache.invalidate(r.store)
+        # (else it is this view already, the post-commit snapshot: questions asked while Chroma
+        # is written are answered from it, not from Chroma after the writer's lock is released)
         r.store.set_meta(r.store.view_name("view"), {"id": vid, "complete": False})
         crashpoint("view")
         extra = summaries.digest(r.store.path)

@@ -5,7 +5,10 @@ that materialises the view in Chroma also writes this snapshot (current versions
 embeddings and the view they came from) under the same exclusive lock; a reader uses it only
 when it was written for the HEAD that is checked out now, and falls back to Chroma otherwise
 (as-of queries always go to Chroma).  Chroma stays the store of record: the snapshot is
-rebuilt from it and deleted before every view change, so a crash never leaves a stale one.
+rebuilt from it and deleted before every view change, so a crash never leaves a stale one --
+unless it already is the view being written: the post-commit snapshot (service/view.py,
+``_provisional``) stays while the writer brings Chroma to it, so a question asked meanwhile is
+answered from it instead of waiting for the writer's lock.
 Each worktree has its own snapshot (``Store.snapshot_file``): they have their own HEADs.  A
 damaged snapshot (truncated, not a zip, wrong members) reads as absent and is deleted, so the
 next writer rebuilds it.
@@ -38,6 +41,17 @@ def _discard_damaged(store, err: Exception) -> None:
         _path(store).unlink()
     except OSError:
         pass
+
+
+def state(store_path: Store | Path) -> dict:
+    """The snapshot's state alone ({} when there is none, or it is unreadable)."""
+    try:
+        import numpy as np
+
+        with np.load(_path(store_path), allow_pickle=False) as z:  # members load lazily
+            return json.loads(z["state"].tobytes())
+    except (OSError, *_DAMAGED):
+        return {}
 
 
 def invalidate(store_path: Store | Path) -> None:
