@@ -188,6 +188,7 @@ class _Facts:
         self._passed: dict[str, list[int]] | None = None
         self._dirs: dict[str, list[int]] | None = None
         self._spoken: list[tuple[str, str]] | None = None
+        self._files: set[str] | None = None
         for i, row in enumerate(rows):
             for n in names(row, camel=True):
                 self.names.setdefault(n, []).append(i)
@@ -350,6 +351,17 @@ class _Facts:
         return ({i for i, (path, _) in enumerate(self._spoken) if said_in(path, name)},
                 {i for i, (_, value) in enumerate(self._spoken) if said_in(value, name)})
 
+    def a_file(self, raw: str) -> bool:
+        """Whether RAW, as the question writes it, is the name of a file a row is in, or the end
+        of its path (``pyproject.toml``, ``docs/conf.py``; a leading dot as the question may
+        drop it: ``pre-commit-config.yaml``)."""
+        if self._files is None:
+            self._files = set()
+            for path in {r["path"] for r in self.rows if r["path"]}:
+                parts = path.lower().split("/")
+                self._files.update("/".join(parts[i:]).lstrip(".") for i in range(len(parts)))
+        return raw.lower().lstrip("./") in self._files
+
     def says(self, word: str) -> bool:
         """Whether any row's value or source text holds WORD as a word ("build", "still"): a
         plain word no fact says at all may be a removed package's name (see unnamed)."""
@@ -385,13 +397,16 @@ def unnamed(question: str, rows: list[dict]) -> tuple[dict[str, str], set[str]]:
     """Names the question gives (normalised -> as written) that no row bears, not even as an
     earlier name: names of code (`get_terminal_size`), or any word of a question about a
     dependency or about whether something still holds; and the kinds of fact it asks for.
-    What only a removed fact bore (repomem.service.query._removed)."""
+    What only a removed fact bore (repomem.service.query._removed).  A file a current fact is
+    in names no removed fact: "what is the build backend in pyproject.toml?" must not read the
+    store of record (chromadb's import, and a wait while a writer holds the store)."""
     facts = _facts(rows)
     kinds = intent(question)
     plain = "dependency" in kinds or bool(_STILL.search(question))
     out = {name: raw for name, shaped, raw in identifiers(question, facts.project)
            if (shaped or plain and not _STILL.fullmatch(raw) and not facts.says(raw))
-           and not (_bears(facts, name, shaped, raw) or facts.images.get(name))}
+           and not (_bears(facts, name, shaped, raw) or facts.images.get(name)
+                    or facts.a_file(raw))}
     return out, kinds
 
 
