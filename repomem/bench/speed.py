@@ -11,7 +11,6 @@ single-worker ingest (cProfile) saying where the remaining time goes.
 
 from __future__ import annotations
 
-import json
 import os
 import pstats
 import shutil
@@ -103,16 +102,6 @@ def _timed(cmd: list[str], env: dict) -> tuple[float, int, float]:
     return wall, ru.ru_maxrss // 1024, ru.ru_utime + ru.ru_stime
 
 
-def _snapshot_head(path: Path) -> str | None:
-    import numpy as np
-
-    try:
-        with np.load(path, allow_pickle=False) as z:  # members load lazily: the state only
-            return json.loads(z["state"].tobytes()).get("head")
-    except (OSError, ValueError, KeyError):
-        return None
-
-
 # A function appended to a source file, so the commit opens a new fact version.
 _NEW_FUNCTION = {".py": "\n\ndef bench_helper_{i}(x):\n    return x + {i}\n",
                  ".js": "\nfunction benchHelper{i}(x) {{\n  return x + {i};\n}}\n"}
@@ -135,6 +124,8 @@ def _hook_latency(repo: Path, store: Path, env: dict, n: int,
     ``ask`` answers from, is written for the new HEAD; (b) until the ingest process has also
     written the store of record and exited.  A README commit changes no fact (the snapshot is
     restamped); a code commit opens a version (the snapshot is patched and re-indexed)."""
+    from repomem.service import viewcache
+
     genv = dict(env, **git_env())
     tracked = subprocess.run(["git", "-C", str(repo), "ls-files"], capture_output=True, text=True,
                              check=True).stdout.splitlines()
@@ -159,7 +150,7 @@ def _hook_latency(repo: Path, store: Path, env: dict, n: int,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         seen = None
         while p.poll() is None and seen is None:
-            if _snapshot_head(store / "current-view.npz") == sha:
+            if _answers(viewcache.state(store), sha):
                 seen = time.perf_counter() - t0
             time.sleep(0.005)
         p.wait()
@@ -181,16 +172,6 @@ def _answers(state: dict, sha: str) -> bool:
     return state.get("head") == sha and not state.get("missing")
 
 
-def _snapshot_state(path: Path) -> dict:
-    import numpy as np
-
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            return json.loads(z["state"].tobytes())
-    except (OSError, ValueError, KeyError):
-        return {}
-
-
 def _daemon_latency(repo: Path, store: Path, env: dict, n: int) -> list[float]:
     """The same code commits as ``_hook_latency``, with the hooks installed and ``repomem
     daemon`` running, as a user who keeps it running has them: each timed from ``git commit``
@@ -202,11 +183,13 @@ def _daemon_latency(repo: Path, store: Path, env: dict, n: int) -> list[float]:
     source = _source_file(tracked)
     if source is None:
         return []
+    from repomem.service import viewcache
+
     rm = [sys.executable, "-m", "repomem"]
     where = ["--repo", str(repo), "--store", str(store)]
     subprocess.run(rm + ["hooks", "install", *where], env=env, check=True, capture_output=True)
     subprocess.run(rm + ["daemon", "start", *where], env=env, check=True, capture_output=True)
-    snapshot, out = store / "current-view.npz", []
+    out: list[float] = []
     try:
         for i in range(n):
             with open(repo / source, "a") as fh:
@@ -217,7 +200,7 @@ def _daemon_latency(repo: Path, store: Path, env: dict, n: int) -> list[float]:
             sha = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"],
                                  capture_output=True, text=True, check=True).stdout.strip()
             deadline = t0 + 60
-            while not _answers(_snapshot_state(snapshot), sha):
+            while not _answers(viewcache.state(store), sha):
                 if time.perf_counter() > deadline:
                     raise RuntimeError(f"the daemon did not index {sha[:10]} in 60 s: see "
                                        f"{store / 'daemon.log'}")
@@ -226,7 +209,7 @@ def _daemon_latency(repo: Path, store: Path, env: dict, n: int) -> list[float]:
             # the daemon's full ingest of this commit, untimed: a user's next commit comes later.
             # (Not worker.idle: its probe takes the worker lock, and a daemon batch that finds
             # the lock taken leaves the request to the lock's holder.)
-            while _snapshot_state(snapshot).get("provisional") and time.perf_counter() < deadline:
+            while viewcache.state(store).get("provisional") and time.perf_counter() < deadline:
                 time.sleep(0.05)
             time.sleep(0.5)
     finally:
