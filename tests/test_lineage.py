@@ -285,14 +285,17 @@ def test_a_file_named_by_the_question_is_no_removed_name_and_the_store_is_not_re
 
     r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"pyproject.toml": PYPROJECT_DEPS,
                                                       "setup.cfg": "[flake8]\nmax-line-length = 99\n",
-                                                      ".pre-commit-config.yaml": "repos: []\n"}))
+                                                      ".pre-commit-config.yaml": "repos: []\n",
+                                                      "examples/route-middleware/index.js":
+                                                          "const PORT = 3000;\n"}))
     removal = commit(r.root, "2024-05-02T09:30:00Z", "flake8 settings go",
                      {"setup.cfg": None})
     ingest(r, progress=False)
     reads, rows = [], Store.rows
     monkeypatch.setattr(Store, "rows", lambda self, *a, **k: reads.append(a) or rows(self, *a, **k))
     for question in ("What version does pyproject.toml give?",
-                     "What does the pre-commit-config.yaml list?", "Which repos does .pre-commit-config.yaml list?"):
+                     "What does the pre-commit-config.yaml list?", "Which repos does .pre-commit-config.yaml list?",
+                     "Which port does the route-middleware example listen on?"):
         assert ask(r, question)["lineage"] == [] and reads == [], question
     ask(r, "What does setup.cfg set?")
     assert reads  # no current fact is in setup.cfg: it may name a removed one

@@ -352,14 +352,16 @@ class _Facts:
                 {i for i, (_, value) in enumerate(self._spoken) if said_in(value, name)})
 
     def a_file(self, raw: str) -> bool:
-        """Whether RAW, as the question writes it, is the name of a file a row is in, or the end
-        of its path (``pyproject.toml``, ``docs/conf.py``; a leading dot as the question may
-        drop it: ``pre-commit-config.yaml``)."""
+        """Whether RAW, as the question writes it, is the name of a file or folder a row is in,
+        or the end of its path (``pyproject.toml``, ``docs/conf.py``, express's
+        ``route-middleware`` example; a leading dot as the question may drop it:
+        ``pre-commit-config.yaml``)."""
         if self._files is None:
             self._files = set()
             for path in {r["path"] for r in self.rows if r["path"]}:
                 parts = path.lower().split("/")
                 self._files.update("/".join(parts[i:]).lstrip(".") for i in range(len(parts)))
+                self._files.update(p.lstrip(".") for p in parts[:-1])
         return raw.lower().lstrip("./") in self._files
 
     def says(self, word: str) -> bool:
@@ -397,8 +399,8 @@ def unnamed(question: str, rows: list[dict]) -> tuple[dict[str, str], set[str]]:
     """Names the question gives (normalised -> as written) that no row bears, not even as an
     earlier name: names of code (`get_terminal_size`), or any word of a question about a
     dependency or about whether something still holds; and the kinds of fact it asks for.
-    What only a removed fact bore (repomem.service.query._removed).  A file a current fact is
-    in names no removed fact: "what is the build backend in pyproject.toml?" must not read the
+    What only a removed fact bore (repomem.service.query._removed).  A file or folder a current
+    fact is in names no removed fact: "what is the build backend in pyproject.toml?" must not read the
     store of record (chromadb's import, and a wait while a writer holds the store)."""
     facts = _facts(rows)
     kinds = intent(question)
