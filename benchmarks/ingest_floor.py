@@ -10,8 +10,9 @@ their CPU time spread perfectly over the machine's cores with ``git log -p --fir
 If that is already over 10x, no implementation of that design reaches 10x on this machine.
 
 Usage: python benchmarks/ingest_floor.py [BUNDLE_OR_CLONE ...]
-(default: express, click and httpx from ../shared/realrepos; each is cloned into a temporary
-folder and ingested once, untimed, to learn its fact versions)"""
+(default: the speed bench's, click, httpx and express from ../shared/realrepos; a bundle is
+cloned into a temporary folder; each is ingested once into a temporary store, untimed, to learn
+its fact versions)"""
 
 from __future__ import annotations
 
@@ -24,7 +25,6 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
 GRAMMARS = {".py": "tree_sitter_python", ".js": "tree_sitter_javascript"}
 QUERIED = {".js": "javascript"}  # repomem.miners.lang.LANGS: the miner runs this query
 
@@ -40,16 +40,6 @@ def timed(fn):
     return out, cpu() - c0, time.perf_counter() - w0
 
 
-def git_log(repo: Path) -> float:
-    def once():
-        p = subprocess.Popen(["git", "-C", str(repo), "log", "-p", "--first-parent", "--no-color",
-                              "HEAD"], stdout=subprocess.PIPE)
-        while p.stdout.read(1 << 20):
-            pass
-        p.wait()
-    return min(timed(once)[2] for _ in range(3))
-
-
 def versions_of(repo: Path, ext: str) -> list[str]:
     """Blob ids of every version of a *ext file a first-parent commit added or changed."""
     raw = subprocess.run(["git", "-C", str(repo), "log", "--first-parent", "--raw", "--no-abbrev",
@@ -60,16 +50,11 @@ def versions_of(repo: Path, ext: str) -> list[str]:
 
 
 def read_blobs(repo: Path, blobs: list[str]) -> list[bytes]:
-    out = subprocess.run(["git", "-C", str(repo), "cat-file", "--batch"],
-                         input=("\n".join(blobs) + "\n").encode(), capture_output=True,
-                         check=True).stdout
-    res, i = [], 0
-    while i < len(out):
-        j = out.index(b"\n", i)
-        size = int(out[i:j].split()[2])
-        res.append(out[j + 1:j + 1 + size])
-        i = j + 2 + size
-    return res
+    """As the miners read them: one long-lived ``git cat-file --batch``."""
+    from repomem.adapters.git import BlobReader
+
+    with BlobReader(repo) as reader:
+        return [data for data in map(reader.read, blobs) if data is not None]
 
 
 def _parses(root, size: int) -> bool:
@@ -83,18 +68,23 @@ def _parses(root, size: int) -> bool:
     return True
 
 
-def measure(src: str, work: Path) -> dict:
+def measure(src: Path, work: Path) -> dict:
     import importlib
 
     from tree_sitter import Language, Parser
 
-    repo = work / Path(src).stem
-    subprocess.run(["git", "clone", "-q", src, str(repo)], check=True)
+    from repomem.bench.perf import _timed_child
+    from repomem.bench.speed import _clone
+
+    repo = _clone(src, work)
     store = work / f"store-{repo.name}"
     env = dict(os.environ, ANONYMIZED_TELEMETRY="False")
     subprocess.run([sys.executable, "-m", "repomem", "ingest", "--all", "-q", "--repo", str(repo),
                     "--store", str(store)], env=env, check=True)
-    res: dict = {"repo": repo.name, "git_log_s": git_log(repo), "parts": {}}
+    # as the speed bench times it (repomem/bench/speed.py): best of 3
+    git_log = min(_timed_child(["git", "-C", str(repo), "log", "-p", "--first-parent", "--no-color",
+                                "HEAD"])[0] for _ in range(3))
+    res: dict = {"repo": repo.name, "git_log_s": git_log, "parts": {}}
     from tree_sitter import QueryCursor
 
     from repomem.miners.lang import LANGS, load
@@ -155,10 +145,10 @@ def measure(src: str, work: Path) -> dict:
 
 
 def main(argv: list[str]) -> int:
-    shared = ROOT.parent / "shared" / "realrepos"
-    srcs = argv or [str(shared / f"{n}.bundle") for n in ("express", "click", "httpx")]
+    from repomem.bench.speed import sources
+
     with tempfile.TemporaryDirectory(prefix="repomem-floor-") as tmp:
-        for src in srcs:
+        for src in sources(argv):
             r = measure(src, Path(tmp))
             print(f"## {r['repo']}: {r['versions']} source versions ({r['mb']} MB), "
                   f"{r['fact_versions']} fact versions")

@@ -134,7 +134,7 @@ def run(root: str | Path, store: str | Path, request: bool = True) -> int:
         pid_path.write_text(f"{os.getpid()}\n")
         try:
             repos: dict[str, object] = {}
-            # (branch, HEAD) each work tree was last indexed at by this run: the hook of the
+            # (HEAD, branch) each work tree was last indexed at by this run: the hook of the
             # commit just indexed writes its request a moment after git moved the ref, and
             # serving it again would cost a whole catch-up (~0.15 s on click) for nothing.
             done: dict[str, tuple] = {}
@@ -164,10 +164,11 @@ def run(root: str | Path, store: str | Path, request: bool = True) -> int:
 
 
 def _where(root: str) -> tuple:
-    """(branch, HEAD) of a work tree (a detached HEAD is on "(detached)")."""
+    """(HEAD's commit, its branch or "HEAD" when detached) of a work tree, in one git call: it
+    runs before every catch-up, on the post-commit path."""
     from repomem.adapters import git
 
-    return git.current_branch(root) or "(detached)", git.head(root)
+    return tuple(git.git(root, "rev-parse", "HEAD", "--abbrev-ref", "HEAD", check=False).split())
 
 
 def _take_pending(store: Path) -> list[str]:
