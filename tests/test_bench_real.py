@@ -3,7 +3,6 @@ judge's normalisation, the runner end to end on a small real repository, the ski
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 
@@ -95,21 +94,26 @@ def test_records_schema_split_and_ids(tiny):
         assert set(r) == {"id", "repo", "family", "question", "as_of", "expect", "absent",
                           "stale_values", "evidence", "split"}
         assert set(r["expect"]) == {"value", "subject", "path", "kinds"}
-        assert r["split"] == phrasing.split_of(r["question"])
+        assert r["split"] == "held-out"  # tiny is in neither list: nobody tuned on it
 
 
-def test_split_is_by_hash_and_stable():
-    q = "Which version of requests does tiny require?"
-    first = hashlib.sha1(q.encode()).hexdigest()[0]
-    assert phrasing.split_of(q) == ("dev" if first in "01234567" else "held-out")
-    files = sorted((ROOT / "bench" / "realrepos").glob("*.json"))
-    assert files, "the committed question files are missing"
+def test_split_is_by_repository_and_agrees_everywhere():
+    from repomem.bench import real
+
+    # the bundles' README fixes the split; the truth scripts and the runner keep one copy each
+    assert (set(phrasing.TRAINING), set(phrasing.HELD_OUT)) == (set(real.TRAINING), set(real.HELD_OUT))
+    assert len(real.TRAINING) == 11 and len(real.HELD_OUT) == 6
+    assert not set(real.TRAINING) & set(real.HELD_OUT)
+    files = sorted((ROOT / "bench" / "realrepos").glob("*.json")) + sorted(
+        (ROOT / "bench" / "realrepos").glob("hand/*.json"))
+    assert {f.stem for f in files} >= set(real.HELD_OUT), "every held-out repository has questions"
     allq = [q for f in files for q in json.loads(f.read_text())]
-    assert len(allq) >= 250
-    assert all(q["split"] == phrasing.split_of(q["question"]) for q in allq)
-    dev = sum(q["split"] == "dev" for q in allq) / len(allq)
-    assert 0.35 < dev < 0.65
+    assert all(q["split"] == real.split_of(q["repo"]) for q in allq)
     assert len({q["id"] for q in allq}) == len(allq)
+    hand = [q for q in allq if q.get("source") == "hand"]
+    assert {q["repo"] for q in hand} >= set(real.HELD_OUT)
+    for q in hand:  # every hand-written question carries the git evidence it was checked with
+        assert q["evidence"].get("match") and q["evidence"].get("path") == q["expect"]["path"]
 
 
 def test_judge_normalisation():
@@ -178,7 +182,7 @@ def test_runner_end_to_end(tiny, tmp_path, monkeypatch):
     assert res["repos"]["tiny"]["status"] == "ok" and not res["repos"]["tiny"]["cached"]
     assert len(res["rows"]) == len(recs)
     assert res["by_repo"]["tiny"]["all"]["n"] == len(recs)
-    assert rc == (1 if res["stale_python"] else 0)
+    assert rc == (1 if res["stale_top1"] else 0)
     row = next(x for x in res["rows"] if x["question"].startswith("Which version of requests")
                or (x["family"] == "dependency" and not x["as_of"] and not x["absent"]))
     assert row["got"], row
@@ -186,8 +190,21 @@ def test_runner_end_to_end(tiny, tmp_path, monkeypatch):
     # the second run reuses the cached store; --split and --misses shape the report
     # paths may also follow the other options (repomem bench --real --quick PATH)
     rc, md, _ = cli("bench", "--real", "--questions", qdir, "--out", tmp_path / "out", tiny,
-                    "--split", "dev", "--misses", check=False)
-    assert "cached store" in md and "## Per family" in md and "held-out |" not in md
+                    "--split", "held-out", "--misses", check=False)
+    assert "cached store" in md and "## Per family" in md and "tiny (held-out)" in md
+    assert "| train n | top 1 | top 3 | as-of top 3 (n) | stale top 1 | held-out n |" in md
+    rc, md, _ = cli("bench", "--real", "--questions", qdir, "--out", tmp_path / "out", tiny,
+                    "--split", "train", check=False)
+    assert rc == 0 and "tiny (held-out)" not in md  # a held-out repository has no training row
+
+
+def test_a_question_in_the_wrong_group_is_refused(tmp_path):
+    from repomem.bench import real
+    from repomem.core.errors import RepomemError
+
+    (tmp_path / "click.json").write_text(json.dumps([{"id": "click-x", "split": "held-out"}]))
+    with pytest.raises(RepomemError, match="split is by repository|group"):
+        real.load_questions(tmp_path)
 
 
 def test_skip_when_no_histories(tmp_path):
@@ -207,11 +224,13 @@ def test_quick_subset_and_filters():
     from repomem.bench import real
 
     quick = real.load_questions(real.QUESTIONS, quick=True)
-    assert set(quick) == {"microblog", "node-express-realworld", real.QUICK_SLICE[0]}
-    assert len(quick[real.QUICK_SLICE[0]]) == real.QUICK_SLICE[1]
-    assert {q["split"] for q in quick[real.QUICK_SLICE[0]]} == {"dev", "held-out"}
-    dev = real.load_questions(real.QUESTIONS, split="held-out", repos=["httpx"])
-    assert list(dev) == ["httpx"] and all(q["split"] == "held-out" for q in dev["httpx"])
+    assert set(quick) == set(real.QUICK_REPOS) | set(real.QUICK_SLICES)
+    # both groups, generated and hand-written questions
+    assert {real.split_of(n) for n in quick} == {"train", "held-out"}
+    assert {q["source"] for qs in quick.values() for q in qs} == {"generated", "hand"}
+    held = real.load_questions(real.QUESTIONS, split="held-out")
+    assert set(held) == set(real.HELD_OUT)
+    assert not real.load_questions(real.QUESTIONS, split="held-out", repos=["httpx"])
     assert real.is_python(quick["microblog"]) and not real.is_python(quick["node-express-realworld"])
 
 

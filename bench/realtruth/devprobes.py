@@ -1,18 +1,18 @@
-"""Further dev-half questions for tuning, never part of the benchmark.
+"""Further questions on the training repositories for tuning, never part of the benchmark.
 
     python bench/realtruth/devprobes.py --out DIR [--bundles DIR] [--repo NAME ...] [--asof N]
-    repomem bench --real --questions DIR --split dev --misses
+    repomem bench --real --questions DIR --split train --misses
 
 Three sources, all read from git by the truth scripts (nothing here imports repomem):
 
 * ``pool``: candidates the generator's caps left out of ``bench/realrepos``;
 * ``asof``: more as-of days (``asof_per_fact`` raised to N, default 12);
-* ``reword``: each dev question of the benchmark asked with the other templates of its family.
+* ``reword``: each training question of the benchmark asked with the other templates of its
+  family.
 
-A question is kept only when its text falls in the dev half by the split rule (sha1 of the
-text), it is no benchmark question, and its fact (family, subject, value, path) is asked
-nowhere in the held-out half: the held-out half is read by this script only to leave its facts
-out, and none of it is written or printed.  Phase 3 tuned on these (docs/benchmarks.md)."""
+Only training repositories are probed (the split is by repository, phrasing.TRAINING); a
+held-out repository is refused.  A question is kept only when it is no benchmark question and
+its fact (family, subject, value, path) is not in ``held`` (kept for callers that pass one)."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def _template(t: str) -> re.Pattern:
 def reword(bench: list[dict], held: set, texts: set) -> list[dict]:
     out = []
     for q in bench:
-        if q["split"] != "dev" or _fact(q) in held:
+        if q["split"] != "train" or _fact(q) in held:
             continue
         m = re.match(r"^On (\d{4}-\d\d-\d\d)(?:, |: )(.*)$", q["question"])
         day, body = (m.group(1), m.group(2)) if m else (None, q["question"])
@@ -77,7 +77,7 @@ def reword(bench: list[dict], held: set, texts: set) -> list[dict]:
                     except KeyError:
                         continue
                     text = asof_wording(text, day) if day else text
-                    if text in texts or P.split_of(text) != "dev" or P.markers(text):
+                    if text in texts or P.markers(text):
                         continue
                     texts.add(text)
                     out.append(dict(copy.deepcopy(q), question=text,
@@ -90,7 +90,7 @@ def generated(g: GitRepo, name: str, asof: int | None, held: set, texts: set) ->
     if asof:
         cfg.asof_per_fact = asof
     raw = [q for q in build(g, cfg) if not asof or q["as_of"]]
-    pool = [q for q in raw if q["question"] not in texts and P.split_of(q["question"]) == "dev"
+    pool = [q for q in raw if q["question"] not in texts
             and (q["family"], q.get("subject"), q["value"], q["path"]) not in held]
     G.CAPS = {k: 60 for k in G.CAPS}
     return G.records(name, pool)
@@ -106,9 +106,12 @@ def main(argv=None) -> int:
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        for name in a.repo or list(CONFIGS):
+        for name in a.repo or [n for n in CONFIGS if n in P.TRAINING]:
+            if name not in P.TRAINING:
+                print(f"{name}: a held-out repository is never probed", file=sys.stderr)
+                return 2
             bench = json.loads((HERE.parent / "realrepos" / f"{name}.json").read_text())
-            held = {_fact(q) for q in bench if q["split"] != "dev"}
+            held: set = set()
             texts = {q["question"] for q in bench}
             qs = reword(bench, held, texts)
             subprocess.run(["git", "clone", "-q", str(Path(a.bundles) / f"{name}.bundle"),
@@ -121,7 +124,7 @@ def main(argv=None) -> int:
             finally:
                 g.close()
             (out / f"{name}.json").write_text(json.dumps(qs, indent=1, ensure_ascii=False) + "\n")
-            print(f"{name}: {len(qs)} dev-half questions", file=sys.stderr)
+            print(f"{name}: {len(qs)} training questions", file=sys.stderr)
     return 0
 
 

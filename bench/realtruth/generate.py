@@ -38,7 +38,6 @@ def _rank(q: dict) -> tuple:
     # the project's own runtime facts first, then facts with a history (they are what the
     # benchmark is about), then by hash
     own = q.get("priority", 1)
-    # (salted: ranking by the split's own hash would fill the caps with dev questions)
     salted = hashlib.sha1(b"rank\0" + q["question"].encode()).hexdigest()
     return (own, 0 if q["stale_values"] else 1, salted)
 
@@ -64,7 +63,7 @@ def records(name: str, raw: list[dict]) -> list[dict]:
                 "expect": {"value": q["value"], "subject": q.get("subject"), "path": q["path"],
                            "kinds": q["kinds"]},
                 "absent": bool(q.get("absent")), "stale_values": q["stale_values"],
-                "evidence": q["evidence"], "split": P.split_of(q["question"])})
+                "evidence": q["evidence"], "split": P.split_of(name)})
     out.sort(key=lambda r: (r["family"], r["as_of"] or "", r["id"]))
     return out
 

@@ -1,5 +1,5 @@
 """How questions are worded: templates per family with varied phrasing, the docstring paraphrase
-for function-by-purpose questions, the dev/held-out split, and the marker-free rule."""
+for function-by-purpose questions, the split by repository, and the marker-free rule."""
 
 from __future__ import annotations
 
@@ -30,9 +30,18 @@ def markers(text: str) -> set[str]:
             | {p for p in FORBIDDEN if " " in p and f" {p} " in low})
 
 
-def split_of(question: str) -> str:
-    """dev when the first hex digit of sha1(question) is 0-7, else held-out."""
-    return "dev" if hashlib.sha1(question.encode()).hexdigest()[0] in "01234567" else "held-out"
+# The split is by repository, fixed by ../shared/realrepos/README.md (the same list is in
+# repomem/bench/real.py; tests/test_bench_real.py checks that they agree).
+TRAINING = ("click", "httpx", "microblog", "bakerydemo", "express", "node-express-realworld",
+            "uvicorn", "typer", "golang-gin-realworld-example-app", "mini-redis", "gs-rest-service")
+HELD_OUT = ("httpie", "pydantic-settings", "django-locallibrary-tutorial", "koa", "echo",
+            "spring-boot-realworld-example-app")
+
+
+def split_of(repo: str) -> str:
+    """"train" or "held-out": the repository's group, never the question's (a repository in
+    neither list is held out: nobody tuned on it)."""
+    return "train" if repo in TRAINING else "held-out"
 
 
 def pick(options: list[str], *salt) -> str:
@@ -61,6 +70,17 @@ DEP_GROUP = {
     "typing": ["Which {dep} version does {proj}'s type checking use?"],
     "production": ["Which {dep} version does {proj} install in production?"],
     "development": ["Which {dep} version does {proj} install for local development?"],
+    "indirect": ["Which version of the indirect Go module {dep} does {proj}'s go.mod pin?"],
+    "engines": ["Which {dep} version does {proj} declare it needs?"],
+    "parent": ["Which version of {dep} is {proj}'s Maven parent?",
+               "What {dep} version does {proj} inherit its Maven build from?"],
+    "plugin": ["Which version of the {dep} plugin does {proj}'s build apply?",
+               "What {dep} plugin version does {proj} build with?"],
+    "build": ["Which {dep} version does {proj} build with?"],
+    "test": ["Which version of {dep} do {proj}'s tests run with?"],
+    "testImplementation": ["Which version of {dep} do {proj}'s tests use?",
+                           "What {dep} version is on {proj}'s test classpath?"],
+    "runtimeOnly": ["Which {dep} version does {proj} put on its runtime classpath?"],
 }
 ASOF = {"dep": "On {day}, which version of {dep} did {proj} require",
         }
@@ -105,6 +125,18 @@ RENAMED = ["What is the function `{name}` of {proj} called in the code?",
            "What name does {proj}'s `{name}` have in the codebase?"]
 RENAMED_CLASS = ["What is the class `{name}` of {proj} called in the code?",
                  "`{name}` is missing from {proj}; which class is it?"]
+PROPERTY = ["What is `{name}` set to in {proj}'s `{where}`?",
+            "Which value does {proj} give the `{name}` property in `{where}`?",
+            "How is `{name}` configured in {proj}'s `{where}`?"]
+JAVA = {"sourceCompatibility": ["Which Java source compatibility does {proj} set?"],
+        "targetCompatibility": ["Which Java target compatibility does {proj} set?"],
+        "toolchain": ["Which Java toolchain version does {proj} ask for?",
+                      "What Java language version does {proj} build with?"]}
+INIT_DEFAULT = ["What is the default `{name}` of {proj}'s `{cls}`?",
+                "If you don't pass `{name}` to {proj}'s `{cls}`, which value does it take?",
+                "Which `{name}` does {proj}'s `{cls}` default to?"]
+OPTION = ["What does the `{name}` option of {proj}'s `{func}` command default to?",
+          "Which default does {proj} give the `{name}` option of `{func}`?"]
 NODE = ["Which Node.js versions does {proj} support (engines)?"]
 
 VERBS = set("""return get set create make add remove find check convert build parse format write

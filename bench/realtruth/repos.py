@@ -7,9 +7,11 @@ import re
 import extract as X
 import extract_docker as D
 import extract_js as J
+import extract_more as M
 import phrasing as P
 from engine import Config, Source
 
+BUILDS = ("maven", "gradle", "kotlin")
 SECRETISH = re.compile(r"SECRET|PASSWORD|TOKEN|_KEY$|API_KEY|CREDENTIAL", re.I)
 
 
@@ -40,6 +42,9 @@ def _describe_common(proj, fid, value, path, day, absent, env_of=None):
     """Wording of dependency, python, constant, setting and docker facts."""
     kind = fid[0]
     salt = (proj, fid, day)
+    if kind in ("dep", "java") and ":" in fid[1] and fid[1].split(":")[0] in BUILDS:
+        # one of several build files of the same app: the question names the file
+        proj, fid = f"{proj} `{path}`", (fid[0], fid[1].split(":", 1)[1], *fid[2:])
     if kind == "dep":
         group, dep = fid[1], fid[2]
         dep = f"`{dep}`" if P.markers(dep) else dep  # flask-migrate: a name, not a cue
@@ -84,7 +89,26 @@ def _describe_common(proj, fid, value, path, day, absent, env_of=None):
         return {"family": "settings", "question": q, "kinds": ["config", "constant"], "subject": fid[2]}
     if kind == "route":
         q = P.pick(P.ROUTE, *salt).format(proj=proj, handler=fid[1])
-        return {"family": "route", "question": q, "kinds": ["route"], "subject": fid[1]}
+        # a route fact names its path, not necessarily its handler: Go and Java routes are
+        # matched by file and value
+        subj = fid[1] if path.endswith(".py") else None
+        if absent and subj is None:
+            return None  # without a subject, any route of the file would "state" it
+        return {"family": "route", "question": q, "kinds": ["route"], "subject": subj}
+    if kind == "prop":
+        q = P.pick(P.PROPERTY, *salt).format(proj=proj, name=fid[1], where=path)
+        kinds = ["config", "dependency"] if path.endswith("pom.xml") else ["config"]
+        return {"family": "settings", "question": q, "kinds": kinds, "subject": fid[1]}
+    if kind == "java":
+        q = P.pick(P.JAVA[fid[1]], *salt).format(proj=proj, where=path)
+        return {"family": "dependency", "question": q, "kinds": ["dependency", "config"],
+                "subject": None}
+    if kind == "init":
+        q = P.pick(P.INIT_DEFAULT, *salt).format(proj=proj, cls=fid[1], name=fid[2])
+        return {"family": "settings", "question": q, "kinds": ["config", "constant"], "subject": fid[2]}
+    if kind == "option":
+        q = P.pick(P.OPTION, *salt).format(proj=proj, func=fid[1], name=fid[2])
+        return {"family": "settings", "question": q, "kinds": ["config", "constant"], "subject": fid[2]}
     if kind in ("from", "expose", "env", "arg", "image", "ports"):
         where = "Dockerfile" if "Dockerfile" in path else path
         if kind == "from":
@@ -217,5 +241,140 @@ def _ts_code(g):
             + R.renamed_questions(g, "node-express-realworld", "the RealWorld API", ["src"]))
 
 
+def _py(repo, proj, dirs):
+    return lambda g: _code(g, repo, proj, dirs)
+
+
+def uvicorn() -> Config:
+    return Config("uvicorn", "uvicorn", [
+        Source("setup.py", X.setup_py), Source("pyproject.toml", X.pyproject),
+        Source("requirements.txt", X.requirements, _dep_scope("dev")),
+        Source("uvicorn/__init__.py", X.module_constants, _only("__version__")),
+        Source("uvicorn/config.py", M.init_defaults("Config")),
+        Source("uvicorn/config.py", X.module_constants, lambda fid: fid if fid[0] == "const" else None),
+    ], describe_for("uvicorn"), extra=_py("uvicorn", "uvicorn", ["uvicorn"]))
+
+
+def typer() -> Config:
+    return Config("typer", "typer", [
+        Source("setup.py", X.setup_py), Source("pyproject.toml", X.pyproject),
+        Source("typer/__init__.py", X.module_constants, _only("__version__")),
+        Source("typer/cli.py", M.typer_options),
+    ], describe_for("typer"), extra=_py("typer", "typer", ["typer"]))
+
+
+def gin_realworld() -> Config:
+    import code_more as C
+    proj = "the gin RealWorld app"
+    return Config("golang-gin-realworld-example-app", proj, [
+        Source("go.mod", M.go_mod, lambda fid: fid if fid[1] != "indirect" else None),
+        Source("common/utils.go", M.go_constants),
+        Source("hello.go", C.gin_routes("hello.go"), scan=True),
+    ], describe_for(proj, lambda fid: not SECRETISH.search(str(fid[-1]))),
+        extra=lambda g: C.doc_functions(g, "golang-gin-realworld-example-app", proj,
+                                        ["users", "articles", "common"], ".go",
+                                        C.go_doc_functions))
+
+
+def mini_redis() -> Config:
+    import code_more as C
+    return Config("mini-redis", "mini-redis", [
+        Source("Cargo.toml", M.cargo_toml),
+        Source("src/lib.rs", M.rust_constants), Source("src/server.rs", M.rust_constants),
+        Source("src/db.rs", M.rust_constants), Source("src/frame.rs", M.rust_constants),
+    ], describe_for("mini-redis"),
+        extra=lambda g: C.doc_functions(g, "mini-redis", "mini-redis", ["src"], ".rs",
+                                        C.rust_doc_functions))
+
+
+def gs_rest_service() -> Config:
+    import code_more as C
+    proj = "the gs-rest-service guide"
+    java = "complete/src/main/java/com/example/restservice"
+    return Config("gs-rest-service", proj, [
+        Source("complete/pom.xml", M.pom_xml, _scoped("maven")),
+        Source("complete/build.gradle", M.gradle, _scoped("gradle")),
+        Source("complete-kotlin/build.gradle.kts", M.gradle, _scoped("kotlin")),
+        Source("complete-kotlin/src/main/resources/application.properties", M.properties),
+        Source(f"{java}/GreetingController.java", M.java_constants),
+        Source("complete", C.spring_routes("complete/src/main"), scan=True),
+    ], describe_for(proj))
+
+
+def _scoped(where):
+    """gs-rest-service builds the same app three ways: each build file's facts apart."""
+    return lambda fid: (fid[0], f"{where}:{fid[1]}", *fid[2:]) if fid[0] in ("dep", "java") else fid
+
+
+def httpie() -> Config:
+    return Config("httpie", "HTTPie", [
+        Source("setup.py", X.setup_py), Source("setup.cfg", X.setup_cfg),
+        Source("pyproject.toml", X.pyproject),
+        Source("httpie/__init__.py", X.module_constants, _only("__version__")),
+        Source("httpie/compat.py", X.module_constants),
+        Source("httpie/config.py", X.module_constants),
+        Source("httpie/cli/constants.py", X.module_constants),
+    ], describe_for("HTTPie"), extra=_py("httpie", "HTTPie", ["httpie"]))
+
+
+def pydantic_settings() -> Config:
+    return Config("pydantic-settings", "pydantic-settings", [
+        Source("setup.py", X.setup_py), Source("pyproject.toml", X.pyproject),
+        Source("pydantic_settings/version.py", X.module_constants),
+    ], describe_for("pydantic-settings"),
+        extra=_py("pydantic-settings", "pydantic-settings", ["pydantic_settings"]))
+
+
+def locallibrary() -> Config:
+    import functions as F
+
+    def env(fid):
+        return (("djsetting", "project", fid[1]) if fid[0] == "const"
+                and not SECRETISH.search(fid[1]) and not fid[1].startswith("__") else None)
+    return Config("django-locallibrary-tutorial", "the LocalLibrary site", [
+        Source("requirements.txt", X.requirements, _dep_scope("main")),
+        Source("locallibrary/settings.py", X.module_constants, env),
+    ], describe_for("the LocalLibrary site"),
+        extra=lambda g: F.python_functions(g, "django-locallibrary-tutorial", "the LocalLibrary site",
+                                           ["catalog", "locallibrary"]))
+
+
+def koa() -> Config:
+    import functions as F
+    import renames as R
+
+    def code(g):
+        funcs = F.js_functions(g, "koa", "koa", ["lib"])
+        return (funcs + F.asof_code(g, funcs, F.js_function_at(g))
+                + R.renamed_questions(g, "koa", "koa", ["lib"]))
+    return Config("koa", "koa", [Source("package.json", J.package_json)], describe_for("koa"),
+                  extra=code)
+
+
+def echo() -> Config:
+    import code_more as C
+    return Config("echo", "echo", [
+        Source("go.mod", M.go_mod, lambda fid: fid if fid[1] != "indirect" else None),
+        Source("echo.go", M.go_constants), Source("version.go", M.go_constants),
+        Source("context.go", M.go_constants),
+    ], describe_for("echo"),
+        extra=lambda g: C.doc_functions(g, "echo", "echo", ["", "middleware"], ".go",
+                                        C.go_doc_functions))
+
+
+def spring_realworld() -> Config:
+    import code_more as C
+    proj = "the Spring Boot RealWorld app"
+    return Config("spring-boot-realworld-example-app", proj, [
+        Source("build.gradle", M.gradle),
+        Source("src/main/resources/application.properties", M.properties),
+        Source("src", C.spring_routes("src/main/java"), scan=True),
+    ], describe_for(proj, lambda fid: not SECRETISH.search(str(fid[-1]))))
+
+
 CONFIGS = {"click": click, "httpx": httpx, "microblog": microblog, "bakerydemo": bakerydemo,
-           "express": express, "node-express-realworld": realworld}
+           "express": express, "node-express-realworld": realworld,
+           "uvicorn": uvicorn, "typer": typer, "golang-gin-realworld-example-app": gin_realworld,
+           "mini-redis": mini_redis, "gs-rest-service": gs_rest_service, "httpie": httpie,
+           "pydantic-settings": pydantic_settings, "django-locallibrary-tutorial": locallibrary,
+           "koa": koa, "echo": echo, "spring-boot-realworld-example-app": spring_realworld}

@@ -1,11 +1,12 @@
-"""The real-history benchmark: questions about six public histories, answered by ``repomem ask``.
+"""The real-history benchmark: questions about public histories, answered by ``repomem ask``.
 
 Questions live in ``bench/realrepos/<repo>.json`` (generated from git itself by
 ``bench/realtruth/generate.py``; never from repomem's output).  Each history is cloned from its
 bundle into the cache, ingested once per version of the mining code (see realstore), and every
 question is asked in-process with ``repomem.service.query.ask`` (k = 5, ``as_of`` when given), then judged
-by :mod:`repomem.bench.realjudge`.  Scores are kept per repository, per family and per half
-(dev / held-out: only the dev half may be looked at while tuning).
+by :mod:`repomem.bench.realjudge`.  Scores are kept per repository, per family and per group:
+the split is by repository (``TRAINING`` / ``HELD_OUT``, fixed by the bundles' README), and the
+two groups are always reported side by side; only the training group may be tuned on.
 """
 
 from __future__ import annotations
@@ -25,10 +26,26 @@ from repomem.core.errors import RepomemError
 K = 5
 ROOT = realstore.PKG.parent
 QUESTIONS = ROOT / "bench" / "realrepos"
-QUICK_REPOS = ("microblog", "node-express-realworld")
-QUICK_SLICE = ("click", 24)  # a slice of one Python repository: N questions, both halves
+# The split is by repository (../shared/realrepos/README.md): a rule, weight or threshold fitted
+# on a repository's questions says nothing about a repository nobody tuned on.
+TRAINING = ("click", "httpx", "microblog", "bakerydemo", "express", "node-express-realworld",
+            "uvicorn", "typer", "golang-gin-realworld-example-app", "mini-redis", "gs-rest-service")
+HELD_OUT = ("httpie", "pydantic-settings", "django-locallibrary-tutorial", "koa", "echo",
+            "spring-boot-realworld-example-app")
+SPLITS = ("train", "held-out")
+# --quick: the small histories of both groups whole (seconds to ingest), and a slice of one
+# Python library per group (N questions, chosen by a salted hash)
+QUICK_REPOS = ("microblog", "node-express-realworld", "mini-redis", "gs-rest-service",
+               "golang-gin-realworld-example-app", "django-locallibrary-tutorial",
+               "spring-boot-realworld-example-app")
+QUICK_SLICES = {"click": 24}
 LATENCY_REPO = "click"
 METRICS = ("top1", "top3", "stale_top1", "stale_at5")
+
+
+def split_of(repo: str) -> str:
+    """"train" or "held-out"; a repository in neither list is held out (never tuned on)."""
+    return "train" if repo in TRAINING else "held-out"
 
 
 def default_sources() -> list[Path]:
@@ -38,23 +55,31 @@ def default_sources() -> list[Path]:
 
 def load_questions(qdir: Path, split: str = "all", repos: list[str] | None = None,
                    quick: bool = False) -> dict[str, list[dict]]:
+    """{repo: questions} from QDIR's ``<repo>.json`` (generated) and ``hand/<repo>.json``
+    (written by hand); each record's split is its repository's group."""
     out: dict[str, list[dict]] = {}
-    for f in sorted(Path(qdir).glob("*.json")):
-        qs = json.loads(f.read_text())
+    files = sorted(Path(qdir).glob("*.json")) + sorted(Path(qdir).glob("hand/*.json"))
+    for f in files:
         name = f.stem
         if repos and name not in repos:
             continue
+        qs = [dict(q, source=q.get("source") or ("hand" if f.parent.name == "hand" else "generated"))
+              for q in json.loads(f.read_text())]
+        for q in qs:
+            if q.get("split") != split_of(name):
+                raise RepomemError(f"{f}: question {q.get('id')} has split {q.get('split')!r}, "
+                                   f"but {name} is in the {split_of(name)!r} group",
+                                   hint="the split is by repository; regenerate the file")
         if quick:
-            if name == QUICK_SLICE[0]:
-                # ordered by a salted hash: the ids themselves are the split's hash
+            if name in QUICK_SLICES:
                 qs = sorted(qs, key=lambda q: hashlib.sha1(b"quick\0" + q["id"].encode()).digest())
-                qs = qs[:QUICK_SLICE[1]]
+                qs = qs[:QUICK_SLICES[name]]
             elif name not in QUICK_REPOS:
                 continue
         if split != "all":
             qs = [q for q in qs if q["split"] == split]
         if qs:
-            out[name] = qs
+            out.setdefault(name, []).extend(qs)
     return out
 
 
@@ -81,7 +106,7 @@ def ask_all(r, qs: list[dict]) -> list[dict]:
             facts, err = [], str(e)
         ms = (time.perf_counter() - t) * 1000
         rows.append(dict(realjudge.judge(q, facts), id=q["id"], repo=q["repo"],
-                         family=q["family"], split=q["split"], as_of=q["as_of"],
+                         family=q["family"], split=q["split"], source=q["source"], as_of=q["as_of"],
                          absent=q["absent"], question=q["question"], expected=q["expect"]["value"],
                          expected_path=q["expect"].get("path"), got=[_short(f) for f in facts[:3]],
                          ms=round(ms, 2), error=err))
@@ -124,9 +149,9 @@ def latency(r, work: Path, store: Path, qs: list[dict], cold_n: int) -> dict:
 
 
 def summarise(rows: list[dict], by: str) -> dict:
-    """{group: {split: metrics}} with split in dev, held-out, all."""
+    """{group: {split: metrics}} with split in train, held-out, all."""
     out: dict = {}
-    for split in ("dev", "held-out", "all"):
+    for split in (*SPLITS, "all"):
         sel = [x for x in rows if split == "all" or x["split"] == split]
         groups: dict = {}
         for x in sel:
@@ -139,6 +164,7 @@ def summarise(rows: list[dict], by: str) -> dict:
             out.setdefault(g, {})[split] = {
                 "n": len(xs), "top1": _rate(xs, "top1"), "top3": _rate(xs, "top3"),
                 "as_of_n": len(asof), "as_of": _rate(asof, "top1") if asof else None,
+                "as_of_top3": _rate(asof, "top3") if asof else None,
                 "as_of_any_path": _rate(asof, "top1_any_path") if asof else None,
                 "stale_top1": sum(x["stale_top1"] for x in xs),
                 "stale_at5": _rate(xs, "stale_at5")}
@@ -158,7 +184,8 @@ def run(sources: list[Path], qdir: Path = QUESTIONS, split: str = "all",
     hist = {h.name: h for h in realstore.discover(sources)}
     res: dict = {"k": K, "split": split, "quick": quick, "repos": {}, "rows": [], "latency": None}
     for name, qs in questions.items():
-        info: dict = {"questions": len(qs), "python": is_python(qs)}
+        info: dict = {"questions": len(qs), "python": is_python(qs), "split": split_of(name),
+                      "hand": sum(q["source"] == "hand" for q in qs)}
         res["repos"][name] = info
         h = hist.get(name)
         if h is None:
@@ -174,7 +201,8 @@ def run(sources: list[Path], qdir: Path = QUESTIONS, split: str = "all",
             # nothing can be answered: even "absent" questions count as missed
             res["rows"] += [dict(top1=False, top3=False, top1_any_path=False, stale_top1=False,
                                  stale_at5=False, id=q["id"], repo=name, family=q["family"],
-                                 split=q["split"], as_of=q["as_of"], absent=q["absent"],
+                                 split=q["split"], source=q["source"], as_of=q["as_of"],
+                                 absent=q["absent"],
                                  question=q["question"], expected=q["expect"]["value"],
                                  expected_path=q["expect"].get("path"), got=[], ms=None,
                                  error=info["error"]) for q in qs]
@@ -187,6 +215,8 @@ def run(sources: list[Path], qdir: Path = QUESTIONS, split: str = "all",
             res["latency"] = latency(r, work, store, qs, cold_n=3 if quick else 5)
     res["by_repo"] = summarise(res["rows"], "repo")
     res["by_family"] = summarise(res["rows"], "family")
+    res["by_source"] = summarise(res["rows"], "source")
     res["stale_python"] = sum(x["stale_top1"] for x in res["rows"]
                               if res["repos"][x["repo"]]["python"])
+    res["stale_top1"] = sum(x["stale_top1"] for x in res["rows"])
     return res
