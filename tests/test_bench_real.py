@@ -425,3 +425,18 @@ def test_hand_questions_checked_with_git(tiny):
                                  "kinds": ["dependency"]}
     with pytest.raises(SystemExit, match="marker"):
         hand.records("tiny", GitRepo(tiny), [dict(past, q="Which requests was it?")])
+
+
+def test_a_constant_moved_to_another_file_is_not_removed(new_repo):
+    repo = new_repo("moved")
+    commit(repo, "2024-01-10T12:00:00+00:00", "start",
+           {"pkg/constants.py": "OPEN = '['\nGONE = 1\n", "pkg/tokens.py": "x = 1\n"})
+    commit(repo, "2024-03-01T12:00:00+00:00", "move",
+           {"pkg/constants.py": "OTHER = 2\n", "pkg/tokens.py": "OPEN = '['\n"})
+    cfg = engine.Config("moved", "moved", [engine.Source("pkg/constants.py", extract.module_constants)],
+                        repos.describe_for("moved"))
+    g = GitRepo(repo)
+    qs = engine.build(g, cfg)
+    g.close()
+    # OPEN lives on in tokens.py (a file the truth does not read): never asked as removed
+    assert [q["subject"] for q in qs if q.get("absent")] == ["GONE"]
