@@ -10,10 +10,12 @@ A shown fact serves a needed one (``bench/tasks/<repo>.json``, see its README) w
   need names any;
 - and, for a setting, constant, dependency or container fact (where a path holds many values),
   the need's subject is one of the fact's identifiers.  A function's, a class's or a route's
-  value is its name, so path and value decide.
+  value is its name, and a file states one Python requirement, so path and value decide.
+  Runs of white space count as one (a schema's aligned columns are mined collapsed).
 
-A stale value is shown when a shown fact of the need's kind and subject (any path: a value may
-have lived in another file) states one of the need's earlier values and not its current one.
+A stale value is shown when a shown fact of the need's kind and subject states one of the need's
+earlier values and not its current one, under the need's own key (the ledger kept an old
+version current) or in a file the setting lived in before (``old_paths``).
 
 The grep baseline answers the same prompt with ``git grep`` over the work tree at HEAD: the
 prompt's words (identifiers and words of three letters or more, without common English words)
@@ -33,6 +35,9 @@ from pathlib import Path
 from repomem.bench.realjudge import _name, identifiers, norm
 
 NAMED = ("function", "class", "route")  # kinds whose value is the name
+# kinds whose path and value decide: a name's value is the name; a file states one Python
+# requirement ("required Python version (pyproject.toml)" is requires-python)
+UNNAMED = NAMED + ("python",)
 
 
 def _route(value: str) -> tuple[frozenset, str]:
@@ -49,11 +54,16 @@ def same(fact_value, need_value, kinds) -> bool:
         if nm and fm and not (nm <= fm or "ANY" in fm):
             return False
         return fp == np_ or (fp not in ("", "/") and np_.endswith(fp))
-    return norm(fact_value, kinds) == norm(need_value, kinds)
+    return norm(_spaces(fact_value), kinds) == norm(_spaces(need_value), kinds)
+
+
+def _spaces(v):
+    # "String    @unique" as aligned in a schema is "String @unique" once mined
+    return re.sub(r"\s+", " ", v) if isinstance(v, str) else v
 
 
 def _subject_ok(fact: dict, need: dict) -> bool:
-    return need["kinds"][0] in NAMED or _name(need["subject"]) in identifiers(fact)
+    return need["kinds"][0] in UNNAMED or _name(need["subject"]) in identifiers(fact)
 
 
 def serves(fact: dict, need: dict) -> bool:
@@ -68,24 +78,29 @@ def about(fact: dict, need: dict) -> bool:
             and _name(need["subject"]) in identifiers(fact))
 
 
-def stale(fact: dict, need: dict) -> bool:
+def stale(fact: dict, need: dict, keys: set[str]) -> bool:
+    """keys: the store's current keys that serve the need.  Every fact a context shows is
+    current for its own key, so a stale value shows up either under the need's own key (the
+    ledger kept an old version current) or in a file the setting lived in before; a sibling
+    fact of the same file and name (a dependency's test-group pin) states its own value."""
     if fact.get("kind") not in need["kinds"] or not need.get("stale"):
         return False
-    if need["kinds"][0] in NAMED:
-        if fact.get("path") != need["path"]:
-            return False
-    elif _name(need["subject"]) not in identifiers(fact):
+    old = {o if isinstance(o, str) else o["path"] for o in need.get("old_paths", ())}
+    if fact.get("key") not in keys and fact.get("path") not in old \
+            and (keys or fact.get("path") != need["path"]):
+        return False
+    if need["kinds"][0] not in UNNAMED and _name(need["subject"]) not in identifiers(fact):
         return False
     v = fact.get("value")
     return not same(v, need["value"], need["kinds"]) and \
         any(same(v, s, need["kinds"]) for s in need["stale"])
 
 
-def judge(needs: list[dict], shown: list[dict]) -> dict:
+def judge(needs: list[dict], shown: list[dict], keys: list[set[str]]) -> dict:
     served = [any(serves(f, n) for f in shown) for n in needs]
     useful = sum(any(serves(f, n) for n in needs) for f in shown)
     return {"served": served, "shown": len(shown), "useful": useful,
-            "stale": sum(any(stale(f, n) for n in needs) for f in shown),
+            "stale": sum(any(stale(f, n, k) for n, k in zip(needs, keys)) for f in shown),
             "about_other_value": [not s and any(about(f, n) for f in shown)
                                   for s, n in zip(served, needs)]}
 

@@ -85,16 +85,17 @@ def run_repo(r, work: Path, data: dict) -> list[dict]:
     rows = []
     for p in data["prompts"]:
         needs = p["needs"]
+        keys = [{f["key"] for f in current if taskjudge.serves(f, n)} for n in needs]
         row: dict = {"id": p["id"], "repo": data["repo"], "split": data["split"],
                      "shape": p["shape"], "prompt": p["prompt"], "needs": len(needs),
-                     "in_store": [any(taskjudge.serves(f, n) for f in current) for n in needs],
+                     "in_store": [bool(k) for k in keys],
                      "need": [f"{n['subject']} = {n['value']} ({n['path']})" for n in needs]}
         for b in BUDGETS:
             t = time.perf_counter()
             text = build_context(r, p["prompt"], budget=b)
             ms = (time.perf_counter() - t) * 1000
             shown, unresolved = resolve(text, index)
-            j = taskjudge.judge(needs, shown)
+            j = taskjudge.judge(needs, shown, keys)
             g = taskjudge.judge_grep(needs, taskjudge.grep_lines(work, p["prompt"], b))
             row[str(b)] = dict(j, unresolved=unresolved, ms=round(ms, 1),
                                got=[_short(f) for f in shown])
