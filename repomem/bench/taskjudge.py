@@ -40,11 +40,15 @@ NAMED = ("function", "class", "route")  # kinds whose value is the name
 UNNAMED = NAMED + ("python",)
 
 
+_ROUTE = re.compile(r"^\s*((?:[A-Za-z]+[\s,|]+)*?)(/\S*)\s*$")
+
+
 def _route(value: str) -> tuple[frozenset, str]:
-    v = norm(value)
-    if isinstance(v, tuple) and v[0] == "route":
-        return v[1], v[2]
-    return frozenset(), str(value).strip()
+    """A route's methods (``GET,POST``, ``ANY``: a Django view) and its path."""
+    m = _ROUTE.match(value)
+    if m is None:
+        return frozenset(), value.strip()
+    return frozenset(x.upper() for x in re.split(r"[\s,|]+", m.group(1)) if x), m.group(2)
 
 
 def same(fact_value, need_value, kinds) -> bool:
