@@ -40,8 +40,8 @@ def markdown(res: dict, misses: bool = False) -> str:
                    for n, m in res.get("by_repo", {}).items()}, "repository"), ""]
     al = g.get("all", {})
     md += [f"Of the needed facts missing at {b} tokens, {al.get(f'ranking_miss@{b}', 0)} were in the "
-           f"store (ranking left them out; the rest were never mined). "
-           f"{al.get(f'other_value@{b}', 0)} were shown with their value written otherwise.", ""]
+           f"store (ranking left them out; the rest were never mined); "
+           f"shown with their value written otherwise: {al.get(f'other_value@{b}', 0)}.", ""]
     bad = {k: v for k, v in ((n, m.get(f"unresolved@{b}")) for n, m in g.items()) if v}
     if bad:
         md += [f"**Bullets that named no current fact** (the rendering's provenance changed?): {bad}", ""]

@@ -135,7 +135,8 @@ def summarise(rows: list[dict]) -> dict:
     groups = {s: metrics([x for x in rows if x["split"] == s]) for s in SPLITS}
     groups["all"] = metrics(rows)
     repos = {}
-    for name in dict.fromkeys(x["repo"] for x in rows):
+    order = sorted({(SPLITS.index(x["split"]), x["repo"]) for x in rows})  # training first
+    for _, name in order:
         repos[name] = metrics([x for x in rows if x["repo"] == name])
     return {"groups": groups, "by_repo": repos}
 
