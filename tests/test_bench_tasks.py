@@ -61,6 +61,17 @@ def test_a_fact_serves_a_need_by_kind_path_subject_and_value():
     assert taskjudge.serves({"kind": "dependency", "path": "pyproject.toml",
                              "subject": "rich dependency (pypi, main)", "value": "<15, >=10"}, dep)
     assert taskjudge.same("String @unique", "String    @unique", ["config"])
+    # a name with a colon: an npm script, a Maven coordinate
+    script = {"path": "package.json", "subject": "test:coverage", "kinds": ["config"],
+              "value": "c8 node --test", "stale": []}
+    assert taskjudge.serves({"kind": "config", "path": "package.json", "key":
+                             "config:package.json:scripts.test:coverage",
+                             "subject": "scripts.test:coverage in package.json",
+                             "value": "c8 node --test"}, script)
+    assert not taskjudge.serves({"kind": "config", "path": "package.json",
+                                 "key": "config:package.json:scripts.test",
+                                 "subject": "scripts.test in package.json",
+                                 "value": "c8 node --test"}, script)
 
 
 def test_a_route_matches_without_its_router_prefix_but_not_another_method():

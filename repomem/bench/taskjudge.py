@@ -66,8 +66,16 @@ def _spaces(v):
     return re.sub(r"\s+", " ", v) if isinstance(v, str) else v
 
 
+def _named(fact: dict, subject: str) -> bool:
+    """The subject is one of the fact's identifiers; one with a colon (an npm script
+    ``test:coverage``, a Maven ``group:artifact``) when each of its parts is."""
+    ids = identifiers(fact)
+    return _name(subject) in ids or (":" in subject and all(
+        _name(part) in ids for part in subject.split(":") if part))
+
+
 def _subject_ok(fact: dict, need: dict) -> bool:
-    return need["kinds"][0] in UNNAMED or _name(need["subject"]) in identifiers(fact)
+    return need["kinds"][0] in UNNAMED or _named(fact, need["subject"])
 
 
 def serves(fact: dict, need: dict) -> bool:
@@ -79,7 +87,7 @@ def about(fact: dict, need: dict) -> bool:
     """Kind, path and subject as needed, the value not looked at (a diagnostic: the right fact
     with its value written otherwise)."""
     return (fact.get("kind") in need["kinds"] and fact.get("path") == need["path"]
-            and _name(need["subject"]) in identifiers(fact))
+            and _named(fact, need["subject"]))
 
 
 def stale(fact: dict, need: dict, keys: set[str]) -> bool:
@@ -93,7 +101,7 @@ def stale(fact: dict, need: dict, keys: set[str]) -> bool:
     if fact.get("key") not in keys and fact.get("path") not in old \
             and (keys or fact.get("path") != need["path"]):
         return False
-    if need["kinds"][0] not in UNNAMED and _name(need["subject"]) not in identifiers(fact):
+    if need["kinds"][0] not in UNNAMED and not _named(fact, need["subject"]):
         return False
     v = fact.get("value")
     return not same(v, need["value"], need["kinds"]) and \
