@@ -3,13 +3,15 @@ repository, then (with --misses) every needed fact a context left out."""
 
 from __future__ import annotations
 
-from repomem.bench.tasks import BUDGETS
 
-_COLS = [("prompts", "prompts"), ("needs", "needed facts"), ("in_store", "in store")] + [
-    c for b in BUDGETS for c in ((f"recall@{b}", f"recall@{b}"), (f"full@{b}", f"fully served@{b}"),
-                                 (f"precision@{b}", f"precision@{b}"), (f"stale@{b}", f"stale shown@{b}"))
-] + [c for b in BUDGETS for c in ((f"grep_recall@{b}", f"grep recall@{b}"),
-                                  (f"grep_full@{b}", f"grep fully@{b}"))]
+def _columns(budgets: list[int]) -> list[tuple[str, str]]:
+    return [("prompts", "prompts"), ("needs", "needed facts"), ("in_store", "in store")] + [
+        c for b in budgets for c in ((f"recall@{b}", f"recall@{b}"),
+                                     (f"full@{b}", f"fully served@{b}"),
+                                     (f"precision@{b}", f"precision@{b}"),
+                                     (f"stale@{b}", f"stale shown@{b}"))
+    ] + [c for b in budgets for c in ((f"grep_recall@{b}", f"grep recall@{b}"),
+                                      (f"grep_full@{b}", f"grep fully@{b}"))]
 
 
 def _cell(v) -> str:
@@ -18,26 +20,29 @@ def _cell(v) -> str:
     return f"{v:.2f}" if isinstance(v, float) else str(v)
 
 
-def _table(rows: dict[str, dict], first: str) -> list[str]:
-    out = ["| " + " | ".join([first] + [h for _, h in _COLS]) + " |",
-           "|" + "---|" * (len(_COLS) + 1)]
+def _table(rows: dict[str, dict], first: str, budgets: list[int]) -> list[str]:
+    cols = _columns(budgets)
+    out = ["| " + " | ".join([first] + [h for _, h in cols]) + " |",
+           "|" + "---|" * (len(cols) + 1)]
     for name, m in rows.items():
         if m.get("prompts"):
-            out.append("| " + " | ".join([name] + [_cell(m.get(k)) for k, _ in _COLS]) + " |")
+            out.append("| " + " | ".join([name] + [_cell(m.get(k)) for k, _ in cols]) + " |")
     return out
 
 
 def markdown(res: dict, misses: bool = False) -> str:
-    b = BUDGETS[-1]
+    budgets = res["budgets"]
+    b = budgets[-1]
     g = res.get("groups", {})
     md = ["# repomem bench --tasks" + (" --quick" if res.get("quick") else ""), "",
-          f"Prompts a developer gives a coding agent; `repomem context` at {' and '.join(map(str, BUDGETS))} "
+          f"Prompts a developer gives a coding agent; `repomem context` at {' and '.join(map(str, budgets))} "
           "tokens (the hook's and the CLI's budgets) against the facts each task needs (read from "
           "git). Grep: `git grep` of the prompt's words at the same budget.", "",
-          *_table({k: g[k] for k in ("training", "held-out", "all") if k in g}, "group"), "",
+          *_table({k: g[k] for k in ("training", "held-out", "all") if k in g}, "group", budgets),
+          "",
           "## Per repository", "",
           *_table({f"{n} ({res['repos'][n]['split']})": m
-                   for n, m in res.get("by_repo", {}).items()}, "repository"), ""]
+                   for n, m in res.get("by_repo", {}).items()}, "repository", budgets), ""]
     al = g.get("all", {})
     md += [f"Of the needed facts missing at {b} tokens, {al.get(f'ranking_miss@{b}', 0)} were in the "
            f"store (ranking left them out; the rest were never mined); "
