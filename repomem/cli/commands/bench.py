@@ -10,6 +10,8 @@
                                      git bundles, a folder of them, or clones; default
                                      ../shared/realrepos): --quick, --split, --repo NAME,
                                      --misses, --fresh
+  repomem bench --tasks [PATH...]    the task benchmark (bench/tasks prompts, repomem context
+                                     at 250 and 400 tokens): --quick, --repo NAME, --misses
 
 Run from a clone of repomem (the scenarios live in sample_repos/scenarios/).  Repositories,
 stores and the chart are written under --out (default bench_out/).  Nothing is downloaded."""
@@ -52,6 +54,9 @@ def add_arguments(p) -> None:
                    help="where to write the chart (default OUT/stale_error.png)")
     p.add_argument("--real", nargs="*", default=None, metavar="PATH",
                    help="the real-history benchmark over these bundles, bundle folders or clones "
+                        "(default ../shared/realrepos); --repo then names repositories")
+    p.add_argument("--tasks", nargs="*", default=None, metavar="PATH",
+                   help="the task benchmark over these bundles, bundle folders or clones "
                         "(default ../shared/realrepos); --repo then names repositories")
     p.add_argument("--speed", nargs="*", default=None, metavar="PATH",
                    help="ingestion speed on real histories (bundles or clones; default click, "
@@ -126,6 +131,11 @@ def run(args) -> int:
                            hint="paths belong to --real: repomem bench --real PATH...")
     if args.speed is not None:
         return run_speed(args)
+    if args.tasks is not None:
+        from repomem.bench import tasks
+
+        os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+        return tasks.main(args)
     if args.real is not None:
         args.real = list(args.real) + list(args.real_paths)
         os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
