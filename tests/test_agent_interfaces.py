@@ -122,8 +122,8 @@ def test_claude_code_hook_prints_current_values_only(payments):
     assert "fetch_user" in out.stdout and "/api/v2/users" in out.stdout
     assert "get_user_by_id" not in out.stdout and "/api/v1/users" not in out.stdout
     port = _hook(dict(ev, prompt="what port does production listen on?"))
-    assert "production.toml: `8080`" in port.stdout
-    assert "production.toml: `8000`" not in port.stdout
+    assert "production.toml`: `8080`" in port.stdout
+    assert "production.toml`: `8000`" not in port.stdout
     assert len(port.stdout) // 4 <= 250  # the hook's small token budget
 
 

@@ -183,11 +183,13 @@ def _rerank(question: str, rows: list[dict]) -> list[dict]:
     return rank(question, rows, sims, Lexical.build(rows), 0, len(rows))[0]
 
 
-def _removed(r: Repo, question: str, rows: list[dict], t: int) -> list[dict]:
+def _removed(r: Repo, question: str, rows: list[dict], t: int,
+             listed: list[dict] | None = None, store_ok: bool = True) -> list[dict]:
     """Notes for the names the question gives that no fact valid at t bears, but a fact removed
     by then did ("is colorama still a dependency?": removed in 2f1c... on 2023-05-02, it was
-    ``colorama; platform_system == 'Windows'``).  The store of record is read only then: the
-    snapshot holds current facts only."""
+    ``colorama; platform_system == 'Windows'``).  LISTED: the removed facts the snapshot keeps
+    (each removed key's last version); without them the store of record is read, unless
+    STORE_OK is false (the pre-prompt hook: then no note)."""
     from repomem.core.tokens import norm_ident
     from repomem.service.lexical import names
     from repomem.service.rank import gone_cache, qualnames, unnamed
@@ -198,18 +200,20 @@ def _removed(r: Repo, question: str, rows: list[dict], t: int) -> list[dict]:
     gone = gone_cache(rows)  # a warm process (MCP, the bench): the same view, read once
     by_name = gone.get(frozenset(kinds))
     if by_name is None:
-        live = {x["key"] for x in rows}
-        where: dict = {"valid_to": {"$lte": t}}
-        if kinds:
-            where = {"$and": [where, {"kind": {"$in": sorted(kinds)}}]}
-        with r.store.reader():
-            closed = r.store.rows(where)
-        last: dict[str, dict] = {}  # each removed key's last version
-        for x in closed:
-            if x["key"] not in live and x["valid_to"] >= last.get(x["key"], {}).get("valid_to", 0):
-                last[x["key"]] = x
+        if listed is not None:
+            last = [x for x in listed if x["valid_to"] <= t and (not kinds or x["kind"] in kinds)]
+        elif store_ok:
+            live = {x["key"] for x in rows}
+            where: dict = {"valid_to": {"$lte": t}}
+            if kinds:
+                where = {"$and": [where, {"kind": {"$in": sorted(kinds)}}]}
+            with r.store.reader():
+                closed = r.store.rows(where)
+            last = viewcache.removed_rows(closed, live)
+        else:
+            return []
         by_name = {}
-        for x in sorted(last.values(), key=lambda x: (-x["valid_to"], x["key"])):  # latest first
+        for x in sorted(last, key=lambda x: (-x["valid_to"], x["key"])):  # latest first
             # ...by its names, and as code calls it (click.get_terminal_size, Context.invoke)
             for n in names(x, camel=True) | {norm_ident(q) for q in qualnames(x)}:
                 by_name.setdefault(n, []).append(x)
@@ -436,57 +440,27 @@ def _refer(facts: list[dict], rows: list[dict]) -> None:
                            "line": x["line"], "commit": x["commit"]}
 
 
-def value_note(f: dict) -> str:
-    """What an answer says after a fact's value: the value of the constant it names
-    (``DEFAULT_MAX_REDIRECTS (= 20 in httpx/_config.py)``); a setting read from the environment
-    names its variable (``None (environment variable MAIL_SERVER overrides)``, not "the mail
-    server is None"); a variable's own read says its value is the default; one computed by code
-    says so; one set under an ``if`` or ``try`` of the module says that too."""
-    note = _value_note(f)
-    if (f.get("attrs") or {}).get("conditional"):
-        note += " (set under a condition)"
-    return note
-
-
-def _value_note(f: dict) -> str:
-    refers = f.get("refers")
-    if refers:
-        where = "" if refers["path"] == f["path"] else f" in {refers['path']}"
-        return f" (= {refers['value']}{where})"
-    attrs = f.get("attrs") or {}
-    if attrs.get("read"):  # the variable's own read: its subject names it already
-        from repomem.core.envreads import NO_DEFAULT  # its patterns cost a cold ask ~4 ms otherwise
-
-        value = f.get("value")
-        return "" if value in NO_DEFAULT else " (empty by default)" if value == "" else " (its default)"
-    if attrs.get("env"):
-        return f" (environment variable {attrs['env']} overrides)"
-    if attrs.get("expression"):
-        return " (computed when the settings load)"
-    return ""
-
-
-def lineage_line(note: dict) -> str:
-    """The one sentence that names a retired name, for an answer whose question used it."""
-    when = f"in {note['commit'][:10]} on {(note['date'] or '')[:10]}"
-    if note["now"] is None:
-        was = f" (it was `{note['was']}`)" if note["was"] != note["name"] else ""
-        return f"`{note['name']}` is gone: {note['subject']} was removed {when}{was}"
-    verb = "renamed" if note["key"].startswith("function:") else "changed"
-    return f"`{note['name']}` is now `{note['now']}`, {verb} {when}"
-
-
-def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
+def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5,
+        snapshot_only: bool = False) -> dict:
     """The k best facts valid now (or at as_of), best first.  lineage: for each retired name the
     question used, the key's current name and when it changed (the only place an old name is
-    ever shown)."""
+    ever shown).  snapshot_only: the current facts of the snapshot alone, never the store of
+    record -- no chromadb import, no wait for a writer (the pre-prompt hook); no facts when the
+    snapshot cannot answer for this HEAD, and none of the history a question may ask beside
+    them (first seen, the value before, the change)."""
     from repomem.service.rank import taken_up
 
     # more candidates when the question may ask when a name was taken up (see _adopted)
-    n = max(k, ADOPTED_POOL) if adopted(question) or adopted(question, added=True) else k
+    n = max(k, ADOPTED_POOL) if not snapshot_only and (
+        adopted(question) or adopted(question, added=True)) else k
     hit = _search_snapshot(r, question, n) if as_of is None else None
+    listed = None
     if hit is not None:
         t, ranked, lineage, missing, rows = hit
+        listed = viewcache.load_removed(r.store)
+    elif snapshot_only:
+        return {"question": question, "as_of": None, "answer": None, "facts": [], "lineage": [],
+                "unindexed_commits": 0, "unavailable": True}
     else:
         missing = ensure_view(r)
         t = parse_when(r, as_of)
@@ -500,13 +474,14 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
         _adopted(facts, versions, took)
     del facts[k:]
     shown = {f["key"] for f in facts}  # the ranking's notes on names are of the facts it ranked
-    lineage = [x for x in lineage if x["key"] in shown] + _removed(r, question, rows, t)
+    lineage = [x for x in lineage if x["key"] in shown] + \
+        _removed(r, question, rows, t, listed, store_ok=not snapshot_only)
     _refer(facts, rows)
     since, before = _SINCE_WHEN.search(question), _BEFORE.search(question)
     reached = _REACHED.search(question)
-    who_why = bool(_WHO_WHY.search(question))
+    who_why = bool(_WHO_WHY.search(question)) and not snapshot_only
     first_set = who_why and bool(_FIRST_SET.search(question))
-    if facts and (since or before or reached or first_set):
+    if facts and not snapshot_only and (since or before or reached or first_set):
         if versions is None:
             versions = _key_versions(r, facts, t)
         if since and not took:
