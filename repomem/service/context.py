@@ -53,9 +53,9 @@ def build_context(r, question: str, budget: int = 400, k: int = 8,
     # no time asked (the context is the current facts)
     result: dict = {"facts": []}
     if re.search(r"\w", question):
-        result = ask(r, task_subject(question), k=k, snapshot_only=True)
+        result = ask(r, task_subject(question), k=k, snapshot_only=True, floor=True)
         if result.get("unavailable") and not snapshot_only:
-            result = ask(r, task_subject(question), k=k)
+            result = ask(r, task_subject(question), k=k, floor=True)
     facts = result["facts"]
     over = {f["key"]: f for f in (overlay or [])}
     # A retired name the question used: say what it is now (the only place an old name shows).

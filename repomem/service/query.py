@@ -12,6 +12,7 @@ from repomem.adapters import git
 from repomem.adapters.embed import get_embedder
 from repomem.core.errors import RepomemError
 from repomem.core.model import DESCRIPTIVE_ATTRS
+from repomem.core.render import code
 from repomem.service import viewcache
 from repomem.service.lexical import own_names
 from repomem.service.question import adopted, mentions
@@ -441,14 +442,15 @@ def _refer(facts: list[dict], rows: list[dict]) -> None:
 
 
 def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5,
-        snapshot_only: bool = False) -> dict:
+        snapshot_only: bool = False, floor: bool = False) -> dict:
     """The k best facts valid now (or at as_of), best first.  lineage: for each retired name the
     question used, the key's current name and when it changed (the only place an old name is
     ever shown).  snapshot_only: the current facts of the snapshot alone, never the store of
     record -- no chromadb import, no wait for a writer (the pre-prompt hook); no facts when the
     snapshot cannot answer for this HEAD, and none of the history a question may ask beside
-    them (first seen, the value before, the change)."""
-    from repomem.service.rank import taken_up
+    them (first seen, the value before, the change).  floor: only the facts above the
+    relevance floor (rank.relevant), none at all for a question with nothing to look up."""
+    from repomem.service.rank import relevant, taken_up
 
     # more candidates when the question may ask when a name was taken up (see _adopted)
     n = max(k, ADOPTED_POOL) if not snapshot_only and (
@@ -465,6 +467,8 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5,
         missing = ensure_view(r)
         t = parse_when(r, as_of)
         ranked, lineage, rows = _search_store(r, question, t, n)
+    if floor:
+        ranked = relevant(question, ranked)
     facts = [dict(fact_json(x), score=x["score"]) for x in ranked]
     took = taken_up(question, rows) if n > k else None
     versions: dict[str, list[dict]] | None = None
@@ -509,12 +513,14 @@ def facts(r: Repo, as_of: str | None = None, kind: str | None = None, tx: bool =
     return {"as_of": iso(t), "facts": [fact_json(x, tx) for x in rows]}
 
 
-def history(r: Repo, key: str, tx: bool = False) -> dict:
+def history(r: Repo, key: str, tx: bool = False, words: bool = True) -> dict:
     """All versions of a key, oldest first.  KEY may also be a fact's current subject or value
     (a function's name), a method's qualified name or alias (``Context.invoke``, ``res.set``),
     or a name one of its earlier versions bore: it is resolved to the key of the current fact
     it names.  Words that name nothing ("minimum python version") are asked as a question, and
-    the best answer's key is the one shown (``answering`` says so)."""
+    the best answer's key is the one shown (``answering`` says so); with WORDS false they are
+    an unknown key, like any other key that names nothing: an error naming the nearest keys,
+    never another key's history."""
     ensure_view(r)
     with r.store.reader():
         rows = r.store.rows({"key": key})
@@ -535,7 +541,7 @@ def history(r: Repo, key: str, tx: bool = False) -> dict:
                 key = keys[0]
                 rows = r.store.rows({"key": key})
     asked = None
-    if not rows and re.search(r"[A-Za-z]\s+[A-Za-z]", key):
+    if not rows and words and re.search(r"[A-Za-z]\s+[A-Za-z]", key):
         # words, not a name: "minimum python version" is the key its best answer has
         best = ask(r, key, k=1)["facts"]
         if best:
@@ -543,8 +549,10 @@ def history(r: Repo, key: str, tx: bool = False) -> dict:
             with r.store.reader():
                 rows = r.store.rows({"key": key})
     if not rows:
-        raise RepomemError(f"unknown key: {key}",
-                           hint="list keys with 'repomem facts', or ask with 'repomem ask'")
+        near = nearest_keys(r, key)
+        raise RepomemError(f"unknown key: {code(key)}",
+                           hint=("the nearest keys: " + ", ".join(code(k) for k in near)) if near else
+                           "list keys with 'repomem facts', or ask with 'repomem ask'")
     with r.store.reader():  # and before its file was renamed, under the old path's key
         rows = _with_moved(r, rows)
     rows.sort(key=lambda x: (x["valid_from"], x["valid_to"]))
@@ -552,6 +560,22 @@ def history(r: Repo, key: str, tx: bool = False) -> dict:
     if asked is not None:
         out["answering"] = asked
     return out
+
+
+NEAREST = 5  # keys an unknown key's error names
+
+
+def nearest_keys(r: Repo, key: str) -> list[str]:
+    """Keys of current facts nearest to KEY: spelled alike (difflib), then the best answers to
+    it read as words."""
+    import difflib
+
+    with r.store.reader():
+        current = sorted({x["key"] for x in r.store.rows({"valid_to": {"$gt": int(time.time())}})})
+    near = difflib.get_close_matches(key, current, n=NEAREST, cutoff=0.6)
+    if len(near) < NEAREST and re.search(r"\w", key):
+        near += [f["key"] for f in ask(r, key, k=NEAREST)["facts"] if f["key"] not in near]
+    return near[:NEAREST]
 
 
 def changes(r: Repo, since: str) -> dict:
