@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -34,6 +35,11 @@ for p in json.loads(sys.argv[2]):
     context_for({"prompt": p, "cwd": sys.argv[1]})
 print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] == "chromadb")[:3]))
 """
+
+
+def _children_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -73,14 +79,15 @@ def main(argv: list[str]) -> int:
         f"{repo.name}.json"
     questions = [q["question"] for q in json.loads(qfile.read_text())] if qfile.exists() else []
     prompts = (questions[:args.prompts] if args.prompts else questions) + EXTRA
-    times, blocks = [], 0
+    times, cpu, blocks = [], [], 0
     for p in prompts:
         ev = json.dumps({"session_id": "bench", "cwd": str(repo), "prompt": p,
                          "hook_event_name": "UserPromptSubmit", "permission_mode": "default"})
-        t = time.perf_counter()
+        t, used = time.perf_counter(), _children_cpu()
         out = subprocess.run([sys.executable, "-m", "repomem", "hook", "claude-code"], input=ev,
                              capture_output=True, text=True, env=env, cwd=repo)
         times.append(time.perf_counter() - t)
+        cpu.append(_children_cpu() - used)
         blocks += bool(out.stdout)
     chroma = subprocess.run([sys.executable, "-c", CHECK, str(repo), json.dumps(prompts)],
                             capture_output=True, text=True, env=env, check=True).stdout.strip()
@@ -89,8 +96,12 @@ def main(argv: list[str]) -> int:
         "prompts": len(prompts), "blocks_given": blocks,
         "hook_s": {"p50": round(statistics.median(times), 3), "p95": round(pct(times, 95), 3),
                    "max": round(max(times), 3)},
+        # CPU seconds of each hook process: what the wall time is on an idle core (the wall time
+        # above includes waiting for a core on a loaded machine)
+        "hook_cpu_s": {"p50": round(statistics.median(cpu), 3), "p95": round(pct(cpu, 95), 3),
+                       "max": round(max(cpu), 3)},
         "chromadb_imported_by": json.loads(chroma) or None,
-        "load": os.getloadavg()[0], "cores": os.cpu_count(),
+        "load_1min": round(os.getloadavg()[0], 1), "cores": os.cpu_count(),
     }, indent=2))
     return 0
 

@@ -171,3 +171,42 @@ def test_nothing_to_look_up_is_no_block(payments):
     repo, _, _ = payments
     for prompt in ("thanks, looks good", "ok, please continue", "yes do it"):
         assert _hook({"prompt": prompt, "cwd": str(repo)}) == (0, ""), prompt
+
+
+SNAPSHOT_ONLY = """
+import json, sys
+from repomem.integrations.claude_code import context_for
+text = context_for({"prompt": sys.argv[2], "cwd": sys.argv[1]})
+print(json.dumps({"text": text, "chromadb": any(m.startswith("chromadb") for m in sys.modules)}))
+"""
+
+
+def test_the_hook_answers_a_removed_name_from_the_snapshot_alone(new_repo):
+    """A prompt naming a dependency that was removed gets its note from the removed facts the
+    snapshot keeps: chromadb is never imported on the hook's path, whatever the prompt."""
+    repo = new_repo()
+    commit(repo, "2026-01-01T00:00:00+00:00", "deps",
+           {"requirements.txt": "requests==2.31\ncolorama==0.4\n"})
+    commit(repo, "2026-02-01T00:00:00+00:00", "drop colorama", {"requirements.txt": "requests==2.31\n"})
+    ingest(Repo.open(repo), all_history=True, progress=False)
+    for prompt, said in (("is colorama still a dependency?", "`colorama` is gone"),
+                         ("which requests version do we pin?", "`==2.31`"),
+                         ("update the requests pin and drop colorama", "`colorama` is gone")):
+        out = subprocess.run([sys.executable, "-c", SNAPSHOT_ONLY, str(repo), prompt],
+                             capture_output=True, text=True, timeout=60, check=True)
+        got = json.loads(out.stdout)
+        assert said in got["text"] and not got["chromadb"], (prompt, got)
+
+
+def test_removed_facts_follow_new_commits():
+    from repomem.service.viewcache import patch_removed, removed_rows
+
+    def v(key, valid_to, value="1"):
+        return {"key": key, "valid_to": valid_to, "value": value, "text": "x", "spans": []}
+
+    old = removed_rows([v("a", 5), v("a", 9, "2"), v("b", 3), v("live", 4)], live={"live"})
+    assert [(x["key"], x["value"]) for x in old] == [("a", "2"), ("b", "1")]
+    assert "text" not in old[0] and "spans" not in old[0]
+    # a new commit removes c and brings a back
+    new = patch_removed(old, [v("c", 12)], live={"live", "a"})
+    assert [x["key"] for x in new] == ["c", "b"]

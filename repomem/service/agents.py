@@ -13,6 +13,7 @@ from repomem.service.context import build_context, render_fact
 from repomem.service.query import ask
 from repomem.service.render import lineage_line
 
+OVERLAY_FILE = "overlay.json"  # integrations.overlay.NAME, not imported here: it loads the miners
 HOOK_BUDGET = 250  # tokens: a pre-prompt block should cost little on every turn
 
 
@@ -20,6 +21,8 @@ def load_overlay(r) -> list[dict] | None:
     """Uncommitted facts from the watcher, when the overlay module and a running watcher provide
     them; None otherwise.  Best effort by design: context without the overlay is still correct
     for committed state."""
+    if not (r.store.path / OVERLAY_FILE).exists():  # no watcher: skip the miners' imports
+        return None
     try:
         from repomem.integrations import overlay
     except ImportError:

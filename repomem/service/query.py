@@ -185,11 +185,12 @@ def _rerank(question: str, rows: list[dict]) -> list[dict]:
 
 
 def _removed(r: Repo, question: str, rows: list[dict], t: int,
-             listed: list[dict] | None = None, store_ok: bool = True) -> list[dict]:
+             snapshot: bool = False, store_ok: bool = True) -> list[dict]:
     """Notes for the names the question gives that no fact valid at t bears, but a fact removed
     by then did ("is colorama still a dependency?": removed in 2f1c... on 2023-05-02, it was
-    ``colorama; platform_system == 'Windows'``).  LISTED: the removed facts the snapshot keeps
-    (each removed key's last version); without them the store of record is read, unless
+    ``colorama; platform_system == 'Windows'``).  SNAPSHOT: ROWS are the snapshot's, whose
+    removed facts (each removed key's last version) are read then; without that list (a
+    snapshot of an older repomem, or ROWS from the store) the store of record is read, unless
     STORE_OK is false (the pre-prompt hook: then no note)."""
     from repomem.core.tokens import norm_ident
     from repomem.service.lexical import names
@@ -201,6 +202,7 @@ def _removed(r: Repo, question: str, rows: list[dict], t: int,
     gone = gone_cache(rows)  # a warm process (MCP, the bench): the same view, read once
     by_name = gone.get(frozenset(kinds))
     if by_name is None:
+        listed = viewcache.load_removed(r.store) if snapshot else None
         if listed is not None:
             last = [x for x in listed if x["valid_to"] <= t and (not kinds or x["kind"] in kinds)]
         elif store_ok:
@@ -456,10 +458,8 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5,
     n = max(k, ADOPTED_POOL) if not snapshot_only and (
         adopted(question) or adopted(question, added=True)) else k
     hit = _search_snapshot(r, question, n) if as_of is None else None
-    listed = None
     if hit is not None:
         t, ranked, lineage, missing, rows = hit
-        listed = viewcache.load_removed(r.store)
     elif snapshot_only:
         return {"question": question, "as_of": None, "answer": None, "facts": [], "lineage": [],
                 "unindexed_commits": 0, "unavailable": True}
@@ -479,7 +479,7 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5,
     del facts[k:]
     shown = {f["key"] for f in facts}  # the ranking's notes on names are of the facts it ranked
     lineage = [x for x in lineage if x["key"] in shown] + \
-        _removed(r, question, rows, t, listed, store_ok=not snapshot_only)
+        _removed(r, question, rows, t, snapshot=hit is not None, store_ok=not snapshot_only)
     _refer(facts, rows)
     since, before = _SINCE_WHEN.search(question), _BEFORE.search(question)
     reached = _REACHED.search(question)
