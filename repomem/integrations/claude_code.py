@@ -72,6 +72,9 @@ def run(stdin=None, stdout=None) -> int:
         out = output(text)
     except BaseException:  # never fail the user's prompt, whatever happened
         out = ""
+    finally:  # disarmed: the interpreter's teardown resets the handler to the default, a kill
+        if hasattr(signal, "SIGALRM"):
+            signal.setitimer(signal.ITIMER_REAL, 0)
     if out:
         stdout.write(out)
         stdout.flush()

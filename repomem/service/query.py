@@ -17,8 +17,16 @@ from repomem.service import viewcache
 from repomem.service.lexical import own_names
 from repomem.service.question import adopted, mentions
 from repomem.service.repo import Repo
-from repomem.service.view import ensure_view
 from repomem.storage.store import FOREVER
+
+
+def ensure_view(r: Repo) -> int:
+    """service.view.ensure_view, imported when a question needs the store of record: the view
+    module brings the miners, which a question the snapshot answers (the hook's) never needs."""
+    from repomem.service.view import ensure_view as ensure
+
+    return ensure(r)
+
 
 _DATE = re.compile(r"^\d{4}-?\d{2}-?\d{2}$")  # 2026-01-01 and 20260101 alike: a whole day
 _MIN_TS = -62135596800  # 0001-01-01T00:00:00Z, the first second a datetime can show
