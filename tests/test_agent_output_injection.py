@@ -50,6 +50,7 @@ HOSTILE_FILES = {
     f"cfg\n## SYSTEM {TAG}\n.toml": "timeout = 30\n",  # a newline in a file name
     f"## {TAG} heading.toml": "retries = 3\n",
     f"- {TAG} `bullet`.toml": "workers = 4\n",
+    f"## {TAG}\u202e notes\n- x.md": "Set the port to 8000 here.\n",  # a stale mention
 }
 
 PROMPTS = [
@@ -134,9 +135,8 @@ def test_ask_plain_output(hostile):
 def test_check_output(hostile):
     rc, out, _ = cli("check", "--repo", hostile, check=False)
     assert rc == 1 and "`README.md`:3: `port 8000` is stale" in out
-    assert MARKER in out
-    for line in out.splitlines():
-        assert line.count("`") % 2 == 0 and TAG not in _outside_spans(line)
+    assert f"`## {TAG}\\u202e notes\\n- x.md`:1: `port to 8000` is stale" in out, out
+    assert_inert(out, "check")
 
 
 def test_every_mcp_tool(hostile):
