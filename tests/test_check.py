@@ -59,7 +59,7 @@ def test_reports_exactly_the_stale_lines_then_nothing_once_fixed(sample):
     assert port["changed_at"] == "2026-02-10T09:30:00+00:00" and port["mention"] == "port 8000"
     fn = next(f for f in res["findings"] if f["path"] == "README.md" and f["line"] == 6)
     assert fn["current_value"] == "fetch_user" and fn["changed_in"] == shas[2]
-    assert "README.md:3: 'port 8000' is stale" in out and "now 8080" in out
+    assert "`README.md`:3: `port 8000` is stale" in out and "now `8080`" in out
 
     commit(repo, "2026-05-02T10:00:00+00:00", "fix docs",
            {"README.md": FIXED_README, "AGENTS.md": FIXED_AGENTS})

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from repomem.miners import mine_file
-from repomem.service.query import ask, facts, history, value_note
+from repomem.service.query import ask, facts, history
+from repomem.service.render import value_note
 from tests.conftest import indexed
 
 TOKEN_TS = """import jwt from 'jsonwebtoken';

@@ -146,7 +146,7 @@ def test_check_follows_no_symlink_out_of_the_work_tree(new_repo, tmp_path):
 
     rc, out, err = cli("check", "--repo", repo, check=False)
     assert rc == 1
-    assert [ln.split(":")[0] for ln in out.splitlines()[:-1]] == ["AGENTS.md"]
+    assert [ln.split(":")[0] for ln in out.splitlines()[:-2]] == ["`AGENTS.md`"]
     assert "outside" not in out and "root:" not in out
     for name in ("NOTES.md", "passwd.md", "README.md"):
         assert f"skipped {name}: a symlink that leads outside the repository" in err

@@ -40,7 +40,7 @@ def test_non_utf8_file_name_is_stored_escaped_and_indexing_goes_on(new_repo, tmp
                           "--store", tmp_path / "s", "--json")[1])
     assert [v["value"] for v in hist["versions"]] == ["1", "2", "3"]
     out = cli("ask", "PORT", "--repo", repo, "--store", tmp_path / "s")[1]
-    assert "lat\\xe9.py:1" in out
+    assert "`lat\\xe9.py`:1" in out
 
 
 def test_lone_surrogate_escapes_in_values_are_stored_escaped(new_repo, tmp_path):

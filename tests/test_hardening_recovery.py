@@ -77,7 +77,7 @@ def test_damaged_snapshot_and_fold_state_are_rebuilt(indexed):
     snap = s / "current-view.npz"
     os.truncate(snap, snap.stat().st_size // 2)
     out = cli("ask", "port", "--repo", repo, "--store", s)[1]
-    assert "port in c.toml: 2" in out
+    assert "`port in c.toml`: `2`" in out
     cli("init", "--repo", repo, "--store", s, "--no-hooks")
     assert _values(repo, s) == {"config:c.toml:port": "2"}
     snap.write_bytes(b"not a zip")
@@ -162,7 +162,7 @@ def test_read_only_store_still_reads_or_says_why(indexed):
             assert rc in (0, 1) and "Traceback" not in err and "internal error" not in err, err
             if rc == 1:
                 assert "chmod -R u+w" in _one_error(rc, err, "read-only")
-        assert "port in c.toml: 2" in cli("ask", "port", "--repo", repo, "--store", s)[1]
+        assert "`port in c.toml`: `2`" in cli("ask", "port", "--repo", repo, "--store", s)[1]
         # A new commit needs a write: exit 1 with a hint, and nothing is lost.
         commit(repo, "2026-01-03T00:00:00Z", "c", {"c.toml": "port = 3\n"})
         rc, _, err = cli("ingest", "--repo", repo, "--store", s, check=False)

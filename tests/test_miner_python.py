@@ -387,7 +387,7 @@ LOGGING["handlers"] = {"console": {"class": "logging.StreamHandler"}}
 
 
 def test_a_settings_module_changing_one_entry_of_a_dict():
-    from repomem.service.query import value_note
+    from repomem.service.render import value_note
 
     """bakerydemo's production settings change one entry of a dict the base module set:
     ``STORAGES["staticfiles"]["BACKEND"] = ...`` is the setting ``STORAGES.staticfiles.BACKEND``

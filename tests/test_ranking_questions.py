@@ -401,7 +401,7 @@ def test_a_value_that_names_a_constant_is_shown_with_its_value(new_repo):
     # httpx's ``max_redirects: int = DEFAULT_MAX_REDIRECTS``: the answer says 20, the value of
     # the constant of that name valid at the time asked (imported from a sibling module); a
     # name that several folders define is not guessed
-    from repomem.service.query import value_note
+    from repomem.service.render import value_note
 
     r = indexed(new_repo(), ("2024-01-10T10:00:00Z", {
         "webclient/client.py": CLIENT, "webclient/config.py": CONFIG.format(n=20),
@@ -414,7 +414,7 @@ def test_a_value_that_names_a_constant_is_shown_with_its_value(new_repo):
                                           "DEFAULT_MAX_REDIRECTS")
         assert (f["refers"]["key"], f["refers"]["value"]) == \
             ("constant:webclient/config.py:DEFAULT_MAX_REDIRECTS", n)
-        assert value_note(f) == f" (= {n} in webclient/config.py)"
+        assert value_note(f) == f" (= `{n}` in `webclient/config.py`)"
     f = ask(r, "What is the client's timeout setting?")["facts"][0]
     assert f["key"] == "config:webclient/client.py:Client.timeout" and "refers" in f
     f = next(f for f in ask(r, "What is the default timeout?", k=10)["facts"]

@@ -614,8 +614,9 @@ def test_an_answer_names_the_variable_a_setting_is_read_from(new_repo):
 
     r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"config.py": MAIL_CONFIG}))
     block = build_context(r, "Which mail server and port are configured?", budget=2000)
-    assert "Config.MAIL_SERVER in config.py: `None` (environment variable MAIL_SERVER overrides)" in block
-    assert "Config.MAIL_PORT in config.py: `25` (environment variable MAIL_PORT overrides)" in block
+    assert "`Config.MAIL_SERVER in config.py`: `None` (environment variable `MAIL_SERVER` overrides)" \
+        in block
+    assert "`Config.MAIL_PORT in config.py`: `25` (environment variable `MAIL_PORT` overrides)" in block
     block = build_context(r, "Where do uploads go?", budget=2000)
     assert "`os.path.join(basedir, 'uploads')` (computed when the settings load)" in block
 

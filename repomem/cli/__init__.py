@@ -12,6 +12,7 @@ import logging
 import os
 import sys
 
+from repomem import version
 from repomem.core.errors import RepomemError, explain
 from repomem.core.termsafe import SafeFormatter, echo
 
@@ -48,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="repomem",
         description="The current truth about a git repository, and its dated history.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log skipped files")
+    parser.add_argument("--version", action="version", version=f"repomem {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for modname in command_modules():
         mod = importlib.import_module(f"repomem.cli.commands.{modname}")
@@ -60,6 +62,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    args_in = sys.argv[1:] if argv is None else argv
+    if args_in[:1] == ["hook"] and len(args_in) == 2 and args_in[1] == "claude-code":
+        # an agent's hook runs on every prompt: none of the other commands' imports
+        from repomem.integrations.claude_code import run as claude_code
+
+        return claude_code()
     parser = build_parser()
     args = parser.parse_args(argv)
     log_handler = logging.StreamHandler()  # log lines name files: escape them like output

@@ -8,9 +8,12 @@ edits flagged) hold for every agent interface alike.
 
 from __future__ import annotations
 
+from repomem.core.render import MARKER
 from repomem.service.context import build_context, render_fact
-from repomem.service.query import ask, lineage_line
+from repomem.service.query import ask
+from repomem.service.render import lineage_line
 
+OVERLAY_FILE = "overlay.json"  # integrations.overlay.NAME, not imported here: it loads the miners
 HOOK_BUDGET = 250  # tokens: a pre-prompt block should cost little on every turn
 
 
@@ -18,6 +21,8 @@ def load_overlay(r) -> list[dict] | None:
     """Uncommitted facts from the watcher, when the overlay module and a running watcher provide
     them; None otherwise.  Best effort by design: context without the overlay is still correct
     for committed state."""
+    if not (r.store.path / OVERLAY_FILE).exists():  # no watcher: skip the miners' imports
+        return None
     try:
         from repomem.integrations import overlay
     except ImportError:
@@ -28,8 +33,12 @@ def load_overlay(r) -> list[dict] | None:
         return None
 
 
-def prompt_context(r, prompt: str, budget: int = HOOK_BUDGET) -> str:
-    return build_context(r, prompt, budget=budget, overlay=load_overlay(r))
+def prompt_context(r, prompt: str, budget: int = HOOK_BUDGET,
+                   snapshot_only: bool | None = None) -> str:
+    """The context block for an agent's prompt ("" when nothing relevant is known); see
+    build_context for snapshot_only."""
+    return build_context(r, prompt, budget=budget, overlay=load_overlay(r),
+                         snapshot_only=snapshot_only)
 
 
 SYSTEM = """You answer questions about a software repository.
@@ -53,7 +62,7 @@ def llm_answer(r, question: str, model: str, as_of: str | None = None, k: int = 
     block = "".join(render_fact(f) for f in facts)
     # The question may use a retired name: say what it is now, or the model cannot connect them.
     notes = "".join(f"Note: {lineage_line(n)}.\n" for n in result.get("lineage", ()))
-    user = f"Facts ({when}):\n{block}\n{notes}Question: {question}"
+    user = f"Facts ({when}):\n{MARKER}\n{block}\n{notes}Question: {question}"
     result["llm_answer"] = chat(model, SYSTEM, user)
     result["llm"] = f"ollama:{model}"
     return result

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import re
 
-from repomem.service.query import ask, lineage_line, value_note
+from repomem.core.render import block
+from repomem.service.query import ask
+from repomem.service.render import fact_lines, lineage_line
 
 
 def approx_tokens(text: str) -> int:
@@ -15,14 +17,7 @@ def approx_tokens(text: str) -> int:
 
 
 def render_fact(f: dict, uncommitted: bool = False) -> str:
-    date = (f.get("valid_from") or "")[:10]
-    where = f"{f['path']}:{f['line']}"
-    if uncommitted:
-        prov = f"{where}, UNCOMMITTED edit (file modified {f.get('modified', '?')})"
-    else:
-        prov = f"{where}, commit {f['commit'][:10]}, {date}"
-    text = "\n".join("    " + ln for ln in (f.get("text") or "").splitlines()[:4])
-    return f"- {f['subject']}: `{f['value']}`{value_note(f)} ({prov})\n{text}\n"
+    return "".join(line + "\n" for line in fact_lines(f, uncommitted))
 
 
 # An agent's prompt is a task more often than a question: its leading verb and "the bug where"
@@ -42,27 +37,36 @@ def task_subject(prompt: str) -> str:
     return rest if re.search(r"\w", rest) else prompt
 
 
+HEADER = "## Repository facts (repomem: current values from git)"
+HEADER_OVERLAY = "## Repository facts (repomem: current values from git, plus uncommitted edits)"
+
+
 def build_context(r, question: str, budget: int = 400, k: int = 8,
-                  overlay: list[dict] | None = None) -> str:
-    """overlay: uncommitted facts from the watcher, shown flagged and ahead of committed ones
-    for the same key."""
+                  overlay: list[dict] | None = None, snapshot_only: bool | None = None) -> str:
+    """The block for QUESTION, or "" when nothing relevant is known (no block at all: an agent
+    is better off with nothing than with facts about something else).  overlay: uncommitted
+    facts from the watcher, shown flagged and ahead of committed ones for the same key.
+    The current-view snapshot answers, whatever the prompt: no chromadb import, no wait for a
+    writer's lock.  When it cannot (no snapshot of this HEAD's line yet), snapshot_only=True
+    gives no block (the pre-prompt hook) and None reads the store of record."""
     # an empty prompt matches nothing (ask would rank arbitrary facts); a date in the prompt is
     # no time asked (the context is the current facts)
-    result = ask(r, task_subject(question), k=k) if re.search(r"\w", question) else {"facts": []}
+    result: dict = {"facts": []}
+    if re.search(r"\w", question):
+        result = ask(r, task_subject(question), k=k, snapshot_only=True, floor=True)
+        if result.get("unavailable") and not snapshot_only:
+            result = ask(r, task_subject(question), k=k, floor=True)
     facts = result["facts"]
     over = {f["key"]: f for f in (overlay or [])}
-    head = "## Repository facts (repomem: current values from git"
-    head += ", plus uncommitted edits)\n" if over else ")\n"
     # A retired name the question used: say what it is now (the only place an old name shows).
-    head += "".join(f"- {lineage_line(n)}\n" for n in result.get("lineage", ()))
-    parts, used = [head], approx_tokens(head)
+    lines = [f"- {lineage_line(n)}" for n in result.get("lineage", ())]
+    header = HEADER_OVERLAY if over else HEADER
+    used = approx_tokens(block(header, lines))
     for f in facts:
-        block = render_fact(over[f["key"]], uncommitted=True) if f["key"] in over else render_fact(f)
-        cost = approx_tokens(block)
+        shown = fact_lines(over[f["key"]], uncommitted=True) if f["key"] in over else fact_lines(f)
+        cost = approx_tokens("\n".join(shown) + "\n")
         if used + cost > budget:
             break
-        parts.append(block)
+        lines += shown
         used += cost
-    if len(parts) == 1:
-        parts.append("- (no indexed fact matches this question)\n")
-    return "".join(parts)
+    return block(header, lines) if lines else ""

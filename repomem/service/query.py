@@ -12,12 +12,21 @@ from repomem.adapters import git
 from repomem.adapters.embed import get_embedder
 from repomem.core.errors import RepomemError
 from repomem.core.model import DESCRIPTIVE_ATTRS
+from repomem.core.render import code
 from repomem.service import viewcache
 from repomem.service.lexical import own_names
 from repomem.service.question import adopted, mentions
 from repomem.service.repo import Repo
-from repomem.service.view import ensure_view
 from repomem.storage.store import FOREVER
+
+
+def ensure_view(r: Repo) -> int:
+    """service.view.ensure_view, imported when a question needs the store of record: the view
+    module brings the miners, which a question the snapshot answers (the hook's) never needs."""
+    from repomem.service.view import ensure_view as ensure
+
+    return ensure(r)
+
 
 _DATE = re.compile(r"^\d{4}-?\d{2}-?\d{2}$")  # 2026-01-01 and 20260101 alike: a whole day
 _MIN_TS = -62135596800  # 0001-01-01T00:00:00Z, the first second a datetime can show
@@ -183,11 +192,14 @@ def _rerank(question: str, rows: list[dict]) -> list[dict]:
     return rank(question, rows, sims, Lexical.build(rows), 0, len(rows))[0]
 
 
-def _removed(r: Repo, question: str, rows: list[dict], t: int) -> list[dict]:
+def _removed(r: Repo, question: str, rows: list[dict], t: int,
+             snapshot: bool = False, store_ok: bool = True) -> list[dict]:
     """Notes for the names the question gives that no fact valid at t bears, but a fact removed
     by then did ("is colorama still a dependency?": removed in 2f1c... on 2023-05-02, it was
-    ``colorama; platform_system == 'Windows'``).  The store of record is read only then: the
-    snapshot holds current facts only."""
+    ``colorama; platform_system == 'Windows'``).  SNAPSHOT: ROWS are the snapshot's, whose
+    removed facts (each removed key's last version) are read then; without that list (a
+    snapshot of an older repomem, or ROWS from the store) the store of record is read, unless
+    STORE_OK is false (the pre-prompt hook: then no note)."""
     from repomem.core.tokens import norm_ident
     from repomem.service.lexical import names
     from repomem.service.rank import gone_cache, qualnames, unnamed
@@ -198,18 +210,21 @@ def _removed(r: Repo, question: str, rows: list[dict], t: int) -> list[dict]:
     gone = gone_cache(rows)  # a warm process (MCP, the bench): the same view, read once
     by_name = gone.get(frozenset(kinds))
     if by_name is None:
-        live = {x["key"] for x in rows}
-        where: dict = {"valid_to": {"$lte": t}}
-        if kinds:
-            where = {"$and": [where, {"kind": {"$in": sorted(kinds)}}]}
-        with r.store.reader():
-            closed = r.store.rows(where)
-        last: dict[str, dict] = {}  # each removed key's last version
-        for x in closed:
-            if x["key"] not in live and x["valid_to"] >= last.get(x["key"], {}).get("valid_to", 0):
-                last[x["key"]] = x
+        listed = viewcache.load_removed(r.store) if snapshot else None
+        if listed is not None:
+            last = [x for x in listed if x["valid_to"] <= t and (not kinds or x["kind"] in kinds)]
+        elif store_ok:
+            live = {x["key"] for x in rows}
+            where: dict = {"valid_to": {"$lte": t}}
+            if kinds:
+                where = {"$and": [where, {"kind": {"$in": sorted(kinds)}}]}
+            with r.store.reader():
+                closed = r.store.rows(where)
+            last = viewcache.removed_rows(closed, live)
+        else:
+            return []
         by_name = {}
-        for x in sorted(last.values(), key=lambda x: (-x["valid_to"], x["key"])):  # latest first
+        for x in sorted(last, key=lambda x: (-x["valid_to"], x["key"])):  # latest first
             # ...by its names, and as code calls it (click.get_terminal_size, Context.invoke)
             for n in names(x, camel=True) | {norm_ident(q) for q in qualnames(x)}:
                 by_name.setdefault(n, []).append(x)
@@ -436,61 +451,32 @@ def _refer(facts: list[dict], rows: list[dict]) -> None:
                            "line": x["line"], "commit": x["commit"]}
 
 
-def value_note(f: dict) -> str:
-    """What an answer says after a fact's value: the value of the constant it names
-    (``DEFAULT_MAX_REDIRECTS (= 20 in httpx/_config.py)``); a setting read from the environment
-    names its variable (``None (environment variable MAIL_SERVER overrides)``, not "the mail
-    server is None"); a variable's own read says its value is the default; one computed by code
-    says so; one set under an ``if`` or ``try`` of the module says that too."""
-    note = _value_note(f)
-    if (f.get("attrs") or {}).get("conditional"):
-        note += " (set under a condition)"
-    return note
-
-
-def _value_note(f: dict) -> str:
-    refers = f.get("refers")
-    if refers:
-        where = "" if refers["path"] == f["path"] else f" in {refers['path']}"
-        return f" (= {refers['value']}{where})"
-    attrs = f.get("attrs") or {}
-    if attrs.get("read"):  # the variable's own read: its subject names it already
-        from repomem.core.envreads import NO_DEFAULT  # its patterns cost a cold ask ~4 ms otherwise
-
-        value = f.get("value")
-        return "" if value in NO_DEFAULT else " (empty by default)" if value == "" else " (its default)"
-    if attrs.get("env"):
-        return f" (environment variable {attrs['env']} overrides)"
-    if attrs.get("expression"):
-        return " (computed when the settings load)"
-    return ""
-
-
-def lineage_line(note: dict) -> str:
-    """The one sentence that names a retired name, for an answer whose question used it."""
-    when = f"in {note['commit'][:10]} on {(note['date'] or '')[:10]}"
-    if note["now"] is None:
-        was = f" (it was `{note['was']}`)" if note["was"] != note["name"] else ""
-        return f"`{note['name']}` is gone: {note['subject']} was removed {when}{was}"
-    verb = "renamed" if note["key"].startswith("function:") else "changed"
-    return f"`{note['name']}` is now `{note['now']}`, {verb} {when}"
-
-
-def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
+def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5,
+        snapshot_only: bool = False, floor: bool = False) -> dict:
     """The k best facts valid now (or at as_of), best first.  lineage: for each retired name the
     question used, the key's current name and when it changed (the only place an old name is
-    ever shown)."""
-    from repomem.service.rank import taken_up
+    ever shown).  snapshot_only: the current facts of the snapshot alone, never the store of
+    record -- no chromadb import, no wait for a writer (the pre-prompt hook); no facts when the
+    snapshot cannot answer for this HEAD, and none of the history a question may ask beside
+    them (first seen, the value before, the change).  floor: only the facts above the
+    relevance floor (rank.relevant), none at all for a question with nothing to look up."""
+    from repomem.service.rank import relevant, taken_up
 
     # more candidates when the question may ask when a name was taken up (see _adopted)
-    n = max(k, ADOPTED_POOL) if adopted(question) or adopted(question, added=True) else k
+    n = max(k, ADOPTED_POOL) if not snapshot_only and (
+        adopted(question) or adopted(question, added=True)) else k
     hit = _search_snapshot(r, question, n) if as_of is None else None
     if hit is not None:
         t, ranked, lineage, missing, rows = hit
+    elif snapshot_only:
+        return {"question": question, "as_of": None, "answer": None, "facts": [], "lineage": [],
+                "unindexed_commits": 0, "unavailable": True}
     else:
         missing = ensure_view(r)
         t = parse_when(r, as_of)
         ranked, lineage, rows = _search_store(r, question, t, n)
+    if floor:
+        ranked = relevant(question, ranked)
     facts = [dict(fact_json(x), score=x["score"]) for x in ranked]
     took = taken_up(question, rows) if n > k else None
     versions: dict[str, list[dict]] | None = None
@@ -500,13 +486,14 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
         _adopted(facts, versions, took)
     del facts[k:]
     shown = {f["key"] for f in facts}  # the ranking's notes on names are of the facts it ranked
-    lineage = [x for x in lineage if x["key"] in shown] + _removed(r, question, rows, t)
+    lineage = [x for x in lineage if x["key"] in shown] + \
+        _removed(r, question, rows, t, snapshot=hit is not None, store_ok=not snapshot_only)
     _refer(facts, rows)
     since, before = _SINCE_WHEN.search(question), _BEFORE.search(question)
     reached = _REACHED.search(question)
-    who_why = bool(_WHO_WHY.search(question))
+    who_why = bool(_WHO_WHY.search(question)) and not snapshot_only
     first_set = who_why and bool(_FIRST_SET.search(question))
-    if facts and (since or before or reached or first_set):
+    if facts and not snapshot_only and (since or before or reached or first_set):
         if versions is None:
             versions = _key_versions(r, facts, t)
         if since and not took:
@@ -534,12 +521,14 @@ def facts(r: Repo, as_of: str | None = None, kind: str | None = None, tx: bool =
     return {"as_of": iso(t), "facts": [fact_json(x, tx) for x in rows]}
 
 
-def history(r: Repo, key: str, tx: bool = False) -> dict:
+def history(r: Repo, key: str, tx: bool = False, words: bool = True) -> dict:
     """All versions of a key, oldest first.  KEY may also be a fact's current subject or value
     (a function's name), a method's qualified name or alias (``Context.invoke``, ``res.set``),
     or a name one of its earlier versions bore: it is resolved to the key of the current fact
     it names.  Words that name nothing ("minimum python version") are asked as a question, and
-    the best answer's key is the one shown (``answering`` says so)."""
+    the best answer's key is the one shown (``answering`` says so); with WORDS false they are
+    an unknown key, like any other key that names nothing: an error naming the nearest keys,
+    never another key's history."""
     ensure_view(r)
     with r.store.reader():
         rows = r.store.rows({"key": key})
@@ -560,7 +549,7 @@ def history(r: Repo, key: str, tx: bool = False) -> dict:
                 key = keys[0]
                 rows = r.store.rows({"key": key})
     asked = None
-    if not rows and re.search(r"[A-Za-z]\s+[A-Za-z]", key):
+    if not rows and words and re.search(r"[A-Za-z]\s+[A-Za-z]", key):
         # words, not a name: "minimum python version" is the key its best answer has
         best = ask(r, key, k=1)["facts"]
         if best:
@@ -568,8 +557,10 @@ def history(r: Repo, key: str, tx: bool = False) -> dict:
             with r.store.reader():
                 rows = r.store.rows({"key": key})
     if not rows:
-        raise RepomemError(f"unknown key: {key}",
-                           hint="list keys with 'repomem facts', or ask with 'repomem ask'")
+        near = nearest_keys(r, key)
+        raise RepomemError(f"unknown key: {code(key)}",
+                           hint=("the nearest keys: " + ", ".join(code(k) for k in near)) if near else
+                           "list keys with 'repomem facts', or ask with 'repomem ask'")
     with r.store.reader():  # and before its file was renamed, under the old path's key
         rows = _with_moved(r, rows)
     rows.sort(key=lambda x: (x["valid_from"], x["valid_to"]))
@@ -577,6 +568,22 @@ def history(r: Repo, key: str, tx: bool = False) -> dict:
     if asked is not None:
         out["answering"] = asked
     return out
+
+
+NEAREST = 5  # keys an unknown key's error names
+
+
+def nearest_keys(r: Repo, key: str) -> list[str]:
+    """Keys of current facts nearest to KEY: spelled alike (difflib), then the best answers to
+    it read as words."""
+    import difflib
+
+    with r.store.reader():
+        current = sorted({x["key"] for x in r.store.rows({"valid_to": {"$gt": int(time.time())}})})
+    near = difflib.get_close_matches(key, current, n=NEAREST, cutoff=0.6)
+    if len(near) < NEAREST and re.search(r"\w", key):
+        near += [f["key"] for f in ask(r, key, k=NEAREST)["facts"] if f["key"] not in near]
+    return near[:NEAREST]
 
 
 def changes(r: Repo, since: str) -> dict:

@@ -23,7 +23,7 @@ from repomem.miners.mining import CommitMiner
 from repomem.service import summaries, viewcache
 from repomem.service.repo import Repo, _embedder, require_store
 from repomem.storage import atomic, foldstate
-from repomem.storage.store import version_document, version_meta, version_row
+from repomem.storage.store import FOREVER, version_document, version_meta, version_row
 
 
 def view_id(head: str | None, applied: list[str]) -> str:
@@ -239,14 +239,21 @@ def _provisional(r: Repo) -> tuple[dict, tuple | None]:
     if opened:
         fresh_vecs = np.asarray(added, dtype=np.float32)
         vectors = np.concatenate([vectors, fresh_vecs]) if kept else fresh_vecs
-    viewcache.write(r.store, stamp, rows, vectors)
+    old = viewcache.load_removed(r.store)
+    removed = None if old is None else viewcache.patch_removed(
+        old, [version_row(v.id, version_meta(v)) for v in changed if v.valid_to is not None],
+        {row["key"] for row in rows})
+    viewcache.write(r.store, stamp, rows, vectors, removed=removed)
     return records, (extra, ledger)
 
 
 def _write_snapshot(r: Repo, state: dict, emb, missing: int, known: dict | None = None) -> None:
     rows, embeddings = r.store.current_rows()
+    # the removed facts too: a question naming one is then answered without the store of record
+    closed = r.store.rows({"valid_to": {"$lt": FOREVER}})
+    removed = viewcache.removed_rows(closed, {row["key"] for row in rows})
     viewcache.write(r.store, dict(state, embedder=emb.name, missing=missing), rows,
-                    embeddings, known)
+                    embeddings, known, removed=removed)
 
 
 def ensure_view(r: Repo) -> int:

@@ -62,10 +62,12 @@ def invalidate(store_path: Store | Path) -> None:
 
 
 def write(store_path: Store | Path, state: dict, rows: list[dict], embeddings,
-          known: dict | None = None) -> None:
+          known: dict | None = None, removed: list[dict] | None = None) -> None:
     """state: view id, head, embedder, missing commits.  One file replaced atomically, so a
     reader needs no lock: it sees the whole old snapshot or the whole new one.  KNOWN: tokens of
-    documents (see known_docs), when the snapshot they were read from is gone already."""
+    documents (see known_docs), when the snapshot they were read from is gone already.
+    REMOVED: each removed key's last version (see removed_rows), so a question that names a
+    removed fact is answered without the store of record; None: the snapshot has no list."""
     import numpy as np
 
     from repomem.service.lexical import Lexical
@@ -78,9 +80,59 @@ def write(store_path: Store | Path, state: dict, rows: list[dict], embeddings,
     matrix = matrix.reshape(len(rows), -1) if rows else np.zeros((0, 1), dtype=np.float32)
     lex = Lexical.build(rows, known if known is not None else _known_docs(final))
     with atomic.replacing(final) as fh:
+        members = dict(lex.arrays())
+        if removed is not None:
+            members["removed"] = np.frombuffer(json.dumps(removed, ensure_ascii=False).encode(),
+                                               dtype=np.uint8)
         np.savez(fh, embeddings=matrix,
                  rows=np.frombuffer(json.dumps(rows, ensure_ascii=False).encode(), dtype=np.uint8),
-                 state=np.frombuffer(json.dumps(state).encode(), dtype=np.uint8), **lex.arrays())
+                 state=np.frombuffer(json.dumps(state).encode(), dtype=np.uint8), **members)
+
+
+# What a removed fact's note needs (its names, value, subject, when and by which commit it
+# went); its source text and provenance spans are left out of the snapshot.
+_REMOVED_DROP = ("spans", "text", "purpose", "score")
+
+
+def removed_rows(closed: list[dict], live: set[str]) -> list[dict]:
+    """Each key's last version among CLOSED whose key is in no current version (LIVE keys):
+    the facts a removed-name note quotes, latest removal first."""
+    last: dict[str, dict] = {}
+    for x in closed:
+        if x["key"] not in live and x["valid_to"] >= last.get(x["key"], {}).get("valid_to", 0):
+            last[x["key"]] = x
+    out = [{k: v for k, v in x.items() if k not in _REMOVED_DROP} for x in last.values()]
+    return sorted(out, key=lambda x: (-x["valid_to"], x["key"]))
+
+
+def patch_removed(old: list[dict], closed: list[dict], live: set[str]) -> list[dict]:
+    """OLD's removed facts after new commits CLOSED these versions; LIVE: the keys current
+    after them.  A key that came back is no longer removed."""
+    return removed_rows([x for x in old if x["key"] not in live] + closed, live)
+
+
+_REMOVED: dict = {}  # store path -> (file identity, removed list or None)
+
+
+def load_removed(store_path) -> list[dict] | None:
+    """The snapshot's removed facts; None when it has no list (written by an older repomem) or
+    cannot be read."""
+    import numpy as np
+
+    p = _path(store_path)
+    try:
+        st = p.stat()
+        ident = (st.st_ino, st.st_mtime_ns, st.st_size)
+        hit = _REMOVED.get(str(p))
+        if hit and hit[0] == ident:
+            return hit[1]
+        with np.load(p, allow_pickle=False) as z:
+            got = json.loads(z["removed"].tobytes()) if "removed" in z.files else None
+    except (OSError, *_DAMAGED):
+        return None
+    _REMOVED.clear()
+    _REMOVED[str(p)] = (ident, got)
+    return got
 
 
 def restamp(store_path: Store | Path, state: dict) -> bool:

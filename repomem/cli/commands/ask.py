@@ -27,7 +27,9 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from repomem.service.query import ask, asked, lineage_line, value_note
+    from repomem.core.render import MARKER
+    from repomem.service.query import ask, asked
+    from repomem.service.render import answer_lines, lineage_line
 
     when = asked(args.question, args.as_of)
     r = open_repo(args)
@@ -44,40 +46,23 @@ def run(args) -> int:
     if args.json:
         print_json(result)
         return 0
+    if not result["facts"] and not result.get("lineage"):
+        echo("no fact matches this question")
+        return 0
     if result["facts"] and args.as_of is None and when is not None:  # the question named the time
         echo(f"as of {result['as_of']}")
-    for note in result.get("lineage", ()):  # a removed fact's value is the repository's text
+    # Every line is repomem's own words, with the repository's text in code spans only; the
+    # last one says so.
+    for note in result.get("lineage", ()):
         echo(lineage_line(note))
     if not result["facts"]:
-        echo("no fact matches this question")
+        echo(MARKER)
         return 0
     if result.get("llm_answer"):
         echo(result["llm_answer"], keep="\n")  # the model's own paragraphs
         echo("\nfrom these facts:", keep="\n")
     for i, f in enumerate(result["facts"]):
-        mark = "=>" if i == 0 else "  "
-        echo(f"{mark} {f['subject']}: {f['value']}{value_note(f)}")
-        echo(f"   {f['path']}:{f['line']}  commit {f['commit'][:10]}  since {f['valid_from']}")
-        if f.get("first_seen"):  # "when was h2 added?"
-            first = f["first_seen"]
-            echo(f"   first seen {first['date']}  commit {first['commit'][:10]}  as {first['value']}")
-        if f.get("reached"):  # "when was wagtail upgraded to 7?"
-            got = f["reached"]
-            came = f"from {got['from']}" if got["from"] is not None else "its first version"
-            echo(f"   reached {got['version']} on {got['date']}  commit {got['commit'][:10]}  as "
-                 f"{got['value']}  ({came})")
-        if f.get("adopted"):  # "when did click switch to flit?"
-            took = f["adopted"]
-            came = f"from {took['from']}" if took["from"] is not None else "its first version"
-            echo(f"   adopted {took['name']} on {took['date']}  commit {took['commit'][:10]}  as "
-                 f"{took['value']}  ({came})")
-        if f.get("change"):  # "why was the timeout changed?", "who added X?"
-            ch = f["change"]
-            where = "" if ch["commit"] == f["commit"] else \
-                f" in {ch['commit'][:10]} on {(ch['date'] or '')[:10]}"
-            echo(f"   by {ch['author']}{where}: {ch['subject']}")
-        if f.get("previous"):  # "what was the previous version of body-parser?"
-            was = f["previous"]
-            echo(f"   previously {was['value']}  from {was['date']}  commit {was['commit'][:10]}"
-                 f"  until {was['until']}")
+        for line in answer_lines(f, i == 0):
+            echo(line)
+    echo(MARKER)
     return 0

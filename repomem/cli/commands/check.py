@@ -21,7 +21,9 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    from repomem.core.render import MARKER
     from repomem.service.check import check_tree
+    from repomem.service.render import stale_line
 
     r = open_repo(args)
     result = check_tree(r)
@@ -29,13 +31,11 @@ def run(args) -> int:
     if args.json:
         print_json(result)
         return 1 if found else 0
-    for f in found:
-        now = f"now {f['current_value']}" if f["current_value"] is not None else "since removed"
-        echo(f"{f['path']}:{f['line']}: {f['mention']!r} is stale: {f['subject']} was "
-             f"{f['stale_value']}, {now} (changed in {f['changed_in'][:10]} on "
-             f"{(f['changed_at'] or '')[:10]})")
+    for f in found:  # paths, mentions and values are the repository's text: in code spans only
+        echo(stale_line(f))
     if found:
         echo(f"{len(found)} stale mention(s) in {result['files_scanned']} scanned file(s)")
+        echo(MARKER)
     else:
         echo(f"no stale mentions in {result['files_scanned']} scanned file(s)")
     return 1 if found else 0

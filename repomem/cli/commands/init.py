@@ -24,6 +24,14 @@ def run(args) -> int:
     stats = ingest(r, all_history=True, create=True)
     echo(f"indexed {stats['new']} new of {stats['commits']} commits into {r.store.path} "
          f"({stats['versions']} fact versions)")
+    if r.store.remote is None:  # a store chosen by --store or $REPOMEM_STORE: recorded, so an
+        # agent's hook, started without either, finds it as every command does
+        from repomem.adapters import git
+        from repomem.integrations.agent_config import remember_store
+
+        note = remember_store(git.discover(r.root), r.store.path)
+        if note:
+            echo(note)
     if not args.no_hooks:
         try:
             from repomem.integrations.hooks import install
