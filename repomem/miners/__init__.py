@@ -112,11 +112,12 @@ def register_miner(miner: Miner) -> None:
 def _registry() -> list[Miner]:
     from importlib.metadata import entry_points
 
-    from repomem.miners import config, deps, docker, envvars, manifests, python
+    from repomem.miners import config, deps, docker, envvars, gradle, manifests, maven, properties, python
     from repomem.miners.lang import walker
 
     miners: dict[str, Miner] = {m.name: m for m in (python.MINER, config.MINER, deps.MINER, docker.MINER, walker.MINER,
-                                  manifests.MINER, envvars.MINER)}
+                                  manifests.MINER, envvars.MINER, maven.MINER, gradle.MINER,
+                                  properties.MINER)}
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         try:
             miners[ep.name] = ep.load()

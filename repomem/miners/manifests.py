@@ -41,12 +41,13 @@ class _Out:
     def locate(self, *patterns: str) -> int:
         return locate(self.text, *patterns)
 
-    def dep(self, group: str, name: str, value: str, line: int, attrs=(), what: str = "package") -> None:
+    def dep(self, group: str, name: str, value: str, line: int, attrs=(), what: str = "package",
+            text: str | None = None) -> None:
         where = "" if self.project == "." else f" of {self.project}"
         key = f"dependency:{self.eco}:{self.project}:{group}:{name.lower()}"
         self.facts[key] = Fact(
             key=key, kind=DEPENDENCY, subject=f"{name} dependency ({self.eco}, {group})", value=value,
-            path=self.path, line=line, text=source_line(self.lines, line),
+            path=self.path, line=line, text=source_line(self.lines, line) if text is None else text,
             attrs=tuple(sorted([*attrs, ("group", group), ("project", self.project)])),
             purpose=f"{name} {what} dependency version requirement ({group}, {self.eco}){where}")
 
