@@ -88,7 +88,10 @@ from repomem.miners._base import (
 # 15: a Dockerfile's CMD and ENTRYPOINT, the final stage's (docker:<path>:cmd, :entrypoint).
 # 16: records say which files git detected as renamed (moves), so a setting of a renamed file
 #     keeps its history under the new path.
-MINERS_VERSION = 16
+# 17: Maven pom.xml, Gradle build scripts and Java .properties files; Java methods without a
+#     body; axum routes; Go/Rust constant expressions and function-local constants; a function's
+#     one literal return; a Go const block member's own line; a Cargo [dependencies.x] table's line.
+MINERS_VERSION = 17
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",
            "MineError", "Miner", "all_miners", "excerpt", "mine_file", "redact_stored", "register_miner",
