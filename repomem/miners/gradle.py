@@ -63,6 +63,7 @@ _JAVA_VERSION = re.compile(r"^JavaVersion\.VERSION_(\d+(?:_\d+)?)$")
 _BLOCK = re.compile(r"(\w+)\s*(?:\([^()]*\))?\s*(?:<[^<>]*>)?\s*$")
 _REF = re.compile(r"\$\{\s*(?:(?:rootProject|project)\.)?(?:ext\.|extra\.)?(\w+)\s*\}|\$(\w+)")
 _COMPAT_ASSIGN = re.compile(r"^\s*(?:java\.)?(sourceCompatibility|targetCompatibility)\s*=\s*(.+?)\s*;?\s*$")
+_ONE_LINE_JAVA = re.compile(r"^\s*java\s*\{(.*)\}\s*$")
 _PROJECT_ASSIGN = re.compile(r"^\s*(group|version|description)\s*=\s*(.+?)\s*;?\s*$")
 
 
@@ -245,6 +246,9 @@ class _Script:
         self.out.dep(_group(configuration), name, version or "managed", n, attrs, what="Gradle artifact")
 
     def _java_and_settings(self, code: str, n: int, blocks: tuple[str, ...]) -> None:
+        one = _ONE_LINE_JAVA.match(code)
+        if one and not blocks:  # java { sourceCompatibility = '17' }
+            code, blocks = one.group(1), ("java",)
         m = _TOOLCHAIN.search(code)
         if m and (not blocks or "java" in blocks or "toolchain" in blocks or "java.toolchain" in code):
             self.java.append((0, n, m.group(1), m.group(1)))
