@@ -90,7 +90,8 @@ from repomem.miners._base import (
 #     keeps its history under the new path.
 # 17: Maven pom.xml, Gradle build scripts and Java .properties files; Java methods without a
 #     body; axum routes; Go/Rust constant expressions and function-local constants; a function's
-#     one literal return; a Go const block member's own line; a Cargo [dependencies.x] table's line.
+#     one literal return; a Go const block member's own line; a Cargo [dependencies.x] table's line;
+#     a Spring application*.yml document that names its profile keyed by it (@test.server.port).
 MINERS_VERSION = 17
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",
