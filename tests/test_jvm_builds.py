@@ -116,3 +116,12 @@ def test_gradle_reads_nothing_it_cannot_match():
             "}\n")
     got = {f.key: (f.value, f.line) for f in mine_file("build.gradle", text.encode()) if f.kind == "dependency"}
     assert got == {"dependency:gradle:.:main:com.google.guava:guava": ("33.0.0-jre", 7)}
+
+
+@pytest.mark.parametrize("path, settings", [
+    ("src/main/resources/application-db.properties", True), ("config/app_db.properties", True),
+    ("src/main/resources/messages_fr.properties", False), ("src/Labels_pt_BR.properties", False),
+    ("src/main/resources/i18n/labels_de.properties", False), ("target/classes/application.properties", False),
+])
+def test_translation_bundles_and_build_output_are_not_settings(path, settings):
+    assert bool(mine_file(path, b"greeting=Hallo\n")) is settings

@@ -7,7 +7,8 @@ each other.
 Read with ``javaproperties`` (the format's escapes, ``:`` and whitespace separators, ``\\``
 continuations, ``#``/``!`` comments); each entry's line is counted from its source text.  A
 comment right above an entry (or on its line, for the few who write one) is its purpose.
-Translation bundles (``messages_fr.properties``) are text, not settings, and are skipped.
+Translation bundles (``messages_fr.properties``, ``Labels_pt_BR.properties``, files under an
+``i18n/`` folder) are text, not settings, and are skipped.
 """
 
 from __future__ import annotations
@@ -21,7 +22,10 @@ from repomem.miners._text import comment_for, path_words, words
 
 _SKIP_DIRS = {"node_modules", "target", "build", "fixtures", "testdata", "test_data", ".gradle"}
 _PARTS = re.compile(r"[.\[\]]")
-_BUNDLE = re.compile(r"^(?:messages|ValidationMessages)(?:_[\w-]+)?\.properties$|_[a-z]{2}(?:_[A-Z]{2})?\.properties$")
+# translation bundles: Spring's "messages" basename, a language_COUNTRY suffix, an i18n folder
+# (a bare _xx suffix is no sign: application_db.properties)
+_BUNDLE = re.compile(r"^(?:messages|ValidationMessages)(?:_[\w-]+)?\.properties$|_[a-z]{2,3}_[A-Z]{2}\.properties$")
+_BUNDLE_DIRS = {"i18n", "l10n", "locale", "locales", "lang", "translations"}
 
 
 def parse(text: str) -> list[tuple[str, str, int, int]]:
@@ -47,7 +51,7 @@ class PropertiesMiner:
     def accepts(self, path: str) -> bool:
         parts = path.split("/")
         return parts[-1].endswith(".properties") and not _BUNDLE.search(parts[-1]) \
-            and not _SKIP_DIRS.intersection(parts[:-1])
+            and not _SKIP_DIRS.intersection(parts[:-1]) and not _BUNDLE_DIRS.intersection(parts[:-1])
 
     def mine(self, path: str, text: str) -> list[Fact]:
         entries = parse(text)
