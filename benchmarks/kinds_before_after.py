@@ -44,10 +44,12 @@ json.dump({"versions": versions, "current": current, "values": values}, sys.stdo
 
 def ingest(code: str, repo: str, store: str) -> tuple[float, float]:
     env = dict(os.environ, PYTHONPATH=code)
+    # run from the clone's parent: the current directory comes before PYTHONPATH on sys.path, and
+    # a work tree's own repomem there would shadow the code tree asked for
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "repomem", "ingest", "--all", "-q", "--repo", repo, "--store", store],
-                   env=env, check=True)
+                   env=env, check=True, cwd=str(Path(repo).parent))
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -55,7 +57,7 @@ def ingest(code: str, repo: str, store: str) -> tuple[float, float]:
 
 def counts(code: str, repo: str, store: str) -> dict:
     out = subprocess.run([sys.executable, "-c", COUNT, repo, store], env=dict(os.environ, PYTHONPATH=code),
-                         capture_output=True, text=True, check=True).stdout
+                         capture_output=True, text=True, check=True, cwd=str(Path(repo).parent)).stdout
     return json.loads(out)
 
 
@@ -71,6 +73,11 @@ def main() -> int:
         return 0
     sides = {"old": str(Path(args.old_code).resolve()), "new": str(Path(args.new_code).resolve())}
     print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    for side, code in sides.items():  # the tree each side really imports
+        where = subprocess.run([sys.executable, "-c", "import repomem; print(repomem.__file__)"],
+                               cwd=tempfile.gettempdir(), env=dict(os.environ, PYTHONPATH=code),
+                               capture_output=True, text=True).stdout.strip()
+        print(f"{side}: {where}")
     for name in args.repos:
         with tempfile.TemporaryDirectory(prefix="kinds-") as tmp:
             repo = f"{tmp}/{name}"
