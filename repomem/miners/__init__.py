@@ -88,7 +88,11 @@ from repomem.miners._base import (
 # 15: a Dockerfile's CMD and ENTRYPOINT, the final stage's (docker:<path>:cmd, :entrypoint).
 # 16: records say which files git detected as renamed (moves), so a setting of a renamed file
 #     keeps its history under the new path.
-MINERS_VERSION = 16
+# 17: Maven pom.xml, Gradle build scripts and Java .properties files; Java methods without a
+#     body; axum routes; Go/Rust constant expressions and function-local constants; a function's
+#     one literal return; a Go const block member's own line; a Cargo [dependencies.x] table's line;
+#     a Spring application*.yml document that names its profile keyed by it (@test.server.port).
+MINERS_VERSION = 17
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",
            "MineError", "Miner", "all_miners", "excerpt", "mine_file", "redact_stored", "register_miner",
@@ -112,11 +116,12 @@ def register_miner(miner: Miner) -> None:
 def _registry() -> list[Miner]:
     from importlib.metadata import entry_points
 
-    from repomem.miners import config, deps, docker, envvars, manifests, python
+    from repomem.miners import config, deps, docker, envvars, gradle, manifests, maven, properties, python
     from repomem.miners.lang import walker
 
     miners: dict[str, Miner] = {m.name: m for m in (python.MINER, config.MINER, deps.MINER, docker.MINER, walker.MINER,
-                                  manifests.MINER, envvars.MINER)}
+                                  manifests.MINER, envvars.MINER, maven.MINER, gradle.MINER,
+                                  properties.MINER)}
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         try:
             miners[ep.name] = ep.load()

@@ -120,6 +120,26 @@ def _envlist(value) -> list[str]:
     return [x for s in items for x in _expand_braces(s)]
 
 
+# Spring Boot's settings files: a document of a multi-document file that names its profile
+# (spring.config.activate.on-profile, or Boot 2.3's spring.profiles) is keyed by it, not by its
+# position -- inserting a document above must not renumber, and so retire, every setting below.
+_SPRING_YAML = re.compile(r"^(?:application|bootstrap)(?:-[\w.-]+)?\.ya?ml$")
+_PROFILE_KEYS = {("spring", "config", "activate", "on-profile"), ("spring", "profiles")}
+
+
+def _by_profile(leaves: list) -> list:
+    if not leaves or not isinstance(leaves[0][0][0] if leaves[0][0] else None, int):
+        return leaves  # one document: no index to replace
+    profiles: dict[int, str] = {}
+    for parts, value, _line in leaves:
+        if tuple(parts[1:]) in _PROFILE_KEYS and isinstance(value, str) and value:
+            profiles.setdefault(parts[0], value)
+    if len(set(profiles.values())) != len(profiles):  # one profile twice: positions tell them apart
+        return leaves
+    return [((f"@{profiles[parts[0]]}", *parts[1:]) if parts[0] in profiles else parts, value, line)
+            for parts, value, line in leaves]
+
+
 class ConfigMiner:
     name = "config"
 
@@ -140,6 +160,8 @@ class ConfigMiner:
             else _PARSERS[fmt](text)
         if len(leaves) > MAX_FACTS_PER_FILE:  # before any per-leaf work
             raise too_many(len(leaves), "settings")
+        if fmt == "yaml" and _SPRING_YAML.match(base):
+            leaves = _by_profile(leaves)
         lines = _Lines(text.splitlines(), _COMMENTS[fmt])
         is_workflow = fmt == "yaml" and re.match(r"(.*/)?\.github/workflows/[^/]+$", path)
         facts: dict[str, Fact] = {}  # by key: a repeated key (YAML merge, duplicate) -- last wins

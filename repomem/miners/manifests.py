@@ -24,7 +24,7 @@ import tomllib
 from repomem.core.model import DEPENDENCY, Fact
 from repomem.miners._base import MineError
 from repomem.miners._scope import project_of
-from repomem.miners._text import locate, source_line, sub_table
+from repomem.miners._text import find_after, line_of, locate, source_line, sub_table
 
 _CARGO_GROUPS = {"dependencies": "main", "dev-dependencies": "dev", "build-dependencies": "build"}
 _GO_REQUIRE = re.compile(r"^\s*([^\s()]+)\s+(v[^\s]+)\s*(//.*)?$")
@@ -41,12 +41,13 @@ class _Out:
     def locate(self, *patterns: str) -> int:
         return locate(self.text, *patterns)
 
-    def dep(self, group: str, name: str, value: str, line: int, attrs=(), what: str = "package") -> None:
+    def dep(self, group: str, name: str, value: str, line: int, attrs=(), what: str = "package",
+            text: str | None = None) -> None:
         where = "" if self.project == "." else f" of {self.project}"
         key = f"dependency:{self.eco}:{self.project}:{group}:{name.lower()}"
         self.facts[key] = Fact(
             key=key, kind=DEPENDENCY, subject=f"{name} dependency ({self.eco}, {group})", value=value,
-            path=self.path, line=line, text=source_line(self.lines, line),
+            path=self.path, line=line, text=source_line(self.lines, line) if text is None else text,
             attrs=tuple(sorted([*attrs, ("group", group), ("project", self.project)])),
             purpose=f"{name} {what} dependency version requirement ({group}, {self.eco}){where}")
 
@@ -126,7 +127,9 @@ def _cargo_table(o: _Out, deps, group: str, header: str) -> None:
                 attrs.append(("optional", "true"))
         else:
             continue
-        line = o.locate(header, rf"^\s*{re.escape(name)}\s*=")
+        # [dependencies.tokio]: the crate's own table; else its line under the group's header
+        own = find_after(o.text, header[:-2] + r"\." + re.escape(name) + r"\s*\]")
+        line = line_of(o.text, own) if own >= 0 else o.locate(header, rf"^\s*{re.escape(name)}\s*=")
         o.dep(group, name, value, line, attrs, what="Rust crate")
 
 

@@ -10,6 +10,9 @@
 * NestJS: ``@Controller('users')`` on the class and ``@Get(':id')`` on the method.
 * Go: ``http.HandleFunc("/x", h)`` (method from a Go 1.22 ``"GET /x"`` pattern, else ``ANY``),
   gin/echo ``r.GET``, chi ``r.Get``; ``v1 := r.Group("/v1")`` prefixes within the file.
+* axum (Rust): ``.route("/todos/{id}", patch(update).delete(remove))`` -- a route per method of
+  the chain (``get``, ``post``, ... ``any``; ``routing::get`` and ``get_service`` alike), the path
+  as written; a ``.nest("/api", ...)`` prefix is not composed.
 * Spring: ``@RequestMapping`` on the class, ``@GetMapping``/``@PostMapping``/...,
   ``@RequestMapping(value=..., method=RequestMethod.X)`` on the method.
 
@@ -40,6 +43,7 @@ _GENERIC_CALLS = {"json", "send", "status", "next", "render", "redirect", "end",
                   "sendStatus", "sendFile", "write", "Write", "Fprintf", "Printf", "JSON", "String",
                   "parseInt", "Number", "require", "then", "catch", "error", "log",
                   "Error", "HttpException", "Promise", "resolve", "reject", "push", "map"}
+_AXUM = {"get", "post", "put", "delete", "patch", "head", "options", "trace", "any"}
 _GO_PATH = re.compile(r"^(?:([A-Z]+)\s+)?(/\S*)$")
 
 
@@ -74,13 +78,16 @@ class Routes(JsRoutes):
             self._go()
         elif fam == "java":
             self._decorated(self._spring)
+        elif fam == "rust":
+            self._axum()
         return self.out
 
     # -- emitting -------------------------------------------------------------------------------
     def _handler_anchor(self, node) -> str | None:
-        if node is None or node.type not in ("identifier", "member_expression", "selector_expression"):
+        if node is None or node.type not in ("identifier", "member_expression", "selector_expression",
+                                             "scoped_identifier"):
             return None
-        text = self.ff.text(node)
+        text = self.ff.text(node).replace("::", ".")  # handlers::list_todos
         exact = f"{self.ff.path}::{text.removeprefix('this.')}"
         if exact in self.funcs:
             return exact
@@ -235,6 +242,40 @@ class Routes(JsRoutes):
             url = join(prefix(self.ff.text(obj)), m.group(2)) if obj.type == "identifier" else m.group(2)
             self.emit(method, url, f"{method} {url}", (), caps["route"][0],
                       self._handler_anchor(args[1]), self.ff.text(args[1]), args[1])
+
+
+    # -- axum ---------------------------------------------------------------------------------------
+    def _axum(self) -> None:
+        for caps in self.ff.matches:
+            if "route.path" not in caps:
+                continue
+            url = self.ff.string(caps["route.path"][0])
+            if url is None or not url.startswith("/"):
+                continue
+            for method, handler in _method_chain(self.ff, caps["route.args"][0]):
+                # at the .route( of a chain that may start lines above (Router::new())
+                self.emit(method, url, f"{method} {url}", (), caps["route.verb"][0], self._handler_anchor(handler),
+                          self.ff.text(handler), handler)
+
+
+def _method_chain(ff, node) -> list[tuple[str, object]]:
+    """(METHOD, handler node) of ``get(a).post(b)``, in the order written."""
+    out = []
+    while node is not None and node.type == "call_expression":
+        f, args = node.child_by_field_name("function"), node.child_by_field_name("arguments")
+        handlers = [a for a in args.named_children if a.type not in ff.lang.comments] if args is not None else []
+        if f is None or len(handlers) != 1:
+            break
+        if f.type == "field_expression":  # ....delete(h): the rest of the chain is its value
+            name, node = ff.text(f.child_by_field_name("field")), f.child_by_field_name("value")
+        elif f.type in ("identifier", "scoped_identifier"):  # get(h), routing::get(h)
+            name, node = ff.text(f).rsplit("::", 1)[-1], None
+        else:
+            break
+        name = name.removesuffix("_service")
+        if name in _AXUM:
+            out.append((name.upper(), handlers[0]))
+    return out[::-1]
 
 
 def _key(node) -> tuple:

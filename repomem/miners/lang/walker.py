@@ -27,6 +27,7 @@ from repomem.miners._pysettings import MAX_LEAVES, _expression
 from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _first_error_line, _Source, _words
 from repomem.miners._text import body_attrs
 from repomem.miners.lang import Lang, load
+from repomem.miners.lang import values as lang_values
 from repomem.miners.lang.purpose import describe, doc_text, param_names
 from repomem.miners.lang.routes import Routes
 
@@ -195,7 +196,8 @@ class FileFacts:
             by_anchor[fact.anchor] = fact
             nodes[fact.anchor] = node
         routes = Routes(self, by_anchor, nodes)
-        out = [*by_anchor.values(), *routes.facts(), *consts.values(), *classes.values()]
+        out = [*by_anchor.values(), *routes.facts(), *consts.values(), *classes.values(),
+               *lang_values.returned_literals(self, funcs)]
         if arguments and body_values.mined_in(self.path):
             out += body_values.kept(self._arguments(arguments, nodes), {f.key for f in out})
         return out
@@ -242,6 +244,8 @@ class FileFacts:
         d = (caps.get("definition.function") or caps["definition.method"])[0]
         fn = caps.get("function", [d])[0]
         body = fn.child_by_field_name("body")
+        bodiless = lang_values.bodiless(self, fn) if body is None else None  # an interface's method
+        body = body or bodiless
         if body is None or self.nested(d):
             return None
         full = self.text(caps["name"][0])
@@ -266,7 +270,8 @@ class FileFacts:
         text = self.src.rows(first, min(body.start_point[0], first + MAX_TEXT_LINES - 1))
         anchor = f"{self.path}::{qual}"
         aliases = [self.text(a.child_by_field_name("left")) for a in self.chain(d)]
-        cut = self._cut(body)
+        # a method without a body is known by its signature (and calls nothing)
+        cut = self._cut(body) if bodiless is None else self.src.data[stmt.start_byte:body.start_byte]
         fingerprint = self._fingerprint(body, name, cut)
         # what is a string literal depends on the language: the same bytes are another body
         memo = (self.lang.quotes, hashlib.blake2b(cut, digest_size=16).digest())
@@ -274,7 +279,7 @@ class FileFacts:
         if got is None:
             got = remember(_CALLS, memo, body_attrs(cut.decode("utf-8", "replace"), self.lang.quotes),
                            CALLS_MAX)
-        said, caught = got
+        said, caught = got if bodiless is None else ("", "")
         attrs = ((("calls", said),) if said else ()) + ((("catches", caught),) if caught else ()) + (
             ("class", ".".join(scope)), ("location", self.path), ("signature", signature))
         fact = Fact(
@@ -344,8 +349,8 @@ class FileFacts:
         mods = caps.get("modifiers")
         if mods and not {"static", "final"} <= set(self.text(mods[0]).split()):
             return []
-        if self.nested(d):
-            return []
+        if self.nested(d):  # a Go or Rust function's own constant
+            return lang_values.local_constant(self, caps)
         qual = ".".join([*self.scope(d), self.text(caps["name"][0])])
         schema = self.schema_of(value_node)
         if schema is not None:  # const userSchema = new mongoose.Schema({...}): a data model
@@ -360,10 +365,13 @@ class FileFacts:
         attrs: tuple[tuple[str, str], ...] = ()
         if value is None:
             got = self.env_default(value_node)
-            if got is None:
+            if got is not None:
+                value, attrs = got[1], (("env", got[0]),)
+            elif (said := lang_values.computed(self, value_node)) is not None:  # 32 << 20
+                value, attrs = said
+            else:
                 return []
-            value, attrs = got[1], (("env", got[0]),)
-        stmt = self.statement(d)
+        stmt = lang_values.block_member(d, self.statement(d))
         doc = self.doc(d)
         first = stmt.start_point[0]
         purpose = " ".join(_words(qual.rsplit(".", 1)[-1]))

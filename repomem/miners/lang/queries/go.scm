@@ -12,8 +12,10 @@
 ; types: structs, interfaces and named types (package level)
 (source_file (type_declaration (type_spec name: (type_identifier) @name) @definition.class))
 
-; const X = 3 and const ( ... ) blocks, package level only
+; const X = 3 and const ( ... ) blocks, package level and a function's own
 (source_file (const_declaration
+  (const_spec name: (identifier) @name value: (expression_list . (_) @value .)) @definition.constant))
+(statement_list (const_declaration
   (const_spec name: (identifier) @name value: (expression_list . (_) @value .)) @definition.constant))
 
 ; http.HandleFunc("/x", h), mux.Handle(...), r.GET("/x", h), e.POST(...), r.Get("/x", h)

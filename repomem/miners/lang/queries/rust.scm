@@ -11,5 +11,11 @@
 (const_item name: (identifier) @name value: (_) @value) @definition.constant
 (static_item name: (identifier) @name value: (_) @value) @definition.constant
 
+; axum: Router::new().route("/todos/{id}", patch(update).delete(remove))
+(call_expression
+  function: (field_expression field: (field_identifier) @route.verb)
+  arguments: (arguments . (string_literal) @route.path . (_) @route.args .)
+  (#eq? @route.verb "route")) @route
+
 ; comments: left out of function fingerprints
 [(line_comment) (block_comment)] @comment

@@ -1,0 +1,110 @@
+"""Facts by kind and full-history ingest time of real histories, mined by two code trees.
+
+For each bundle of ../shared/realrepos named, a clone in a temporary folder is ingested whole
+(``repomem ingest --all`` into a fresh store) by the repomem package in OLD_CODE and in NEW_CODE
+(an export of another commit, ``git archive main | tar -x -C DIR``), alternating, RUNS times
+each; prints the current facts and all versions by kind of each side, the keys only one side
+has (the first few), and the median wall and CPU seconds of the ingests:
+
+  python benchmarks/kinds_before_after.py OLD_CODE NEW_CODE REPO... [--runs 3]
+
+Timings on a shared machine are noisy: the CPU seconds (the ingest and its workers) less so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BUNDLES = Path(__file__).resolve().parents[1] / ".." / "shared" / "realrepos"
+COUNT = """
+import json, sys
+from collections import Counter
+from repomem.service.repo import Repo
+from repomem.storage.store import FOREVER
+r = Repo.open(sys.argv[1], sys.argv[2])
+versions, current, values = Counter(), Counter(), {}
+with r.store.reader():
+    for row in r.store.rows():
+        versions[row["kind"]] += 1
+        if row["valid_to"] == FOREVER:
+            current[row["kind"]] += 1
+            values[row["key"]] = row["value"]
+json.dump({"versions": versions, "current": current, "values": values}, sys.stdout)
+"""
+
+
+def ingest(code: str, repo: str, store: str) -> tuple[float, float]:
+    env = dict(os.environ, PYTHONPATH=code)
+    # run from the clone's parent: the current directory comes before PYTHONPATH on sys.path, and
+    # a work tree's own repomem there would shadow the code tree asked for
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "repomem", "ingest", "--all", "-q", "--repo", repo, "--store", store],
+                   env=env, check=True, cwd=str(Path(repo).parent))
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def counts(code: str, repo: str, store: str) -> dict:
+    out = subprocess.run([sys.executable, "-c", COUNT, repo, store], env=dict(os.environ, PYTHONPATH=code),
+                         capture_output=True, text=True, check=True, cwd=str(Path(repo).parent)).stdout
+    return json.loads(out)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("old_code")
+    ap.add_argument("new_code")
+    ap.add_argument("repos", nargs="+")
+    ap.add_argument("--runs", type=int, default=3)
+    args = ap.parse_args()
+    if not BUNDLES.is_dir():
+        print(f"skipped: no bundles at {BUNDLES}")
+        return 0
+    sides = {"old": str(Path(args.old_code).resolve()), "new": str(Path(args.new_code).resolve())}
+    print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    for side, code in sides.items():  # the tree each side really imports
+        where = subprocess.run([sys.executable, "-c", "import repomem; print(repomem.__file__)"],
+                               cwd=tempfile.gettempdir(), env=dict(os.environ, PYTHONPATH=code),
+                               capture_output=True, text=True).stdout.strip()
+        print(f"{side}: {where}")
+    for name in args.repos:
+        with tempfile.TemporaryDirectory(prefix="kinds-") as tmp:
+            repo = f"{tmp}/{name}"
+            subprocess.run(["git", "clone", "-q", str(BUNDLES / f"{name}.bundle"), repo], check=True)
+            times: dict[str, list[tuple[float, float]]] = {s: [] for s in sides}
+            got = {}
+            for i in range(args.runs):
+                for side, code in sides.items():
+                    store = f"{tmp}/store-{side}-{i}"
+                    times[side].append(ingest(code, repo, store))
+                    if i == 0:
+                        got[side] = counts(code, repo, store)
+            print(f"\n== {name}")
+            for side in sides:
+                wall = statistics.median(t[0] for t in times[side])
+                cpu = statistics.median(t[1] for t in times[side])
+                print(f"{side}: ingest median {wall:.1f} s wall, {cpu:.1f} s CPU ({args.runs} runs); "
+                      f"current {dict(sorted(got[side]['current'].items()))}; "
+                      f"versions {dict(sorted(got[side]['versions'].items()))}")
+            old, new = got["old"]["values"], got["new"]["values"]
+            for sign, keys, values in (("+", sorted(set(new) - set(old)), new),
+                                       ("-", sorted(set(old) - set(new)), old)):
+                print(f"{sign} {len(keys)} current keys")
+                for k in keys[:12]:
+                    print(f"  {sign} {k} = {values[k]!r}"[:160])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,301 @@
+"""Gradle build scripts (``build.gradle``, ``build.gradle.kts`` and other ``*.gradle(.kts)``
+scripts but the settings script): plugins, dependencies and the Java version.
+
+A build script is a program (Groovy or Kotlin) and no Python library parses either, so this
+reads a few narrow, line-oriented patterns -- the ones ``gradle init``, Spring Initializr and
+the Gradle manuals write -- and leaves everything else alone:
+
+* in a ``plugins { }`` block: ``id 'x' version 'v'``, ``id("x") version "v"``,
+  ``kotlin("jvm") version "v"`` (the plugin ``org.jetbrains.kotlin.jvm``), ``java`` or
+  ``\\`java-library\\```; anywhere: ``apply plugin: 'x'`` -> ``dependency:gradle:<project>:plugin:<id>``,
+  the version as the value, ``*`` when none is written (a core plugin, or one put on the
+  classpath by ``buildscript``);
+* in a ``dependencies { }`` block: ``<configuration> 'group:name:version'`` (with or without
+  parentheses, single or double quotes, ``platform(...)`` around it) and the map notation
+  ``group: 'g', name: 'n', version: 'v'``; ``kotlin("reflect")`` is
+  ``org.jetbrains.kotlin:kotlin-reflect``.  The group comes from the configuration:
+  ``implementation``/``api``/``compile`` -> ``main``, ``compileOnly`` -> ``provided``,
+  ``runtimeOnly``/``runtime`` -> ``runtime``, ``test*`` -> ``test``, ``developmentOnly`` -> ``dev``,
+  ``annotationProcessor``/``kapt`` -> ``annotation-processor``, ``classpath`` (``buildscript``) ->
+  ``buildscript``, any other -> the configuration's name.  The value is the version, ``managed``
+  when none is written (a BOM or the dependency-management plugin pins it);
+* ``$name``/``${name}`` in a double-quoted string resolved from ``ext``/``extra`` properties and
+  ``def``/``val`` variables of the same script bound to a literal (else kept as written);
+* the Java version: ``java { toolchain { languageVersion = JavaLanguageVersion.of(17) } }``,
+  ``jvmToolchain(17)``, ``sourceCompatibility = '17'``/``JavaVersion.VERSION_17``/``1.8`` ->
+  ``dependency:gradle:<project>:engines:java`` (the toolchain first);
+* settings keyed by file: the project's top-level ``group``, ``version`` and ``description``,
+  ``sourceCompatibility``/``targetCompatibility``, the toolchain's ``java.toolchain.languageVersion``
+  and each ``ext`` property (``config:<path>:ext.springBootVersion``).
+
+Comments and string contents are blanked before braces are counted, so neither a ``//`` in a
+URL nor a brace in ``"${v}"`` misleads the block tracking.
+"""
+
+from __future__ import annotations
+
+import re
+
+from repomem.core.model import CONFIG, Fact
+from repomem.miners._text import path_words, source_line, words
+from repomem.miners.manifests import _Out
+
+_STR = r"""(?:'([^'\n]*)'|"([^"\n]*)")"""  # one quoted literal: group 1 or 2
+_CONFIGURATION = re.compile(
+    r"^(?:\w*(?:[iI]mplementation|[aA]pi|[cC]ompile|[cC]ompileOnly|[rR]untime|[rR]untimeOnly"
+    r"|[aA]nnotationProcessor)|kapt\w*|classpath|developmentOnly)$")
+_DEP = re.compile(r"^\s*(\w+)\s*\(?\s*((?:platform|enforcedPlatform)\s*\(\s*)?" + _STR)
+_DEP_MAP = re.compile(r"^\s*(\w+)\s*\(?\s*group\s*[:=]\s*" + _STR + r"\s*,\s*name\s*[:=]\s*" + _STR
+                      + r"(?:\s*,\s*version\s*[:=]\s*" + _STR + r")?")
+_DEP_KOTLIN = re.compile(r"^\s*(\w+)\s*\(\s*kotlin\s*\(\s*" + _STR + r"\s*(?:,\s*" + _STR + r"\s*)?\)")
+_PLUGIN_ID = re.compile(r"^\s*id\s*\(?\s*" + _STR + r"\s*\)?(?:\s*version\s*\(?\s*" + _STR + r"\s*\)?)?")
+_PLUGIN_KOTLIN = re.compile(r"^\s*kotlin\s*\(\s*" + _STR + r"\s*\)(?:\s*version\s*\(?\s*" + _STR + r"\s*\)?)?")
+_PLUGIN_BARE = re.compile(r"^\s*(?:`([\w-]+)`|(java|application|groovy|scala|war|ear|eclipse|idea|"
+                          r"jacoco|checkstyle|pmd|signing|distribution))\s*$")
+_APPLY = re.compile(r"\bapply\s*\(?\s*plugin\s*[:=]\s*" + _STR)
+_ASSIGN = re.compile(r"^\s*(?:(?:ext|project\.ext|extra)\.|def\s+|val\s+|var\s+)?(\w+)\s*=\s*(.+?)\s*;?\s*$")
+_EXTRA_KTS = re.compile(r"""^\s*(?:extra|ext)\s*\[\s*["'](\w+)["']\s*\]\s*=\s*(.+?)\s*$"""
+                        r"""|^\s*val\s+(\w+)\s+by\s+extra\s*\(\s*(.+?)\s*\)\s*$""")
+_TOOLCHAIN = re.compile(r"languageVersion(?:\.set\s*\(\s*|\s*=\s*|\s*\.\s*value\s*\(\s*)"
+                        r"JavaLanguageVersion\s*\.\s*of\s*\(\s*['\"]?(\d+)['\"]?\s*\)")
+_JVM_TOOLCHAIN = re.compile(r"\bjvmToolchain\s*\(\s*(\d+)\s*\)")
+_JAVA_VERSION = re.compile(r"^JavaVersion\.VERSION_(\d+(?:_\d+)?)$")
+_BLOCK = re.compile(r"(\w+)\s*(?:\([^()]*\))?\s*(?:<[^<>]*>)?\s*$")
+_REF = re.compile(r"\$\{\s*(?:(?:rootProject|project)\.)?(?:ext\.|extra\.)?(\w+)\s*\}|\$(\w+)")
+_COMPAT_ASSIGN = re.compile(r"^\s*(?:java\.)?(sourceCompatibility|targetCompatibility)\s*=\s*(.+?)\s*;?\s*$")
+_ONE_LINE_JAVA = re.compile(r"^\s*java\s*\{(.*)\}\s*$")
+_PROJECT_ASSIGN = re.compile(r"^\s*(group|version|description)\s*=\s*(.+?)\s*;?\s*$")
+
+
+def _blank(text: str) -> tuple[str, str]:
+    """(code, shape): the text with comments blanked, and that with string contents blanked too;
+    both keep every line break and offset."""
+    code, shape = list(text), list(text)
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            code[i:j] = shape[i:j] = " " * (j - i)
+            i = j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            blank = [ch if ch == "\n" else " " for ch in text[i:j]]
+            code[i:j] = shape[i:j] = blank
+            i = j
+        elif c in "'\"":
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            shape[i + 1:min(j, n)] = " " * (min(j, n) - i - 1)
+            i = j + 1
+        else:
+            i += 1
+    return "".join(code), "".join(shape)
+
+
+def _quoted(m: re.Match, first: int) -> tuple[str, bool] | None:
+    """(content, double-quoted) of the literal whose two alternatives are groups first, first+1."""
+    if m.group(first) is not None:
+        return m.group(first), False
+    if m.group(first + 1) is not None:
+        return m.group(first + 1), True
+    return None
+
+
+def _group(configuration: str) -> str:
+    c = configuration
+    if c.startswith("test") or c.startswith("kaptTest"):
+        return "test"
+    if c in ("implementation", "api", "compile"):
+        return "main"
+    return {"compileOnly": "provided", "runtimeOnly": "runtime", "runtime": "runtime",
+            "developmentOnly": "dev", "annotationProcessor": "annotation-processor", "kapt": "annotation-processor",
+            "classpath": "buildscript"}.get(c, c)
+
+
+class _Script:
+    def __init__(self, path: str, text: str):
+        self.path, self.text = path, text
+        self.out = _Out(path, text, "gradle")
+        code, shape = _blank(text)
+        self.code, self.shape = code.splitlines(), shape.splitlines()
+        self.blocks = self._blocks()
+        self.vars: dict[str, str] = {}
+        self.java: list[tuple[int, int, str, str]] = []  # (rank, line, value, as written)
+
+    def _blocks(self) -> list[tuple[str, ...]]:
+        """The names of the blocks each line starts in (``("java", "toolchain")``)."""
+        stack: list[str] = []
+        out = []
+        for line in self.shape:
+            out.append(tuple(stack))
+            for i, ch in enumerate(line):
+                if ch == "{":
+                    m = _BLOCK.search(line[:i])
+                    stack.append(m.group(1) if m else "")
+                elif ch == "}" and stack:
+                    stack.pop()
+        return out
+
+    def value(self, raw: str) -> str | None:
+        """A literal's value (a double-quoted one interpolated), a number, a JavaVersion."""
+        raw = raw.strip().rstrip(";").strip()
+        m = re.fullmatch(_STR, raw)
+        if m:
+            content, double = _quoted(m, 1) or ("", False)
+            return self.interpolate(content) if double else content
+        if re.fullmatch(r"\d+(?:\.\d+)*", raw):
+            return raw
+        m = _JAVA_VERSION.match(raw)
+        if m:
+            return m.group(1).replace("_", ".")
+        return None
+
+    def interpolate(self, s: str) -> str:
+        return _REF.sub(lambda m: self.vars.get(m.group(1) or m.group(2), m.group(0)), s)
+
+    def mine(self) -> list[Fact]:
+        self._variables()
+        for n, (code, blocks) in enumerate(zip(self.code, self.blocks), 1):
+            inner = blocks[-1] if blocks else ""
+            if inner == "plugins":
+                self._plugin(code, n)
+            elif "dependencies" in blocks:
+                self._dependency(code, n, "buildscript" in blocks)
+            for m in _APPLY.finditer(code):
+                got = _quoted(m, 1)
+                if got:
+                    self.plugin(got[0], "*", n)
+            self._java_and_settings(code, n, blocks)
+        if self.java:
+            _, line, value, written = sorted(self.java)[0]
+            self.out.dep("engines", "java", value, line, (("declared", written),) if value != written else (),
+                         what="Java language")
+        return list(self.out.facts.values())
+
+    def _variables(self) -> None:
+        for n, (code, blocks) in enumerate(zip(self.code, self.blocks), 1):
+            m = _EXTRA_KTS.match(code)
+            if m:
+                name, raw = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            else:
+                m = _ASSIGN.match(code)
+                if m is None or not (code.lstrip().startswith(("ext.", "project.ext.", "extra.", "def ", "val ",
+                                                               "var ")) or (blocks and blocks[-1] == "ext")):
+                    continue
+                name, raw = m.group(1), m.group(2)
+            value = self.value(raw)
+            if value is None:
+                continue
+            self.vars[name] = value
+            if not code.lstrip().startswith(("def ", "val ", "var ")) or "extra" in code:
+                self.setting(f"ext.{name}", value, n, "Gradle extra property")
+
+    def plugin(self, pid: str, version: str, line: int) -> None:
+        self.out.dep("plugin", pid, version, line, what="Gradle plugin")
+
+    def _plugin(self, code: str, n: int) -> None:
+        m = _PLUGIN_ID.match(code)
+        if m:
+            pid, ver = _quoted(m, 1), _quoted(m, 3)
+            if pid:
+                self.plugin(pid[0], self.interpolate(ver[0]) if ver else "*", n)
+            return
+        m = _PLUGIN_KOTLIN.match(code)
+        if m:
+            short, ver = _quoted(m, 1), _quoted(m, 3)
+            if short:
+                self.plugin(f"org.jetbrains.kotlin.{short[0]}", self.interpolate(ver[0]) if ver else "*", n)
+            return
+        m = _PLUGIN_BARE.match(code)
+        if m:
+            self.plugin(m.group(1) or m.group(2), "*", n)
+
+    def _dependency(self, code: str, n: int, buildscript: bool) -> None:
+        m = _DEP_MAP.match(code)
+        if m and _CONFIGURATION.match(m.group(1)):
+            g, a, v = _quoted(m, 2), _quoted(m, 4), _quoted(m, 6)
+            if g and a:
+                self.dependency(m.group(1), f"{g[0]}:{a[0]}", self.interpolate(v[0]) if v else None, n)
+            return
+        m = _DEP_KOTLIN.match(code)
+        if m and _CONFIGURATION.match(m.group(1)):
+            short, v = _quoted(m, 2), _quoted(m, 4)
+            if short:
+                self.dependency(m.group(1), f"org.jetbrains.kotlin:kotlin-{short[0]}", v[0] if v else None, n)
+            return
+        m = _DEP.match(code)
+        if m and _CONFIGURATION.match(m.group(1)):
+            got = _quoted(m, 3)
+            if got is None:
+                return
+            coords = self.interpolate(got[0]) if got[1] else got[0]
+            parts = coords.split("@", 1)[0].split(":")
+            if len(parts) < 2 or not all(parts[:2]):
+                return  # files("libs/x.jar"), project(":core") and the like are not artifacts
+            self.dependency(m.group(1), f"{parts[0]}:{parts[1]}", parts[2] if len(parts) > 2 and parts[2] else None,
+                            n, platform=m.group(2) is not None)
+
+    def dependency(self, configuration: str, name: str, version: str | None, n: int, platform: bool = False) -> None:
+        attrs = [("configuration", configuration)]
+        if platform:
+            attrs.append(("platform", "true"))
+        self.out.dep(_group(configuration), name, version or "managed", n, attrs, what="Gradle artifact")
+
+    def _java_and_settings(self, code: str, n: int, blocks: tuple[str, ...]) -> None:
+        one = _ONE_LINE_JAVA.match(code)
+        if one and not blocks:  # java { sourceCompatibility = '17' }
+            code, blocks = one.group(1), ("java",)
+        m = _TOOLCHAIN.search(code)
+        if m and (not blocks or "java" in blocks or "toolchain" in blocks or "java.toolchain" in code):
+            self.java.append((0, n, m.group(1), m.group(1)))
+            self.setting("java.toolchain.languageVersion", m.group(1), n, "Java toolchain version")
+            return
+        m = _JVM_TOOLCHAIN.search(code)
+        if m:
+            self.java.append((0, n, m.group(1), m.group(1)))
+            self.setting("kotlin.jvmToolchain", m.group(1), n, "Java toolchain version")
+            return
+        m = _COMPAT_ASSIGN.match(code)
+        if m and (not blocks or blocks == ("java",)):
+            name, value = m.group(1), self.value(m.group(2))
+            if value is not None:
+                self.java.append((1 if name == "sourceCompatibility" else 2, n, value, m.group(2).strip()))
+                self.setting(f"java.{name}" if blocks or code.lstrip().startswith("java.") else name, value, n,
+                             "Java version compiled for")
+            return
+        m = _PROJECT_ASSIGN.match(code)
+        if m and not blocks:
+            value = self.value(m.group(2))
+            if value is not None:
+                self.setting(m.group(1), value, n, "the project's " + m.group(1))
+
+    def setting(self, dotted: str, value: str, line: int, what: str) -> None:
+        key = f"config:{self.path}:{dotted}"
+        self.out.facts[key] = Fact(
+            key=key, kind=CONFIG, subject=f"{dotted} in {self.path}", value=value, path=self.path,
+            line=line, text=source_line(self.out.lines, line),
+            purpose=f"{words(*dotted.split('.'))} - {what} ({path_words(self.path)}, gradle)")
+
+
+def is_build_script(path: str) -> bool:
+    parts = path.split("/")
+    base = parts[-1]
+    return base.endswith((".gradle", ".gradle.kts")) and not base.startswith(("settings.", "init.")) \
+        and not {"build", "node_modules", ".gradle"}.intersection(parts[:-1])
+
+
+class GradleMiner:
+    name = "gradle"
+
+    def accepts(self, path: str) -> bool:
+        return is_build_script(path)
+
+    def mine(self, path: str, text: str) -> list[Fact]:
+        return _Script(path, text).mine()
+
+
+MINER = GradleMiner()

@@ -1,0 +1,230 @@
+"""Values the walker reads beyond a literal (rules in docs/facts.md, "Code beyond Python"):
+
+* a constant computed from an expression: literal arithmetic folded by a bounded evaluator
+  (``32 << 20`` -> ``33554432``, ``"v" + "1"`` -> ``v1``), and -- Go and Rust constants, which
+  are compile-time values by definition -- anything else stated as written, ``attrs.expression``
+  (``5 * time.Second``, ``Duration::from_secs(30)``);
+* a function-local Go or Rust constant (``const DEFAULT_LIMIT: usize = 2_097_152`` in a method),
+  keyed under its function: ``constant:<path>:<Type.method>.<NAME>``;
+* a function whose body is one ``return`` of a string or a number (Rust: or that tail value):
+  ``func defaultAddr() string { return ":8080" }`` -> ``constant:<path>:defaultAddr()``, its
+  value the literal, ``attrs.returns``;
+* a Java method without a body (an interface's or an abstract one) is a function like any
+  other: its signature stands in for the body it has not got;
+* a Go ``const ( ... )`` block's member is on its own line, not the block's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from repomem.core.model import CONSTANT, Fact
+from repomem.core.paths import is_test
+from repomem.miners._pysettings import _expression
+from repomem.miners._pysource import MAX_TEXT_LINES, _words
+
+MAX_BITS = 128  # a folded integer this large is no setting anyone wrote by hand
+MAX_SHIFT = 128
+_NUMBER_SUFFIX = re.compile(r"(?:[ui](?:8|16|32|64|128|size)|f32|f64|[lL])$")
+_FLOAT_SUFFIX = re.compile(r"(?<=[\d.])[fFdD]$")
+_IOTA = re.compile(r"\biota\b")
+_NAMED_FUNCTIONS = {"function_declaration", "method_declaration", "function_item"}
+
+
+def _number(text: str) -> int | float | None:
+    t = text.replace("_", "")
+    t = _NUMBER_SUFFIX.sub("", t)
+    if not t.lower().startswith("0x"):
+        t = _FLOAT_SUFFIX.sub("", t)
+    try:
+        if re.fullmatch(r"0[0-7]+", t):  # Go's and Java's old octal
+            return int(t, 8)
+        return int(t, 0)
+    except ValueError:
+        pass
+    try:
+        return float(t)
+    except ValueError:
+        return None
+
+
+def _trunc_div(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def _apply(op: str, a, b):
+    if isinstance(a, str) or isinstance(b, str):
+        return a + b if op == "+" and isinstance(a, str) and isinstance(b, str) else None
+    ints = isinstance(a, int) and isinstance(b, int)
+    if op in ("<<", ">>", "|", "&", "^") and not ints:
+        return None
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    if op in ("/", "%"):
+        if b == 0:
+            return None
+        if not ints:
+            return a / b if op == "/" else None
+        q = _trunc_div(a, b)  # Go, Rust, Java and C truncate towards zero
+        return q if op == "/" else a - b * q
+    if op in ("<<", ">>"):
+        if not 0 <= b <= MAX_SHIFT:
+            return None
+        return a << b if op == "<<" else a >> b
+    return {"|": a | b, "&": a & b, "^": a ^ b}[op]
+
+
+def _fold(ff, node, depth: int = 0):
+    if depth > 32:
+        return None
+    t = node.type
+    if t in ff.lang.strings:
+        return ff.string(node)
+    if t in ff.lang.literals or t == "number":
+        return _number(ff.text(node)) if t not in ("true", "false", "nil", "null", "null_literal") else None
+    if t == "parenthesized_expression" and node.named_child_count == 1:
+        return _fold(ff, node.named_children[0], depth + 1)
+    if t == "unary_expression" and node.named_child_count == 1:
+        op = ff.text(node)[:1]
+        inner = _fold(ff, node.named_children[0], depth + 1)
+        if op in "-+" and isinstance(inner, (int, float)):
+            return -inner if op == "-" else inner
+        return None
+    if t == "binary_expression":
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        op = next((ff.text(c) for c in node.children if not c.is_named), None)
+        if left is None or right is None or op is None:
+            return None
+        a, b = _fold(ff, left, depth + 1), _fold(ff, right, depth + 1)
+        if a is None or b is None:
+            return None
+        got = _apply(op, a, b)
+        if isinstance(got, int) and got.bit_length() > MAX_BITS:
+            return None
+        return got
+    return None
+
+
+def computed(ff, node) -> tuple[str, tuple] | None:
+    """(value, attrs) of a constant that is no literal: folded arithmetic, else (Go, Rust) the
+    expression as written."""
+    if node.type in ("binary_expression", "parenthesized_expression", "unary_expression"):
+        got = _fold(ff, node)
+        if isinstance(got, bool) or got is None:
+            pass
+        elif isinstance(got, float):
+            return repr(got), ()
+        else:
+            return str(got), ()
+    if ff.lang.family in ("go", "rust") and node.type not in ff.lang.functions \
+            and not _IOTA.search(ff.text(node)):  # Mode = iota, KB = 1 << (10 * iota): enum counters
+        return _expression(ff.src, node)
+    return None
+
+
+def block_member(d, stmt):
+    """A Go ``const ( ... )`` member is its own statement (its own line and text)."""
+    p = d.parent
+    if d.type == "const_spec" and p is not None and p.type == "const_declaration" \
+            and any(c.type == "(" for c in p.children):
+        return d
+    return stmt
+
+
+def enclosing_function(ff, node) -> str | None:
+    """The qualified name of the named Go/Rust function a node is directly in (None in a
+    closure, or outside any function)."""
+    p = node.parent
+    while p is not None and p.type not in ff.lang.functions:
+        p = p.parent
+    if p is None or p.type not in _NAMED_FUNCTIONS or ff.lang.family not in ("go", "rust"):
+        return None
+    name = p.child_by_field_name("name")
+    if name is None:
+        return None
+    scope = ff.scope(p)
+    recv = p.child_by_field_name("receiver")
+    if recv is not None:  # a Go method: its receiver's type
+        m = re.search(r"\*?\s*([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*\)\s*$", ff.text(recv))
+        if m:
+            scope = [*scope, m.group(1)]
+    return ".".join([*scope, ff.text(name)])
+
+
+def local_constant(ff, caps) -> list[Fact]:
+    d, value_node = caps["definition.constant"][0], caps["value"][0]
+    function = enclosing_function(ff, d)
+    if function is None or is_test(ff.path):
+        return []
+    value = ff.literal(value_node)
+    attrs: tuple = ()
+    if value is None:
+        got = computed(ff, value_node)
+        if got is None:
+            return []
+        value, attrs = got
+    name = ff.text(caps["name"][0])
+    qual = f"{function}.{name}"
+    first = d.start_point[0]
+    doc = ff.doc(d)
+    purpose = f"{' '.join(_words(name))} - constant of {' '.join(_words(function.rsplit('.', 1)[-1]))}"
+    return [Fact(key=f"{CONSTANT}:{ff.path}:{qual}", kind=CONSTANT, subject=f"{qual} in {ff.path}",
+                 value=value, attrs=attrs, path=ff.path, line=first + 1,
+                 text=ff.src.rows(first, min(d.end_point[0], first + MAX_TEXT_LINES - 1)),
+                 purpose=f"{purpose} - {doc}" if doc else purpose)]
+
+
+def bodiless(ff, fn):
+    """The ``;`` ending a Java method declared without a body (interface, abstract), else None."""
+    if ff.lang.name != "java" or fn.type != "method_declaration" or not fn.child_count:
+        return None
+    last = fn.children[-1]
+    return last if last.type == ";" else None
+
+
+def _returned(ff, body):
+    """The one value a body returns when a return of it is all the body is."""
+    stmts = [c for c in body.named_children if c.type not in ff.lang.comments]
+    if len(stmts) == 1 and stmts[0].type == "statement_list":  # Go
+        stmts = [c for c in stmts[0].named_children if c.type not in ff.lang.comments]
+    if len(stmts) != 1:
+        return None
+    s = stmts[0]
+    if s.type == "expression_statement" and s.named_child_count == 1:  # Rust's `return x;`
+        s = s.named_children[0]
+    if s.type in ("return_statement", "return_expression"):
+        vals = [c for c in s.named_children if c.type not in ff.lang.comments]
+        if len(vals) == 1 and vals[0].type == "expression_list":
+            vals = list(vals[0].named_children)
+        return vals[0] if len(vals) == 1 else None
+    return s if ff.lang.family == "rust" else None  # a Rust block's tail value
+
+
+def returned_literals(ff, funcs) -> list[Fact]:
+    """A constant fact per function whose body only returns a string or a number."""
+    if is_test(ff.path):
+        return []
+    out: dict[str, Fact] = {}
+    for qual, _params, fn_fact, d in funcs:
+        body = d.child_by_field_name("body")
+        if body is None or d.type == "constructor_declaration":
+            continue
+        v = _returned(ff, body)
+        if v is None:
+            continue
+        folded = _fold(ff, v)
+        if folded is None or isinstance(folded, bool):
+            continue
+        value = folded if isinstance(folded, str) else repr(folded) if isinstance(folded, float) else str(folded)
+        first = d.start_point[0]
+        key = f"{CONSTANT}:{ff.path}:{qual}()"
+        out[key] = Fact(key=key, kind=CONSTANT, subject=f"{qual}() in {ff.path}", value=value,
+                        attrs=(("returns", "true"),), path=ff.path, line=v.start_point[0] + 1,
+                        text=ff.src.rows(first, min(d.end_point[0], first + MAX_TEXT_LINES - 1)),
+                        purpose=f"value {fn_fact.value} returns - {fn_fact.purpose}")
+    return list(out.values())

@@ -1,0 +1,240 @@
+"""Maven ``pom.xml``: the parent, properties, dependencies, plugins and the Java version.
+
+Keyed like every other manifest's dependencies (deps.py, docs/facts.md), ecosystem ``maven``,
+scoped by the pom's directory, named ``groupId:artifactId``:
+``dependency:maven:<project>:<group>:<groupId>:<artifactId>``.
+
+* ``<parent>`` -> group ``parent``; ``<dependencies>`` -> the dependency's scope (``compile`` or
+  none: ``main``; ``test``, ``provided``, ``runtime``, ``system``); ``<dependencyManagement>`` ->
+  ``managed``; ``<build><plugins>`` -> ``plugin``; ``<build><pluginManagement>`` ->
+  ``managed-plugin`` (a plugin's groupId defaults to ``org.apache.maven.plugins``).
+* The value is the version with ``${...}`` resolved from ``<properties>``, ``project.version``,
+  ``project.parent.version`` and the like (a reference that resolves to nothing is kept as
+  written); no version at all is ``managed`` (the parent or a BOM pins it).
+* The Java version (``maven.compiler.release``, ``java.version``, ``maven.compiler.source``, or
+  the compiler plugin's ``<release>``/``<source>``) -> ``dependency:maven:<project>:engines:java``.
+* Each ``<properties>`` entry and the project's own ``<version>`` are settings keyed by file:
+  ``config:<path>:properties.<name>``, ``config:<path>:version``.
+
+Parsed by defusedxml's SAX reader (the file is untrusted input: no entity expansion, no
+external fetch), which also gives each element's line; an XML error is a MineError.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.sax
+import xml.sax.handler
+
+from repomem.core.model import CONFIG, Fact
+from repomem.miners._base import MineError
+from repomem.miners._pysource import MAX_TEXT_LINES
+from repomem.miners._text import path_words, words
+from repomem.miners.manifests import _Out
+
+_SCOPES = {"compile": "main", "": "main", "test": "test", "provided": "provided", "runtime": "runtime",
+           "system": "system", "import": "managed"}
+_JAVA_PROPS = ("maven.compiler.release", "java.version", "maven.compiler.source")
+_REF = re.compile(r"\$\{([^}]+)\}")
+MAX_DEPTH = 64  # elements deep: a pom is a dozen; deeper is hostile input
+
+
+class _El:
+    __slots__ = ("tag", "text", "line", "end", "children")
+
+    def __init__(self, tag: str, line: int):
+        self.tag, self.line, self.end = tag, line, line
+        self.text = ""
+        self.children: list[_El] = []
+
+    def child(self, tag: str) -> _El | None:
+        return next((c for c in self.children if c.tag == tag), None)
+
+    def value(self, tag: str) -> str:
+        c = self.child(tag)
+        return c.text.strip() if c is not None else ""
+
+    def path(self, *tags: str) -> list[_El]:
+        """The elements at a path of child tags (each step may match several)."""
+        level = [self]
+        for t in tags:
+            level = [c for e in level for c in e.children if c.tag == t]
+        return level
+
+
+class _Builder(xml.sax.handler.ContentHandler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[_El] = []
+        self.root: _El | None = None
+        self.locator = None
+
+    def setDocumentLocator(self, locator) -> None:  # noqa: N802 (SAX's name)
+        self.locator = locator
+
+    def _line(self) -> int:
+        return self.locator.getLineNumber() if self.locator is not None else 1
+
+    def startElement(self, name, attrs) -> None:  # noqa: N802
+        if len(self.stack) >= MAX_DEPTH:
+            raise MineError(f"XML nested over {MAX_DEPTH} levels")
+        el = _El(name.rsplit(":", 1)[-1], self._line())  # a prefixed pom (<m:project>) is rare
+        if self.stack:
+            self.stack[-1].children.append(el)
+        else:
+            self.root = el
+        self.stack.append(el)
+
+    def endElement(self, name) -> None:  # noqa: N802
+        el = self.stack.pop()
+        el.end = self._line()
+
+    def characters(self, content) -> None:
+        if self.stack:
+            self.stack[-1].text += content
+
+
+def parse_pom(text: str) -> _El:
+    import defusedxml.sax
+    from defusedxml import DefusedXmlException
+
+    builder = _Builder()
+    try:
+        defusedxml.sax.parseString(text.encode("utf-8"), builder)
+    except xml.sax.SAXParseException as e:
+        raise MineError(f"XML: {e.getMessage()} (line {e.getLineNumber()})") from None
+    except DefusedXmlException as e:
+        raise MineError(f"XML: {e} (refused)") from None
+    if builder.root is None:
+        raise MineError("XML: no root element")
+    return builder.root
+
+
+class _Pom:
+    def __init__(self, path: str, text: str):
+        self.path, self.root = path, parse_pom(text)
+        self.out = _Out(path, text, "maven")
+        self.lines = self.out.lines
+        self.props = self._properties()
+
+    def _properties(self) -> dict[str, str]:
+        r = self.root
+        props = {c.tag: c.text.strip() for p in r.path("properties") for c in p.children}
+        parent = r.child("parent")
+        version = r.value("version") or (parent.value("version") if parent is not None else "")
+        group = r.value("groupId") or (parent.value("groupId") if parent is not None else "")
+        for k, v in (("version", version), ("groupId", group), ("artifactId", r.value("artifactId"))):
+            if v:
+                props.setdefault(f"project.{k}", v)
+                props.setdefault(f"pom.{k}", v)  # Maven 2's spelling
+        if parent is not None:
+            for k in ("version", "groupId", "artifactId"):
+                if parent.value(k):
+                    props.setdefault(f"project.parent.{k}", parent.value(k))
+                    props.setdefault(f"parent.{k}", parent.value(k))
+        return props
+
+    def resolve(self, value: str) -> str:
+        for _ in range(8):  # a property may name another; a cycle stops here
+            if "${" not in value:
+                break
+            new = _REF.sub(lambda m: self.props.get(m.group(1).strip(), m.group(0)), value)
+            if new == value:
+                break
+            value = new
+        return value
+
+    def rows(self, el: _El) -> str:
+        last = min(el.end, el.line + MAX_TEXT_LINES - 1)
+        return " ".join(ln.strip() for ln in self.lines[el.line - 1:last] if ln.strip())
+
+    def artifact(self, el: _El, group: str, what: str, default_group: str = "") -> None:
+        artifact = self.resolve(el.value("artifactId"))
+        if not artifact:
+            return
+        gid = self.resolve(el.value("groupId")) or default_group
+        name = f"{gid}:{artifact}" if gid else artifact
+        written = el.value("version")
+        value = self.resolve(written) if written else "managed"
+        attrs = []
+        if written and written != value:
+            attrs.append(("declared", written))  # ${spring-boot.version}: where it comes from
+        for k in ("type", "classifier"):
+            if el.value(k) and (k, el.value(k)) != ("type", "jar"):
+                attrs.append((k, el.value(k)))
+        if el.value("optional") == "true":
+            attrs.append(("optional", "true"))
+        self.out.dep(group, name, value, el.line, attrs, what=what, text=self.rows(el))
+
+    def setting(self, dotted: str, value: str, el: _El, what: str) -> None:
+        resolved = self.resolve(value)
+        attrs = (("declared", value),) if resolved != value else ()
+        key = f"config:{self.path}:{dotted}"
+        self.out.facts[key] = Fact(
+            key=key, kind=CONFIG, subject=f"{dotted} in {self.path}", value=resolved, attrs=attrs,
+            path=self.path, line=el.line, text=self.rows(el),
+            purpose=f"{words(*dotted.split('.'))} - {what} ({path_words(self.path)}, maven)")
+
+    def mine(self) -> list[Fact]:
+        r = self.root
+        if r.tag != "project":
+            return []
+        parent = r.child("parent")
+        if parent is not None:
+            self.artifact(parent, "parent", "parent POM")
+        own = r.child("version")
+        if own is not None:
+            self.setting("version", own.text.strip(), own, "the project's version")
+        for props in r.path("properties"):
+            for p in props.children:
+                self.setting(f"properties.{p.tag}", p.text.strip(), p, "Maven build property")
+        for dep in r.path("dependencies", "dependency"):
+            scope = dep.value("scope")
+            self.artifact(dep, _SCOPES.get(scope, scope or "main"), "Maven artifact")
+        for dep in r.path("dependencyManagement", "dependencies", "dependency"):
+            self.artifact(dep, "managed", "Maven artifact (managed version)")
+        for plugin in r.path("build", "plugins", "plugin"):
+            self.artifact(plugin, "plugin", "Maven build plugin", "org.apache.maven.plugins")
+        for plugin in r.path("build", "pluginManagement", "plugins", "plugin"):
+            self.artifact(plugin, "managed-plugin", "Maven build plugin (managed version)",
+                          "org.apache.maven.plugins")
+        self.java()
+        return list(self.out.facts.values())
+
+    def java(self) -> None:
+        """The Java version the project compiles for: a property, else the compiler plugin's."""
+        found: tuple[str, _El] | None = None
+        for name in _JAVA_PROPS:
+            el = next((c for p in self.root.path("properties") for c in p.children if c.tag == name), None)
+            if el is not None and el.text.strip():
+                found = (el.text.strip(), el)
+                break
+        if found is None:
+            for plugin in self.root.path("build", "plugins", "plugin"):
+                if plugin.value("artifactId") == "maven-compiler-plugin":
+                    conf = plugin.child("configuration")
+                    el = next((conf.child(t) for t in ("release", "source")
+                               if conf is not None and conf.value(t)), None)
+                    if el is not None:
+                        found = (el.text.strip(), el)
+        if found is not None:
+            value = self.resolve(found[0])
+            self.out.dep("engines", "java", value, found[1].line,
+                         (("declared", found[0]),) if value != found[0] else (),
+                         what="Java language", text=self.rows(found[1]))
+
+
+class MavenMiner:
+    name = "maven"
+
+    def accepts(self, path: str) -> bool:
+        parts = path.split("/")
+        return parts[-1] == "pom.xml" and not {"target", "node_modules"}.intersection(parts[:-1])
+
+    def mine(self, path: str, text: str) -> list[Fact]:
+        if not text.strip():
+            return []
+        return _Pom(path, text).mine()
+
+
+MINER = MavenMiner()

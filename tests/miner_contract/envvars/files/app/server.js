@@ -1,0 +1,4 @@
+function start() {
+  const host = process.env.HOST;
+  return host;
+}

@@ -1,0 +1,4 @@
+export default {
+  testEnvironment: 'node',
+  testTimeout: 10000,
+};

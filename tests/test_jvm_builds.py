@@ -1,0 +1,127 @@
+"""JVM builds and settings through a real git history (Maven, Gradle, .properties), and the
+hostile inputs their parsers must refuse in one line: an XML entity bomb or external entity, a
+broken pom, a bad escape in a .properties file."""
+
+from __future__ import annotations
+
+import pytest
+
+from repomem.miners import MineError, mine_file
+from repomem.service.query import facts, history
+from tests.conftest import indexed
+
+POM = """<?xml version="1.0"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <parent>
+    <groupId>org.springframework.boot</groupId>
+    <artifactId>spring-boot-starter-parent</artifactId>
+    <version>{boot}</version>
+  </parent>
+  <artifactId>petclinic</artifactId>
+  <properties>
+    <java.version>{java}</java.version>
+    <webjars.version>0.52</webjars.version>
+  </properties>
+  <dependencies>
+    <dependency>
+      <groupId>org.webjars</groupId>
+      <artifactId>webjars-locator-core</artifactId>
+      <version>${{webjars.version}}</version>
+    </dependency>{extra}
+  </dependencies>
+</project>
+"""
+CACHE = """
+    <dependency>
+      <groupId>javax.cache</groupId>
+      <artifactId>cache-api</artifactId>
+    </dependency>"""
+GRADLE = """plugins {{
+    id 'org.springframework.boot' version '{boot}'
+}}
+java {{ sourceCompatibility = JavaVersion.VERSION_{java} }}
+dependencies {{
+    implementation 'org.webjars:webjars-locator-core:0.52'
+}}
+"""
+PROPS = "# the database the app talks to\ndatabase={db}\nspring.datasource.password={pw}\n"
+
+
+def _current(r) -> dict[str, str]:
+    return {f["key"]: f["value"] for f in facts(r)["facts"]}
+
+
+def test_build_versions_and_settings_have_a_history(tmp_path):
+    first = {"pom.xml": POM.format(boot="3.1.5", java="17", extra=""),
+             "build.gradle": GRADLE.format(boot="3.1.5", java="17"),
+             "src/main/resources/application.properties": PROPS.format(db="h2", pw="hX93kLmq2Vz7")}
+    second = {"pom.xml": POM.format(boot="3.3.0", java="21", extra=CACHE),
+              "build.gradle": GRADLE.format(boot="3.3.0", java="21"),
+              "src/main/resources/application.properties": PROPS.format(db="postgres", pw="hX93kLmq2Vz7")}
+    r = indexed(tmp_path / "repo", ("2026-01-10T10:00:00+00:00", first), ("2026-02-10T10:00:00+00:00", second))
+    now = _current(r)
+    parent = "dependency:maven:.:parent:org.springframework.boot:spring-boot-starter-parent"
+    assert now[parent] == "3.3.0"
+    assert [v["value"] for v in history(r, parent)["versions"]] == ["3.1.5", "3.3.0"]
+    assert now["dependency:maven:.:engines:java"] == "21"
+    assert now["dependency:maven:.:main:org.webjars:webjars-locator-core"] == "0.52"
+    assert now["dependency:maven:.:main:javax.cache:cache-api"] == "managed"  # added by the second commit
+    assert now["dependency:gradle:.:plugin:org.springframework.boot"] == "3.3.0"
+    assert now["dependency:gradle:.:engines:java"] == "21"
+    db = "config:src/main/resources/application.properties:database"
+    assert [v["value"] for v in history(r, db)["versions"]] == ["h2", "postgres"]
+    assert "hX93kLmq2Vz7" not in str(facts(r)["facts"])  # the password's value, redacted
+    then = {f["key"]: f["value"] for f in facts(r, as_of="2026-01-20T00:00:00+00:00")["facts"]}
+    assert then[parent] == "3.1.5" and then[db] == "h2"
+    assert "dependency:maven:.:main:javax.cache:cache-api" not in then
+
+
+BOMB = """<?xml version="1.0"?>
+<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>
+<project><version>&lol2;</version></project>
+"""
+EXTERNAL = """<?xml version="1.0"?>
+<!DOCTYPE project [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>
+<project><version>&xxe;</version></project>
+"""
+
+
+@pytest.mark.parametrize("text, says", [
+    (BOMB, "refused"), (EXTERNAL, "refused"), ("<project><version>1</project>", "XML:"),
+    ("<project>" * 100 + "</project>" * 100, "nested"),
+])
+def test_a_hostile_or_broken_pom_is_a_one_line_error(text, says):
+    with pytest.raises(MineError, match=says) as e:
+        mine_file("pom.xml", text.encode())
+    assert "\n" not in str(e.value)
+
+
+def test_a_bad_properties_escape_is_a_one_line_error():
+    with pytest.raises(MineError, match="properties") as e:
+        mine_file("app.properties", b"a=\\uZZZZ\n")
+    assert "\n" not in str(e.value)
+
+
+def test_gradle_reads_nothing_it_cannot_match():
+    """Comments, strings holding braces and code it does not know state nothing and break
+    nothing: the dependency after them keeps its own line."""
+    text = ("// implementation 'x:commented:1'\n"
+            "def banner = \"{ not a block }\"\n"
+            "tasks.register('hello') { doLast { println \"${banner}\" } }\n"
+            "dependencies {\n"
+            "    implementation files('libs/local.jar')\n"
+            "    implementation project(':core')\n"
+            "    implementation 'com.google.guava:guava:33.0.0-jre'\n"
+            "}\n")
+    got = {f.key: (f.value, f.line) for f in mine_file("build.gradle", text.encode()) if f.kind == "dependency"}
+    assert got == {"dependency:gradle:.:main:com.google.guava:guava": ("33.0.0-jre", 7)}
+
+
+@pytest.mark.parametrize("path, settings", [
+    ("src/main/resources/application-db.properties", True), ("config/app_db.properties", True),
+    ("src/main/resources/messages_fr.properties", False), ("src/Labels_pt_BR.properties", False),
+    ("src/main/resources/i18n/labels_de.properties", False), ("target/classes/application.properties", False),
+])
+def test_translation_bundles_and_build_output_are_not_settings(path, settings):
+    assert bool(mine_file(path, b"greeting=Hallo\n")) is settings

@@ -1,0 +1,57 @@
+"""What the walker states beyond a literal, and what it leaves alone: enum counters, a closure's
+constants, test files' returns, arithmetic too large to fold."""
+
+from __future__ import annotations
+
+import time
+
+from repomem.miners import mine_file
+
+
+def _constants(path: str, text: str) -> dict[str, str]:
+    return {f.key: f.value for f in mine_file(path, text.encode()) if f.kind == "constant"}
+
+
+def test_go_values_left_alone():
+    got = _constants("pkg/limits.go", """package pkg
+
+const (
+	KB = 1 << (10 * (iota + 1))
+	MB
+)
+const Huge = 1 << 100000
+const Big = 1 << 64
+
+func handler() func() int {
+	return func() int {
+		const inClosure = 3
+		return inClosure
+	}
+}
+
+func enabled() bool { return true }
+""")
+    assert "constant:pkg/limits.go:KB" not in got  # an iota enum counter is no value
+    assert got["constant:pkg/limits.go:Big"] == str(1 << 64)
+    assert got["constant:pkg/limits.go:Huge"] == "1 << 100000"  # too large to fold: as written
+    assert not any("inClosure" in k for k in got)
+    assert "constant:pkg/limits.go:enabled()" not in got  # a boolean return says nothing
+
+
+def test_a_hostile_expression_costs_nothing():
+    text = "package p\nconst X = " + " + ".join(["(1 << 127)"] * 2000) + "\n"
+    start = time.perf_counter()
+    mine_file("p/x.go", text.encode())
+    assert time.perf_counter() - start < 5
+
+
+def test_division_truncates_as_the_language_does():
+    got = _constants("src/lib.rs", "const A: i32 = -7 / 2;\nconst B: i32 = -7 % 2;\nconst C: f64 = 1.0 / 4.0;\n")
+    assert (got["constant:src/lib.rs:A"], got["constant:src/lib.rs:B"], got["constant:src/lib.rs:C"]) == \
+        ("-3", "-1", "0.25")
+
+
+def test_literal_returns_in_tests_are_not_stated():
+    text = "package server\n\nfunc defaultAddr() string {\n\treturn \":8080\"\n}\n"
+    assert _constants("server/addr.go", text) == {"constant:server/addr.go:defaultAddr()": ":8080"}
+    assert _constants("server/addr_test.go", text) == {}
