@@ -16,7 +16,7 @@ from repomem.service import viewcache
 from repomem.service.lexical import own_names
 from repomem.service.question import adopted, mentions
 from repomem.service.repo import Repo
-from repomem.service.view import ensure_view
+from repomem.service.view import coverage, ensure_view, history_rows
 from repomem.storage.store import FOREVER
 
 _DATE = re.compile(r"^\d{4}-?\d{2}-?\d{2}$")  # 2026-01-01 and 20260101 alike: a whole day
@@ -151,8 +151,9 @@ def _search_snapshot(r: Repo, question: str, n: int):
     return t, ranked, lineage, state.get("missing", 0) + behind, rows
 
 
-def _search_store(r: Repo, question: str, t: int, n: int):
-    """Every version valid at t from Chroma, ranked the same way as the snapshot's rows."""
+def _search_store(r: Repo, question: str, t: int, n: int, given: tuple | None = None):
+    """Every version valid at t from Chroma (or GIVEN: rows and their embeddings), ranked the
+    same way as the snapshot's rows."""
     import numpy as np
 
     from repomem.service.lexical import Lexical
@@ -160,7 +161,7 @@ def _search_store(r: Repo, question: str, t: int, n: int):
 
     with r.store.reader():
         emb = get_embedder(r.store.get_meta("embedder"))
-        rows, embeddings = r.store.valid_rows(t)
+        rows, embeddings = given if given is not None else r.store.valid_rows(t)
     rows = [at_time(x, t) for x in rows]
     if not rows:
         return [], [], rows
@@ -485,12 +486,21 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
     # more candidates when the question may ask when a name was taken up (see _adopted)
     n = max(k, ADOPTED_POOL) if adopted(question) or adopted(question, added=True) else k
     hit = _search_snapshot(r, question, n) if as_of is None else None
+    cover = None
     if hit is not None:
         t, ranked, lineage, missing, rows = hit
     else:
         missing = ensure_view(r)
         t = parse_when(r, as_of)
-        ranked, lineage, rows = _search_store(r, question, t, n)
+        cover = coverage(r)  # None unless the history behind a tree view is being indexed
+        if cover is None or t >= cover["tree"]:
+            ranked, lineage, rows = _search_store(r, question, t, n)
+        elif cover["reached"] is not None and t <= cover["reached"]:
+            ranked, lineage, rows = _search_store(r, question, t, n, history_rows(r, t))
+        else:  # never a partial answer: say how far the history is indexed
+            return {"question": question, "as_of": iso(t), "answer": None, "facts": [],
+                    "lineage": [], "unindexed_commits": 0, "complete": False,
+                    "history_indexed_to": iso(cover["reached"])}
     facts = [dict(fact_json(x), score=x["score"]) for x in ranked]
     took = taken_up(question, rows) if n > k else None
     versions: dict[str, list[dict]] | None = None
@@ -517,9 +527,12 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
             _reached(facts, versions, reached.group(1))
     if facts and who_why:
         _change(r, facts, versions if first_set else None)  # (read above when first_set)
-    return {"question": question, "as_of": iso(t), "answer": facts[0]["value"] if facts else None,
-            "facts": facts, "lineage": [lineage_json(x) for x in lineage],
-            "unindexed_commits": missing}
+    out = {"question": question, "as_of": iso(t), "answer": facts[0]["value"] if facts else None,
+           "facts": facts, "lineage": [lineage_json(x) for x in lineage],
+           "unindexed_commits": missing}
+    if hit is None and as_of is not None and cover is not None:  # answered mid-backfill
+        out.update(complete=True, history_indexed_to=iso(cover["reached"]))
+    return out
 
 
 def facts(r: Repo, as_of: str | None = None, kind: str | None = None, tx: bool = False) -> dict:
