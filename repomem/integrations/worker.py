@@ -102,9 +102,8 @@ def resume_backfill(r) -> None:
     the machine rebooted): start it again, detached."""
     from repomem.service import backfill
 
-    if not backfill.running(r.store.path):
+    if backfill.spawn(r.root, r.store.path):  # none when one runs
         log.warning("history behind the tree view is incomplete: backfill started again")
-        backfill.spawn(r.root, r.store.path)
 
 
 def hook_catch_up(r) -> dict:
@@ -176,7 +175,8 @@ def run(root: str | Path, store: str | Path, request: bool = True) -> int:
             return 0
 
 
-def run_backfill(root: Path, store: Path | None, foreground: bool = False) -> int:
+def run_backfill(root: Path, store: Path | None, foreground: bool = False,
+                 lock_fd: int | None = None) -> int:
     """The detached backfill (service/ingest.py ``index_history``): progress lines and errors
     go to ``<store>/backfill.log``."""
     from repomem.service.ingest import index_history
@@ -188,7 +188,7 @@ def run_backfill(root: Path, store: Path | None, foreground: bool = False) -> in
         _detach_and_log(r.store.path, "backfill.log")
     logging.basicConfig(level=logging.WARNING, format="repomem backfill: %(message)s")
     try:
-        stats = index_history(r, Progress("lines"))
+        stats = index_history(r, Progress("lines"), lock_fd)
     except Exception as e:  # logged (and in backfill.json); the next init or hook resumes it
         log.warning("%s failed: %s: %s", time.strftime("%H:%M:%S"), type(e).__name__, e)
         if os.environ.get("REPOMEM_DEBUG"):
@@ -251,10 +251,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--foreground", action="store_true", help="keep the terminal; no log file")
     p.add_argument("--backfill", action="store_true",
                    help="index the history behind the tree view (repomem init starts it)")
+    p.add_argument("--lock-fd", type=int, default=None, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.backfill:
         return run_backfill(Path(args.repo), Path(args.store) if args.store else None,
-                            args.foreground)
+                            args.foreground, args.lock_fd)
     try:
         if args.store:  # the hooks pass it: no git call, no heavy import before the lock
             root, store = Path(args.repo), Path(args.store)

@@ -82,14 +82,23 @@ def wait(store: Path, timeout: float | None = None, step: float = 0.1) -> bool:
     return True
 
 
-def spawn(root: Path, store: Path) -> None:
-    """Start the backfill detached from this process and its terminal (it takes the lock
-    itself: if one runs already, the new one exits at once)."""
+def spawn(root: Path, store: Path) -> bool:
+    """Start the backfill detached from this process and its terminal.  The lock is taken here
+    and handed to the child (a ``flock`` belongs to the open file, which the child inherits),
+    so from this call's return a second ``init`` or hook sees it running.  False when one runs
+    already."""
+    fd = acquire(store)
+    if fd is None:
+        return False
     cmd = [sys.executable, "-m", "repomem.integrations.worker", "--backfill",
-           "--repo", str(root), "--store", str(store)]
-    with open(os.devnull, "rb") as nul_in, open(os.devnull, "wb") as nul_out:
-        subprocess.Popen(cmd, stdin=nul_in, stdout=nul_out, stderr=nul_out,
-                         start_new_session=True, close_fds=True)
+           "--repo", str(root), "--store", str(store), "--lock-fd", str(fd)]
+    try:
+        with open(os.devnull, "rb") as nul_in, open(os.devnull, "wb") as nul_out:
+            subprocess.Popen(cmd, stdin=nul_in, stdout=nul_out, stderr=nul_out,
+                             start_new_session=True, pass_fds=(fd,))
+    finally:
+        os.close(fd)  # the child's copy keeps the lock
+    return True
 
 
 def describe(st: dict, alive: bool) -> dict:

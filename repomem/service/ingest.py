@@ -194,13 +194,14 @@ def write_progress(r: Repo, chain: list[git.CommitInfo], have: set[str], tree: s
     return state
 
 
-def index_history(r: Repo, prog: Progress = OFF) -> dict:
+def index_history(r: Repo, prog: Progress = OFF, lock_fd: int | None = None) -> dict:
     """Index the first-parent history behind the tree view, oldest first, in batches stored
     one writer lock at a time (questions and hooks go on meanwhile), then replace the tree
     view with the history's fold.  Holds the backfill lock; returns {"running": True} at once
     when another process holds it.  Killed anywhere, the next run resumes after the last
-    stored batch: records are per commit and stored whole batches at a time."""
-    fd = backfill_lock(r)
+    stored batch: records are per commit and stored whole batches at a time.  LOCK_FD: the
+    backfill lock, taken by the process that started this one (``backfill.spawn``)."""
+    fd = lock_fd if lock_fd is not None else backfill.acquire(r.store.path)
     if fd is None:
         return {"running": True}
     try:
@@ -218,8 +219,9 @@ def index_history(r: Repo, prog: Progress = OFF) -> dict:
             if workers > 1 and len(todo) > RECORD_BATCH else None
         try:
             changes = git.changes(r.root, todo) if workers > 1 else None
-            batches = _batches(r, todo, changes, workers) if changes is not None else \
-                [todo[i:i + RECORD_BATCH] for i in range(0, len(todo), RECORD_BATCH)]
+            size = int(os.environ.get("REPOMEM_BACKFILL_BATCH", RECORD_BATCH))  # tests: small
+            batches = _batches(r, todo, changes, workers) if changes is not None and \
+                size == RECORD_BATCH else [todo[i:i + size] for i in range(0, len(todo), size)]
         except BaseException:
             if pool is not None:
                 pool.shutdown(wait=False)
@@ -253,10 +255,6 @@ def index_history(r: Repo, prog: Progress = OFF) -> dict:
         raise
     finally:
         os.close(fd)
-
-
-def backfill_lock(r: Repo) -> int | None:
-    return backfill.acquire(r.store.path)
 
 
 def _workers(n_commits: int) -> int:

@@ -495,7 +495,7 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
         cover = coverage(r)  # None unless the history behind a tree view is being indexed
         if cover is None or t >= cover["tree"]:
             ranked, lineage, rows = _search_store(r, question, t, n)
-        elif cover["reached"] is not None and t <= cover["reached"]:
+        elif t < cover["whole_before"]:
             ranked, lineage, rows = _search_store(r, question, t, n, history_rows(r, t))
         else:  # never a partial answer: say how far the history is indexed
             return {"question": question, "as_of": iso(t), "answer": None, "facts": [],

@@ -157,23 +157,25 @@ def sync_view(r: Repo, emb=None, fresh: dict | None = None, folded: Ledger | Non
 
 
 def coverage(r: Repo) -> dict | None:
-    """While a tree view's history is indexed: {"reached": the valid time up to which the
-    history is indexed (None: nothing yet), "tree": the tree's commit's valid time}.  An as-of
-    question at or after "tree" is answered by the tree view, at or before "reached" by the
-    history indexed so far, in between by nothing yet.  None when the view is a whole history's
-    fold."""
+    """While a tree view's history is indexed: {"reached": the valid time of the last commit
+    of the indexed part of the history (None: nothing yet), "whole_before": the valid time of
+    the first commit not indexed, "tree": the tree's commit's valid time}.  An as-of question
+    at or after "tree" is answered by the tree view, before "whole_before" by the history
+    indexed so far, in between by nothing yet.  None when the view is a whole history's fold."""
     chain = git.first_parent_chain(r.root)
     have = r.store.ingested()
     pos = tree_base(r, chain, have)
     if pos is None:
         return None
     eff = git.effective_times(chain)
-    reached = None
+    reached = gap = None
     for c in chain[:pos + 1]:
         if c.sha not in have:
+            gap = c  # the first commit not indexed: the history is whole before its time
             break
         reached = c
-    return {"reached": eff[reached.sha] if reached else None, "tree": eff[chain[pos].sha]}
+    return {"reached": eff[reached.sha] if reached else None, "tree": eff[chain[pos].sha],
+            "whole_before": eff[gap.sha] if gap else eff[chain[pos].sha]}
 
 
 def history_rows(r: Repo, t: int) -> tuple[list[dict], list]:

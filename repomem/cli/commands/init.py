@@ -51,14 +51,12 @@ def run(args) -> int:
             out.update(new=stats["new"], commits=stats["commits"],
                        versions=stats["versions"], history="complete")
         if out["history"] != "complete":
-            if args.wait:
-                if backfill.running(r.store.path):
+            if args.wait:  # in this process, unless one runs already
+                if index_history(r, prog).get("running"):
                     backfill.wait(r.store.path)
-                else:
-                    index_history(r, prog)
                 out["history"] = "complete"
-            elif out["history"] != "indexing" or not backfill.running(r.store.path):
-                backfill.spawn(r.root, r.store.path)
+            else:
+                backfill.spawn(r.root, r.store.path)  # none if one runs already
     if args.json:
         print_json(out)
     elif not args.quiet:
