@@ -1,5 +1,6 @@
 """Progress a person can see, on stderr: a bar per phase on a terminal (rich), else one line
-every few seconds (CI, an IDE task, an agent's shell), or nothing (``-q``).  Never stdout, so
+every few seconds (CI, an IDE task, an agent's shell; a phase quicker than that prints
+nothing), or nothing (``-q``).  Never stdout, so
 ``--json`` output stays clean.
 
   with progress.Progress.for_stderr(quiet) as p:
@@ -33,6 +34,7 @@ class Task:
         self.done = 0
         self.started = time.monotonic()
         self.last_line = self.started
+        self.printed = False
         self.rich_id = None
 
     def rate(self) -> float:
@@ -105,27 +107,25 @@ class Progress:
         task = Task(self, name, total, unit)
         if self.rich is not None:
             task.rich_id = self.rich.add_task(name, total=total, unit=unit)
-        elif self.mode == "lines":
-            print(f"repomem: {name}" + (f": {total} {unit}" if total is not None else "") + " ...",
+        yield task
+        # (not on an error: the error's own line says what happened)
+        if self.rich is not None and task.rich_id is not None:
+            self.rich.update(task.rich_id, completed=task.done if total is None else total,
+                             total=total if total is not None else task.done)
+        elif self.mode == "lines" and (task.printed or
+                                       time.monotonic() - task.started >= INTERVAL):
+            spent = time.monotonic() - task.started
+            print(f"repomem: {name}: done, {task.done} {unit} in {spent:.1f} s",
                   file=self.file, flush=True)
-        try:
-            yield task
-        finally:
-            if self.rich is not None and task.rich_id is not None:
-                self.rich.update(task.rich_id, completed=task.done if total is None else total,
-                                 total=total if total is not None else task.done)
-            elif self.mode == "lines":
-                spent = time.monotonic() - task.started
-                print(f"repomem: {name}: done, {task.done} {unit} in {spent:.1f} s",
-                      file=self.file, flush=True)
 
     def _advanced(self, task: Task, n: int) -> None:
         if self.rich is not None and task.rich_id is not None:
             self.rich.advance(task.rich_id, n)
         elif self.mode == "lines":
             now = time.monotonic()
-            if now - task.last_line >= INTERVAL:
+            if now - task.last_line >= INTERVAL:  # a quick phase prints nothing
                 task.last_line = now
+                task.printed = True
                 print(task.line(), file=self.file, flush=True)
 
 
