@@ -77,6 +77,18 @@ def test_current_first_then_history(history, tmp_path):
             assert got["complete"] is False and got["answer"] is None, day
     # after HEAD's day the tree answers
     assert ask(r, "PORT", as_of="2026-03-20")["answer"] == "8023"
+    # facts --as-of and history say the same, never a partial list in silence
+    from repomem.service.query import facts, history
+
+    def then(got):  # what held then (how long it went on holding is past what is indexed)
+        return [{k: v for k, v in f.items() if k not in ("valid_to", "superseded_by",
+                                                          "end_reason")} for f in got["facts"]]
+
+    assert then(facts(r, "2026-03-02")) == then(facts(Repo.open(repo, ref), "2026-03-02"))
+    assert facts(r, "2026-03-02")["complete"] is True
+    got = facts(r, "2026-03-06")
+    assert got["complete"] is False and got["facts"] == []
+    assert history(r, "constant:app.py:PORT")["complete"] is False
     st = backfill.describe(backfill.read_state(store), False)
     assert (st["commits"], st["complete"]) == (24, False)
     index_history(r)
@@ -84,6 +96,7 @@ def test_current_first_then_history(history, tmp_path):
     st = backfill.describe(backfill.read_state(store), False)
     assert (st["done"], st["left"], st["complete"]) == (24, 0, True)
     assert "complete" not in ask(r, "PORT", as_of="2026-03-06")  # a plain as-of answer again
+    assert "complete" not in history(r, "constant:app.py:PORT")
 
 
 def test_init_runs_one_backfill_in_the_background(history, tmp_path):

@@ -538,13 +538,25 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
 def facts(r: Repo, as_of: str | None = None, kind: str | None = None, tx: bool = False) -> dict:
     ensure_view(r)
     t = parse_when(r, as_of)
-    where: dict[str, list[dict]] = {"$and": [{"valid_from": {"$lte": t}}, {"valid_to": {"$gt": t}}]}
-    if kind:
-        where["$and"].append({"kind": kind})
-    with r.store.reader():
-        rows = [at_time(x, t) for x in r.store.rows(where)]
+    cover = coverage(r) if as_of is not None else None  # mid-backfill, see ask()
+    if cover is not None and t < cover["tree"]:
+        if t >= cover["whole_before"]:
+            return {"as_of": iso(t), "facts": [], "complete": False,
+                    "history_indexed_to": iso(cover["reached"])}
+        rows = [x for x in history_rows(r, t)[0] if not kind or x["kind"] == kind]
+    else:
+        where: dict[str, list[dict]] = {"$and": [{"valid_from": {"$lte": t}},
+                                                 {"valid_to": {"$gt": t}}]}
+        if kind:
+            where["$and"].append({"kind": kind})
+        with r.store.reader():
+            rows = r.store.rows(where)
+    rows = [at_time(x, t) for x in rows]
     rows.sort(key=lambda x: (x["kind"], x["path"], x["key"]))
-    return {"as_of": iso(t), "facts": [fact_json(x, tx) for x in rows]}
+    out: dict = {"as_of": iso(t), "facts": [fact_json(x, tx) for x in rows]}
+    if cover is not None:
+        out.update(complete=True, history_indexed_to=iso(cover["reached"]))
+    return out
 
 
 def history(r: Repo, key: str, tx: bool = False) -> dict:
@@ -586,9 +598,12 @@ def history(r: Repo, key: str, tx: bool = False) -> dict:
     with r.store.reader():  # and before its file was renamed, under the old path's key
         rows = _with_moved(r, rows)
     rows.sort(key=lambda x: (x["valid_from"], x["valid_to"]))
-    out = {"key": key, "versions": [fact_json(x, tx) for x in rows]}
+    out: dict = {"key": key, "versions": [fact_json(x, tx) for x in rows]}
     if asked is not None:
         out["answering"] = asked
+    cover = coverage(r)
+    if cover is not None:  # the view is HEAD's tree: earlier versions are not indexed yet
+        out.update(complete=False, history_indexed_to=iso(cover["reached"]))
     return out
 
 
