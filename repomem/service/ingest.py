@@ -55,7 +55,11 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
         else:
             infos = git.commit_infos(r.root, [git.resolve_commit(r.root, x) for x in revs])
         have = r.store.ingested()
-        new = sum(1 for c in infos if c.sha not in have)  # before the provisional ones count
+        # commits a running backfill will index (the history up to the tree's commit) are its
+        # own: a hook's or the daemon's catch-up meanwhile does only the commits after it
+        theirs = claimed(r) if all_history or not revs else set()
+        new = sum(1 for c in infos if c.sha not in have and c.sha not in theirs)  # before the
+        # provisional ones count
         if early:  # mined already, for the provisional snapshot (one recorded_at for both)
             r.store.put_records([rec for rec, _ in early.values()],
                                 next(iter(early.values()))[1])
@@ -65,9 +69,6 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
         regrafted = shallow.remine(r.store, r.root, have)
         if regrafted:  # a record changed under the same commit: the view id cannot tell
             r.store.set_meta(r.store.view_name("view"), {})
-        # commits a running backfill will index (the history up to the tree's commit) are its
-        # own: a hook's or the daemon's catch-up meanwhile does only the commits after it
-        theirs = claimed(r) if all_history or not revs else set()
         todo = [c for c in infos if c.sha not in have and c.sha not in theirs]
         prog = progress if isinstance(progress, Progress) else \
             Progress.for_stderr() if progress or (progress is None and len(todo) > 50) else OFF
