@@ -38,8 +38,7 @@ def run(args) -> int:
     with Progress.for_stderr(args.quiet) as prog:
         if backfill.running(r.store.path):
             out["history"] = "indexing"  # by the backfill an earlier init started
-        elif r.store.exists() and (r.store.get_meta("tree") or {}).get("head") \
-                and (r.store.get_meta(r.store.view_name("view")) or {}).get("complete"):
+        elif r.store.exists() and (r.store.get_meta("tree") or {}).get("head"):
             out["history"] = "resumed"  # a tree view whose backfill was stopped
         elif wants_tree_first(r):
             stats = tree_first(r, prog)
