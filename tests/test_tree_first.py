@@ -257,14 +257,16 @@ def test_progress_bar_on_a_terminal(history, tmp_path):
 
 def test_progress_lines_off_a_terminal(history, tmp_path):
     repo = history[0]
-    env = dict(os.environ, REPOMEM_PROGRESS_INTERVAL="0")
-    proc = subprocess.run([sys.executable, "-m", "repomem", "ingest", "--all", "--json",
-                           "--repo", str(repo), "--store", str(tmp_path / "store")],
+    env = dict(os.environ, REPOMEM_PROGRESS_INTERVAL="0", REPOMEM_TREE_FIRST_MIN="5")
+    proc = subprocess.run([sys.executable, "-m", "repomem", "init", "--no-hooks", "--wait",
+                           "--json", "--repo", str(repo), "--store", str(tmp_path / "store")],
                           env=env, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
-    json.loads(proc.stdout)  # stdout is the JSON alone
-    lines = [ln for ln in proc.stderr.splitlines() if ln.startswith("repomem: history")]
-    assert any("/24 commits" in ln and "/s, ETA" in ln for ln in lines), proc.stderr
+    assert json.loads(proc.stdout)["history"] == "complete"  # stdout is the JSON alone
+    lines = [ln for ln in proc.stderr.splitlines() if ln.startswith("repomem: ")]
+    assert any(ln.startswith("repomem: current tree: ") and "files (" in ln for ln in lines)
+    assert any(ln.startswith("repomem: history: ") and "/24 commits" in ln and "/s, ETA" in ln
+               for ln in lines), proc.stderr
     assert "\r" not in proc.stderr and "━" not in proc.stderr
     # -q: nothing at all
     proc = subprocess.run([sys.executable, "-m", "repomem", "init", "--no-hooks", "-q", "--wait",

@@ -70,8 +70,9 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
         if regrafted:  # a record changed under the same commit: the view id cannot tell
             r.store.set_meta(r.store.view_name("view"), {})
         todo = [c for c in infos if c.sha not in have and c.sha not in theirs]
-        prog = progress if isinstance(progress, Progress) else \
-            Progress.for_stderr() if progress or (progress is None and len(todo) > 50) else OFF
+        # a short run shows nothing (its one line of result, or of error, stays alone)
+        prog = OFF if progress is False or (progress is not True and len(todo) <= 50) else \
+            progress if isinstance(progress, Progress) else Progress.for_stderr()
         fresh: dict = dict(early)  # records mined by this run: the fold need not read them back
         workers = _workers(len(todo))
         # started first: the workers start up while this process cuts the batches (~0.2 s)
