@@ -6,7 +6,7 @@
 HOOK=@HOOK@
 PY=@PYTHON@
 rc=0
-legacy="$(dirname "$0")/$HOOK.legacy"
+legacy="${0%/*}/$HOOK.legacy"  # (no dirname process on git's path)
 if [ -x "$legacy" ]; then
     "$legacy" "$@"
     rc=$?  # a chained hook keeps its own exit status; repomem's part never adds a failure
