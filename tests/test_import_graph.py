@@ -22,7 +22,8 @@ PACKAGE = "repomem"
 CORE = "repomem.core"
 READ_PATH = ["repomem.service.query", "repomem.service.context", "repomem.service.rank",
              "repomem.service.lexical", "repomem.service.question", "repomem.service.agents"]
-WRITE_PATH = ["repomem.service.ingest", "repomem.service.shallow", "repomem.miners",
+WRITE_PATH = ["repomem.service.ingest", "repomem.service.shallow", "repomem.service.current",
+              "repomem.miners",
               "repomem.integrations.worker", "repomem.integrations.hooks",
               "repomem.integrations.watch", "repomem.integrations.daemon"]
 # Imports of the write path that the read path makes on purpose (removed before the check):
@@ -31,6 +32,9 @@ ALLOWED = [
     # view (docs/server.md), and a writer patches the snapshot forward before chromadb loads:
     # both mine a few commits (view.provisional_snapshot).
     ("repomem.service.view", "repomem.miners.mining"),
+    # A tree view (repomem init answers from HEAD's tree while the history is indexed) whose
+    # fold state is lost is mined again by the writer that folds the view, as above.
+    ("repomem.service.view", "repomem.service.current"),
     # The agent context shows uncommitted edits flagged (docs/agents.md): the overlay mines the
     # changed files of the work tree; agents import it best-effort.
     ("repomem.service.agents", "repomem.integrations.overlay"),

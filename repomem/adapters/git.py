@@ -316,3 +316,61 @@ class BlobReader:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+# -- the checked-out tree first (repomem/service/current.py) -----------------------------------
+def tree_files(repo: str | Path, rev: str = "HEAD") -> list[tuple[str, str]]:
+    """(path, blob) of every regular file in REV's tree, in path order (one ``ls-tree``)."""
+    out = git(repo, "ls-tree", "-r", "-z", "--full-tree", rev)
+    files = []
+    for entry in out.split(b"\0"):
+        meta, sep, raw = entry.partition(b"\t")
+        if not sep:
+            continue
+        mode, kind, sha = meta.split()[:3]
+        if kind == b"blob" and mode.startswith(b"100"):
+            files.append((path_text(raw), sha.decode()))
+    return files
+
+
+def last_touches(repo: str | Path, paths: set[str], rev: str = "HEAD") -> dict[str, str]:
+    """path -> the last first-parent commit of REV that changed it, for each of PATHS: one
+    ``git log --first-parent --name-only`` read newest first, stopped once every path is seen
+    (a file untouched for years still costs the whole log; most are seen early)."""
+    import subprocess
+
+    want = set(paths)
+    out: dict[str, str] = {}
+    if not want:
+        return out
+    proc = subprocess.Popen(
+        ["git", "-C", str(repo), "log", "--first-parent", "--no-renames", "--name-only", "-z",
+         "--format=%x01%H", rev, "--"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        env=no_git_env())
+    assert proc.stdout is not None
+    sha = ""
+    buf = b""
+    try:
+        while want:
+            chunk = proc.stdout.read(1 << 16)
+            if not chunk:
+                break
+            buf += chunk
+            *parts, buf = buf.split(b"\0")
+            for tok in parts:
+                tok = tok.lstrip(b"\n")
+                if tok.startswith(b"\x01"):
+                    head_, _, first = tok[1:].partition(b"\n")
+                    sha = head_.decode()
+                    tok = first
+                if not tok:
+                    continue
+                path = path_text(tok)
+                if path in want:
+                    out[path] = sha
+                    want.discard(path)
+    finally:
+        proc.stdout.close()
+        proc.kill()
+        proc.wait()
+    return out

@@ -91,7 +91,19 @@ def catch_up(r) -> dict:
             heads[branch] = head
             r.store.set_meta(r.store.view_name("heads"), heads)
         stats.update(branch=branch, head=head)
+        resume = bool((r.store.get_meta("tree") or {}).get("head"))
+    if resume:
+        resume_backfill(r)
     return stats
+
+
+def resume_backfill(r) -> None:
+    """A tree view whose history is not indexed and no backfill running (it was killed, or
+    the machine rebooted): start it again, detached."""
+    from repomem.service import backfill
+
+    if backfill.spawn(r.root, r.store.path):  # none when one runs
+        log.warning("history behind the tree view is incomplete: backfill started again")
 
 
 def hook_catch_up(r) -> dict:
@@ -163,6 +175,31 @@ def run(root: str | Path, store: str | Path, request: bool = True) -> int:
             return 0
 
 
+def run_backfill(root: Path, store: Path | None, foreground: bool = False,
+                 lock_fd: int | None = None) -> int:
+    """The detached backfill (service/ingest.py ``index_history``): progress lines and errors
+    go to ``<store>/backfill.log``."""
+    from repomem.service.ingest import index_history
+    from repomem.service.progress import Progress
+    from repomem.service.repo import Repo
+
+    r = Repo.open(root, store)
+    if not foreground:
+        _detach_and_log(r.store.path, "backfill.log")
+    logging.basicConfig(level=logging.WARNING, format="repomem backfill: %(message)s")
+    try:
+        stats = index_history(r, Progress("lines"), lock_fd)
+    except Exception as e:  # logged (and in backfill.json); the next init or hook resumes it
+        log.warning("%s failed: %s: %s", time.strftime("%H:%M:%S"), type(e).__name__, e)
+        if os.environ.get("REPOMEM_DEBUG"):
+            raise
+        return 1
+    if not stats.get("running"):
+        log.warning("%s history indexed: %d commits", time.strftime("%H:%M:%S"),
+                    stats.get("commits", 0))
+    return 0
+
+
 def _where(root: str) -> tuple:
     """(HEAD's commit, its branch or "HEAD" when detached) of a work tree, in one git call: it
     runs before every catch-up, on the post-commit path."""
@@ -186,13 +223,13 @@ def _take_pending(store: Path) -> list[str]:
     return [x for x in dict.fromkeys(lines) if x and os.path.isdir(x)]
 
 
-def _detach_and_log(store: Path) -> None:
+def _detach_and_log(store: Path, name: str = "worker.log") -> None:
     try:
         os.setsid()  # survive the hook's process group (Ctrl-C on the git command)
         os.nice(10)  # background work: the user's own git commands come first
     except OSError:
         pass
-    path = store / "worker.log"
+    path = store / name
     try:
         if path.stat().st_size > LOG_LIMIT:
             path.write_text("")
@@ -212,7 +249,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repo", default=".")
     p.add_argument("--store", default=None)
     p.add_argument("--foreground", action="store_true", help="keep the terminal; no log file")
+    p.add_argument("--backfill", action="store_true",
+                   help="index the history behind the tree view (repomem init starts it)")
+    p.add_argument("--lock-fd", type=int, default=None, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if args.backfill:
+        return run_backfill(Path(args.repo), Path(args.store) if args.store else None,
+                            args.foreground, args.lock_fd)
     try:
         if args.store:  # the hooks pass it: no git call, no heavy import before the lock
             root, store = Path(args.repo), Path(args.store)

@@ -21,9 +21,10 @@ from repomem.core.crashpoint import crashpoint
 from repomem.core.errors import RepomemError
 from repomem.core.ledger import Ledger
 from repomem.miners.mining import CommitMiner, mine_batch, worker_pool
-from repomem.service import shallow, viewcache
+from repomem.service import backfill, current, shallow, viewcache
+from repomem.service.progress import OFF, Progress
 from repomem.service.repo import Repo, _embedder, require_store
-from repomem.service.view import EarlyRows, _provisional, sync_view
+from repomem.service.view import EarlyRows, _provisional, ensure_view, sync_view, tree_snapshot
 from repomem.storage import storepath
 
 log = logging.getLogger("repomem")
@@ -37,7 +38,7 @@ PER_COMMIT = 1000  # the cost of a commit besides its bytes to mine, in bytes (a
 
 
 def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
-           create: bool = True, progress: bool | None = None) -> dict:
+           create: bool = True, progress: bool | Progress | None = None) -> dict:
     """Mine the given commits (or the whole first-parent history) and refresh the view."""
     with r.store.writer():
         early: dict = {}
@@ -54,7 +55,11 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
         else:
             infos = git.commit_infos(r.root, [git.resolve_commit(r.root, x) for x in revs])
         have = r.store.ingested()
-        new = sum(1 for c in infos if c.sha not in have)  # before the provisional ones count
+        # commits a running backfill will index (the history up to the tree's commit) are its
+        # own: a hook's or the daemon's catch-up meanwhile does only the commits after it
+        theirs = claimed(r) if all_history or not revs else set()
+        new = sum(1 for c in infos if c.sha not in have and c.sha not in theirs)  # before the
+        # provisional ones count
         if early:  # mined already, for the provisional snapshot (one recorded_at for both)
             r.store.put_records([rec for rec, _ in early.values()],
                                 next(iter(early.values()))[1])
@@ -64,10 +69,10 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
         regrafted = shallow.remine(r.store, r.root, have)
         if regrafted:  # a record changed under the same commit: the view id cannot tell
             r.store.set_meta(r.store.view_name("view"), {})
-        todo = [c for c in infos if c.sha not in have]
-        show = progress if progress is not None else (sys.stderr.isatty() and len(todo) > 50)
-        started = time.time()
-        done = 0
+        todo = [c for c in infos if c.sha not in have and c.sha not in theirs]
+        # a short run shows nothing (its one line of result, or of error, stays alone)
+        prog = OFF if progress is False or (progress is not True and len(todo) <= 50) else \
+            progress if isinstance(progress, Progress) else Progress.for_stderr()
         fresh: dict = dict(early)  # records mined by this run: the fold need not read them back
         workers = _workers(len(todo))
         # started first: the workers start up while this process cuts the batches (~0.2 s)
@@ -90,32 +95,168 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
         # client open while it mines (~50 MB more peak memory, no time saved)
         closed_rows = EarlyRows(r, pre, emb) if pre is not None and workers > 1 else None
         try:
-            for recs in _mined(r, batches, workers, changes, pool):
-                now = int(time.time())
-                r.store.put_records(recs, now)
-                if pre is not None:
-                    # folded already: keeping every record of the history in memory for the
-                    # fold at the end was most of the peak memory (a fallback reads them back)
-                    for rec in recs:
-                        pre.apply(rec, eff[rec.sha], now)
-                    if closed_rows is not None:
-                        closed_rows.write()
-                else:
-                    fresh.update((rec.sha, (rec, now)) for rec in recs)
-                crashpoint("records")
-                done += len(recs)
-                if show:
-                    rate = done / max(time.time() - started, 1e-6)
-                    print(f"\ringested {done}/{len(todo)} commits ({rate:.0f}/s)",
-                          end="", file=sys.stderr, flush=True)
+            with prog, prog.phase("history", total=len(todo), unit="commits") as task:
+                for recs in _mined(r, batches, workers, changes, pool):
+                    _store_batch(r, recs, pre, eff, closed_rows, fresh)
+                    task.advance(len(recs))
         finally:
-            if show:
-                print(file=sys.stderr)
             shallow.note(r.store, r.root, infos)
-            stats = sync_view(r, emb, fresh, pre, patched,
-                              closed_rows.written if closed_rows else None)
+            with prog, prog.phase("view", total=None, unit="versions") as task:
+                stats = sync_view(r, emb, fresh, pre, patched,
+                                  closed_rows.written if closed_rows else None)
+                task.advance(stats.get("versions", 0))
         stats.update(commits=len(infos), new=new, remined=regrafted)
         return stats
+
+
+def _store_batch(r: Repo, recs: list, pre: Ledger | None, eff: dict, closed_rows, fresh: dict):
+    """Store one mined batch; fold it into PRE (a first ingest's ledger), or keep it in FRESH
+    for the fold at the end."""
+    now = int(time.time())
+    r.store.put_records(recs, now)
+    if pre is not None:
+        # folded already: keeping every record of the history in memory for the fold at the
+        # end was most of the peak memory (a fallback reads them back)
+        for rec in recs:
+            pre.apply(rec, eff[rec.sha], now)
+        if closed_rows is not None:
+            closed_rows.write()
+    else:
+        fresh.update((rec.sha, (rec, now)) for rec in recs)
+    crashpoint("records")
+
+
+# -- the checked-out tree first, the history behind it (service/current.py, backfill.py) -------
+TREE_FIRST_MIN = int(os.environ.get("REPOMEM_TREE_FIRST_MIN", "200"))  # commits left to mine
+
+
+def claimed(r: Repo) -> set[str]:
+    """The commits a running backfill indexes (the first-parent history of the tree it
+    started from); empty when none runs."""
+    tree = r.store.get_meta("tree") if r.store.exists() else None
+    if not tree or not backfill.running(r.store.path):
+        return set()
+    return {c.sha for c in git.first_parent_chain(r.root, tree["head"])}
+
+
+def wants_tree_first(r: Repo) -> bool:
+    """Whether ``repomem init`` should answer from HEAD's tree first: the history it would
+    otherwise mine before the first answer is long (TREE_FIRST_MIN commits or more)."""
+    chain = git.first_parent_chain(r.root)
+    have = r.store.ingested() if r.store.exists() else set()
+    return sum(1 for c in chain if c.sha not in have) >= TREE_FIRST_MIN
+
+
+def tree_first(r: Repo, prog: Progress = OFF) -> dict:
+    """Make HEAD's tree answerable now: mine each of its files once, fold them as one record
+    dated file by file (service/current.py) and write that view; the history is left to
+    ``index_history``.  Returns the view's stats."""
+    from repomem.miners import wants
+
+    with r.store.writer():
+        emb = _embedder(r, True)
+        check_miners_version(r)
+        chain = git.first_parent_chain(r.root)
+        if not chain:
+            raise RepomemError("the repository has no commits yet",
+                               hint="commit something first, then run 'repomem init' again")
+        storepath.record_identity(r.store.path, chain[0].sha)
+        head = chain[-1]
+        files = sum(1 for p, _ in git.tree_files(r.root, head.sha) if wants(p))
+        with prog.phase("current tree", total=files, unit="files") as task:
+            ledger = current.tree_ledger(r.root, chain, _workers(files * 4), task)
+        r.store.set_meta("tree", {"head": head.sha})
+        with prog.phase("current view", total=len(ledger.versions), unit="facts") as task:
+            stats = tree_snapshot(r, ledger, emb)  # Chroma's view: the backfill's first step
+            task.advance(len(ledger.versions))
+        write_progress(r, chain, r.store.ingested(), head.sha)
+        stats.update(commits=len(chain), head=head.sha, files=files)
+        return stats
+
+
+def write_progress(r: Repo, chain: list[git.CommitInfo], have: set[str], tree: str,
+                   started: float | None = None, done_at_start: int = 0, **extra) -> dict:
+    """backfill.json: how far the history up to TREE is (``repomem status``)."""
+    upto = next((i for i, c in enumerate(chain) if c.sha == tree), len(chain) - 1)
+    line = chain[:upto + 1]
+    done = sum(1 for c in line if c.sha in have)
+    reached = None  # the last commit of the ingested prefix: as-of questions up to it are whole
+    for c in line:
+        if c.sha not in have:
+            break
+        reached = c
+    now = time.time()
+    rate = (done - done_at_start) / (now - started) if started and now > started else 0.0
+    state = {"head": tree, "total": len(line), "done": done, "complete": done == len(line),
+             "reached": reached.sha if reached else None,
+             "reached_date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(reached.ct))
+             if reached else None,
+             "rate": rate, "updated": int(now), "pid": os.getpid(), **extra}
+    backfill.write_state(r.store.path, state)
+    return state
+
+
+def index_history(r: Repo, prog: Progress = OFF, lock_fd: int | None = None) -> dict:
+    """Index the first-parent history behind the tree view, oldest first, in batches stored
+    one writer lock at a time (questions and hooks go on meanwhile), then replace the tree
+    view with the history's fold.  Holds the backfill lock; returns {"running": True} at once
+    when another process holds it.  Killed anywhere, the next run resumes after the last
+    stored batch: records are per commit and stored whole batches at a time.  LOCK_FD: the
+    backfill lock, taken by the process that started this one (``backfill.spawn``)."""
+    fd = lock_fd if lock_fd is not None else backfill.acquire(r.store.path)
+    if fd is None:
+        return {"running": True}
+    try:
+        tree = (r.store.get_meta("tree") or {}).get("head") or git.head(r.root) or ""
+        chain = git.first_parent_chain(r.root, tree)
+        have = r.store.ingested()
+        todo = [c for c in chain if c.sha not in have]
+        eff = git.effective_times(chain)
+        started, at_start = time.time(), len(chain) - len(todo)
+        write_progress(r, chain, have, tree, started, at_start)
+        with prog.phase("current view in Chroma", total=None, unit="") as task:
+            ensure_view(r)  # the tree view, for as-of questions and facts (a no-op after)
+        workers = _workers(len(todo))
+        pool = worker_pool(r.root, workers, start=True) \
+            if workers > 1 and len(todo) > RECORD_BATCH else None
+        try:
+            changes = git.changes(r.root, todo) if workers > 1 else None
+            size = int(os.environ.get("REPOMEM_BACKFILL_BATCH", RECORD_BATCH))  # tests: small
+            batches = _batches(r, todo, changes, workers) if changes is not None and \
+                size == RECORD_BATCH else [todo[i:i + size] for i in range(0, len(todo), size)]
+        except BaseException:
+            if pool is not None:
+                pool.shutdown(wait=False)
+            raise
+        # folded as batches arrive when this run mines the whole history (the usual case)
+        pre = Ledger() if len(todo) == len(chain) else None
+        with prog.phase("history", total=len(todo), unit="commits") as task:
+            for recs in _mined(r, batches, workers, changes, pool):
+                now = int(time.time())
+                with r.store.writer():
+                    r.store.put_records(recs, now)
+                crashpoint("records")
+                if pre is not None:
+                    for rec in recs:
+                        pre.apply(rec, eff[rec.sha], now)
+                have.update(rec.sha for rec in recs)
+                write_progress(r, chain, have, tree, started, at_start)
+                task.advance(len(recs))
+        with prog.phase("history view", total=None, unit="") as task:
+            with r.store.writer():
+                r.store.set_meta("tree", {})  # caught up: the view is the history's fold
+                # the tree view's snapshot answers meanwhile: its current facts are the same
+                stats = sync_view(r, _embedder(r, False), folded=pre, keep_snapshot=True)
+            task.advance(stats.get("versions", 0))
+        write_progress(r, chain, r.store.ingested(), tree, started, at_start)
+        stats.update(commits=len(chain), new=len(todo), head=tree)
+        return stats
+    except Exception as e:
+        backfill.write_state(r.store.path, dict(backfill.read_state(r.store.path),
+                                                error=f"{type(e).__name__}: {e}"))
+        raise
+    finally:
+        os.close(fd)
 
 
 def _workers(n_commits: int) -> int:

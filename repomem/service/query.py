@@ -28,6 +28,21 @@ def ensure_view(r: Repo) -> int:
     return ensure(r)
 
 
+def coverage(r: Repo) -> dict | None:
+    """service.view.coverage, imported only when a question reads the store of record (see
+    ensure_view)."""
+    from repomem.service.view import coverage as cover
+
+    return cover(r)
+
+
+def history_rows(r: Repo, t: int) -> tuple[list[dict], list]:
+    """service.view.history_rows, imported only when an as-of question needs it."""
+    from repomem.service.view import history_rows as rows
+
+    return rows(r, t)
+
+
 _DATE = re.compile(r"^\d{4}-?\d{2}-?\d{2}$")  # 2026-01-01 and 20260101 alike: a whole day
 _MIN_TS = -62135596800  # 0001-01-01T00:00:00Z, the first second a datetime can show
 
@@ -160,8 +175,9 @@ def _search_snapshot(r: Repo, question: str, n: int):
     return t, ranked, lineage, state.get("missing", 0) + behind, rows
 
 
-def _search_store(r: Repo, question: str, t: int, n: int):
-    """Every version valid at t from Chroma, ranked the same way as the snapshot's rows."""
+def _search_store(r: Repo, question: str, t: int, n: int, given: tuple | None = None):
+    """Every version valid at t from Chroma (or GIVEN: rows and their embeddings), ranked the
+    same way as the snapshot's rows."""
     import numpy as np
 
     from repomem.service.lexical import Lexical
@@ -169,7 +185,7 @@ def _search_store(r: Repo, question: str, t: int, n: int):
 
     with r.store.reader():
         emb = get_embedder(r.store.get_meta("embedder"))
-        rows, embeddings = r.store.valid_rows(t)
+        rows, embeddings = given if given is not None else r.store.valid_rows(t)
     rows = [at_time(x, t) for x in rows]
     if not rows:
         return [], [], rows
@@ -466,6 +482,7 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5,
     n = max(k, ADOPTED_POOL) if not snapshot_only and (
         adopted(question) or adopted(question, added=True)) else k
     hit = _search_snapshot(r, question, n) if as_of is None else None
+    cover = None
     if hit is not None:
         t, ranked, lineage, missing, rows = hit
     elif snapshot_only:
@@ -474,7 +491,15 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5,
     else:
         missing = ensure_view(r)
         t = parse_when(r, as_of)
-        ranked, lineage, rows = _search_store(r, question, t, n)
+        cover = coverage(r)  # None unless the history behind a tree view is being indexed
+        if cover is None or t >= cover["tree"]:
+            ranked, lineage, rows = _search_store(r, question, t, n)
+        elif t < cover["whole_before"]:
+            ranked, lineage, rows = _search_store(r, question, t, n, history_rows(r, t))
+        else:  # never a partial answer: say how far the history is indexed
+            return {"question": question, "as_of": iso(t), "answer": None, "facts": [],
+                    "lineage": [], "unindexed_commits": 0, "complete": False,
+                    "history_indexed_to": iso(cover["reached"])}
     if floor:
         ranked = relevant(question, ranked)
     facts = [dict(fact_json(x), score=x["score"]) for x in ranked]
@@ -504,21 +529,36 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5,
             _reached(facts, versions, reached.group(1))
     if facts and who_why:
         _change(r, facts, versions if first_set else None)  # (read above when first_set)
-    return {"question": question, "as_of": iso(t), "answer": facts[0]["value"] if facts else None,
-            "facts": facts, "lineage": [lineage_json(x) for x in lineage],
-            "unindexed_commits": missing}
+    out = {"question": question, "as_of": iso(t), "answer": facts[0]["value"] if facts else None,
+           "facts": facts, "lineage": [lineage_json(x) for x in lineage],
+           "unindexed_commits": missing}
+    if hit is None and as_of is not None and cover is not None:  # answered mid-backfill
+        out.update(complete=True, history_indexed_to=iso(cover["reached"]))
+    return out
 
 
 def facts(r: Repo, as_of: str | None = None, kind: str | None = None, tx: bool = False) -> dict:
     ensure_view(r)
     t = parse_when(r, as_of)
-    where: dict[str, list[dict]] = {"$and": [{"valid_from": {"$lte": t}}, {"valid_to": {"$gt": t}}]}
-    if kind:
-        where["$and"].append({"kind": kind})
-    with r.store.reader():
-        rows = [at_time(x, t) for x in r.store.rows(where)]
+    cover = coverage(r) if as_of is not None else None  # mid-backfill, see ask()
+    if cover is not None and t < cover["tree"]:
+        if t >= cover["whole_before"]:
+            return {"as_of": iso(t), "facts": [], "complete": False,
+                    "history_indexed_to": iso(cover["reached"])}
+        rows = [x for x in history_rows(r, t)[0] if not kind or x["kind"] == kind]
+    else:
+        where: dict[str, list[dict]] = {"$and": [{"valid_from": {"$lte": t}},
+                                                 {"valid_to": {"$gt": t}}]}
+        if kind:
+            where["$and"].append({"kind": kind})
+        with r.store.reader():
+            rows = r.store.rows(where)
+    rows = [at_time(x, t) for x in rows]
     rows.sort(key=lambda x: (x["kind"], x["path"], x["key"]))
-    return {"as_of": iso(t), "facts": [fact_json(x, tx) for x in rows]}
+    out: dict = {"as_of": iso(t), "facts": [fact_json(x, tx) for x in rows]}
+    if cover is not None:
+        out.update(complete=True, history_indexed_to=iso(cover["reached"]))
+    return out
 
 
 def history(r: Repo, key: str, tx: bool = False, words: bool = True) -> dict:
@@ -564,9 +604,12 @@ def history(r: Repo, key: str, tx: bool = False, words: bool = True) -> dict:
     with r.store.reader():  # and before its file was renamed, under the old path's key
         rows = _with_moved(r, rows)
     rows.sort(key=lambda x: (x["valid_from"], x["valid_to"]))
-    out = {"key": key, "versions": [fact_json(x, tx) for x in rows]}
+    out: dict = {"key": key, "versions": [fact_json(x, tx) for x in rows]}
     if asked is not None:
         out["answering"] = asked
+    cover = coverage(r)
+    if cover is not None:  # the view is HEAD's tree: earlier versions are not indexed yet
+        out.update(complete=False, history_indexed_to=iso(cover["reached"]))
     return out
 
 

@@ -20,7 +20,7 @@ from repomem.core.errors import RepomemError
 from repomem.core.ledger import Ledger, fold
 from repomem.core.model import short_hash
 from repomem.miners.mining import CommitMiner
-from repomem.service import summaries, viewcache
+from repomem.service import current, summaries, viewcache
 from repomem.service.repo import Repo, _embedder, require_store
 from repomem.storage import atomic, foldstate
 from repomem.storage.store import FOREVER, version_document, version_meta, version_row
@@ -35,12 +35,33 @@ def _target(r: Repo) -> tuple[list[str], dict[str, int], str, int, str | None]:
     HEAD as read for all of these)."""
     chain = git.first_parent_chain(r.root)
     have = r.store.ingested()
-    applied = [c.sha for c in chain if c.sha in have]
+    base = tree_base(r, chain, have)
+    if base is None:
+        applied = [c.sha for c in chain if c.sha in have]
+        missing = len(chain) - len(applied)
+    else:  # the tree view while its history is indexed: the tree, then the commits after it
+        after = chain[base + 1:]
+        applied = [current.tree_name(chain[base].sha)] + [c.sha for c in after if c.sha in have]
+        missing = len(after) + 1 - len(applied)
     # Cached LLM summaries change purpose texts, so they are part of what the view is built from.
     extra = summaries.digest(r.store.path)
     head = chain[-1].sha if chain else None
     vid = view_id(head, applied + ([extra] if extra else []))
-    return applied, git.effective_times(chain), vid, len(chain) - len(applied), head
+    return applied, git.effective_times(chain), vid, missing, head
+
+
+def tree_base(r: Repo, chain: list[git.CommitInfo], have: set[str]) -> int | None:
+    """The index in CHAIN of the commit whose tree the view starts from (``repomem init``
+    indexes the checked-out tree first, service/current.py) while the history up to it is not
+    all ingested yet; None when the view is the history's fold (no tree view, the history has
+    caught up, or HEAD is not on the tree's line any more)."""
+    tree = r.store.get_meta("tree")
+    if not tree:
+        return None
+    pos = next((i for i, c in enumerate(chain) if c.sha == tree.get("head")), None)
+    if pos is None or all(c.sha in have for c in chain[:pos + 1]):
+        return None
+    return pos
 
 
 def view_is_current(r: Repo) -> tuple[bool, int]:
@@ -58,13 +79,15 @@ def _records(r: Repo, shas: list[str], fresh: dict | None) -> dict:
 
 
 def sync_view(r: Repo, emb=None, fresh: dict | None = None, folded: Ledger | None = None,
-              patched: tuple | None = None, written: set[str] | None = None) -> dict:
+              patched: tuple | None = None, written: set[str] | None = None,
+              keep_snapshot: bool = False) -> dict:
     """FOLDED: a ledger the caller folded from nothing, used when it applied exactly the records
     the view is the fold of (a first ingest folds batch by batch while workers mine).
     WRITTEN: ids of FOLDED's closed versions the caller wrote to Chroma meanwhile (``EarlyRows``).
     PATCHED: (summaries digest, ledger): the saved fold state as this writer loaded it, with
     records applied on top and ``dirty`` saying what they changed (the provisional snapshot's
-    work, not done twice)."""
+    work, not done twice).  KEEP_SNAPSHOT: the snapshot's current facts are this view's too
+    (a tree view the history's fold replaces): it answers until the new one is written."""
     with r.store.writer():
         emb = emb or _embedder(r, False)
         applied, eff, vid, missing, head = _target(r)
@@ -75,7 +98,7 @@ def sync_view(r: Repo, emb=None, fresh: dict | None = None, folded: Ledger | Non
             return {"versions": r.store.count_versions(), "added": 0, "updated": 0, "dropped": 0}
         # Marked incomplete first: a crash mid-sync leaves a view that the next run redoes.
         known = viewcache.known_docs(r.store)  # its tokens serve the next snapshot's index
-        if viewcache.state(r.store).get("id") != vid:
+        if viewcache.state(r.store).get("id") != vid and not keep_snapshot:
             viewcache.invalidate(r.store)
         # (else it is this view already, the post-commit snapshot: questions asked while Chroma
         # is written are answered from it, not from Chroma after the writer's lock is released)
@@ -105,6 +128,17 @@ def sync_view(r: Repo, emb=None, fresh: dict | None = None, folded: Ledger | Non
             rows_written = None
             if folded is not None and folded.applied == applied:
                 ledger, rows_written = folded, written
+            elif current.tree_head(applied) is not None:  # the tree view
+                ledger = _load_fold(r, extra)
+                if ledger is None or ledger.closed_before or \
+                        applied[:len(ledger.applied)] != ledger.applied:
+                    # its fold state is lost (or of another view): mine the tree again
+                    ledger = current.tree_ledger(r.root, git.first_parent_chain(
+                        r.root, current.tree_head(applied) or "HEAD"))
+                new = applied[len(ledger.applied):]
+                recs = _records(r, new, fresh)
+                for s in new:
+                    ledger.apply(recs[s][0], eff[s], recs[s][1])
             else:
                 recs = _records(r, applied, fresh)
                 ledger = fold([(recs[s][0], eff[s], recs[s][1]) for s in applied])
@@ -120,6 +154,71 @@ def sync_view(r: Repo, emb=None, fresh: dict | None = None, folded: Ledger | Non
         _write_snapshot(r, state, emb, missing, known)
         stats["versions"] = ledger.total_versions
         return stats
+
+
+def coverage(r: Repo) -> dict | None:
+    """While a tree view's history is indexed: {"reached": the valid time of the last commit
+    of the indexed part of the history (None: nothing yet), "whole_before": the valid time of
+    the first commit not indexed, "tree": the tree's commit's valid time}.  An as-of question
+    at or after "tree" is answered by the tree view, before "whole_before" by the history
+    indexed so far, in between by nothing yet.  None when the view is a whole history's fold."""
+    chain = git.first_parent_chain(r.root)
+    have = r.store.ingested()
+    pos = tree_base(r, chain, have)
+    if pos is None:
+        return None
+    eff = git.effective_times(chain)
+    reached = gap = None
+    for c in chain[:pos + 1]:
+        if c.sha not in have:
+            gap = c  # the first commit not indexed: the history is whole before its time
+            break
+        reached = c
+    return {"reached": eff[reached.sha] if reached else None, "tree": eff[chain[pos].sha],
+            "whole_before": eff[gap.sha] if gap else eff[chain[pos].sha]}
+
+
+def history_rows(r: Repo, t: int) -> tuple[list[dict], list]:
+    """The versions valid at t folded from the stored history up to t (an as-of question during
+    a backfill, at a time the history has reached), with their embeddings: as
+    ``Store.valid_rows`` gives them from a whole history's view."""
+    chain = [c for c in git.first_parent_chain(r.root)]
+    eff = git.effective_times(chain)
+    shas = [c.sha for c in chain if eff[c.sha] <= t]
+    with r.store.reader():
+        emb = get_embedder(r.store.get_meta("embedder"))
+        recs = r.store.load_records(shas)
+    ledger = fold([(recs[s][0], eff[s], recs[s][1]) for s in shas if s in recs])
+    versions = [v for v in ledger.versions if v.valid_at(t)]
+    versions = summaries.apply(r.store.path, versions)
+    rows = [version_row(v.id, dict(version_meta(v), doc_hash="")) for v in versions]
+    return rows, emb.embed([version_document(v) for v in versions]) if versions else []
+
+
+def tree_snapshot(r: Repo, ledger: Ledger, emb) -> dict:
+    """Make a tree view (service/current.py) answerable without Chroma: save it as the fold
+    state and write the current-view snapshot from it, for the view id ``_target`` gives while
+    the history is indexed.  The Chroma view is written by the next writer (the backfill's
+    first step, or a reader's ``ensure_view``), from this fold state.  Under the writer lock."""
+    import numpy as np
+
+    applied, eff, vid, missing, head = _target(r)
+    if applied != ledger.applied:
+        raise RepomemError("HEAD moved while its tree was indexed",
+                           hint="run 'repomem init' again")
+    extra = summaries.digest(r.store.path)
+    _save_fold(r, ledger, extra)
+    versions = summaries.apply(r.store.path, list(ledger.open.values()))
+    rows = []
+    for v in versions:
+        meta = version_meta(v)
+        meta["doc_hash"] = short_hash(version_document(v))
+        rows.append(version_row(v.id, meta))
+    vectors = np.asarray(emb.embed([version_document(v) for v in versions]), dtype=np.float32)
+    state = {"id": vid, "complete": True, "head": head, "head_time": eff.get(head or ""),
+             "embedder": emb.name, "missing": missing}
+    viewcache.write(r.store, state, rows, vectors)
+    return {"versions": len(versions)}
 
 
 class EarlyRows:
@@ -196,8 +295,10 @@ def _provisional(r: Repo) -> tuple[dict, tuple | None]:
         return {}, None
     extra = summaries.digest(r.store.path)
     ledger = _load_fold(r, extra)
-    if ledger is None or not ledger.applied or state.get("head") != ledger.applied[-1] or \
-            state.get("id") != view_id(ledger.applied[-1], ledger.applied + ([extra] if extra else [])):
+    last = ledger.applied[-1].removeprefix(current.TREE) if ledger is not None and \
+        ledger.applied else None  # a tree view's head is its tree's commit
+    if ledger is None or not ledger.applied or state.get("head") != last or \
+            state.get("id") != view_id(last, ledger.applied + ([extra] if extra else [])):
         return {}, None  # the snapshot and the fold state are not of one view
     if isinstance(state.get("head_time"), int):  # the new commits only, not the whole history
         new = git.first_parent_chain(r.root, limit=behind)
@@ -263,8 +364,8 @@ def ensure_view(r: Repo) -> int:
         return published(r)
     require_store(r)
     with r.store.reader():
-        current, missing = view_is_current(r)
-    if not current:
+        is_current, missing = view_is_current(r)
+    if not is_current:
         sync_view(r)
     return missing
 

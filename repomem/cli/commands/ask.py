@@ -55,6 +55,10 @@ def run(args) -> int:
     # last one says so.
     for note in result.get("lineage", ()):
         echo(lineage_line(note))
+    if result.get("complete") is False:  # mid-backfill: the history has not reached that date
+        echo(f"not answered: the history is indexed up to {result['history_indexed_to'] or 'no date yet'},"
+             f" before {result['as_of']}; 'repomem status' shows how far it is")
+        return 0
     if not result["facts"]:
         echo(MARKER)
         return 0

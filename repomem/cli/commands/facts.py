@@ -26,6 +26,10 @@ def run(args) -> int:
     if args.json:
         print_json(result)
         return 0
+    if result.get("complete") is False:  # mid-backfill: the history has not reached that date
+        echo(f"not answered: the history is indexed up to "
+             f"{result['history_indexed_to'] or 'no date yet'}, before {result['as_of']}; "
+             "'repomem status' shows how far it is")
     for f in result["facts"]:
         echo(f"{f['kind']:<10} {f['subject']}: {f['value']}   ({f['path']}:{f['line']})")
     return 0

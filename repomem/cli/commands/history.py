@@ -33,6 +33,9 @@ def run(args) -> int:
     if result.get("answering"):
         echo(f"no key is named {result['answering']!r}; the history of its best answer:")
     echo(result["key"])
+    if result.get("complete") is False:
+        echo(f"  (the history is indexed up to {result['history_indexed_to'] or 'no date yet'} "
+             "only: earlier versions may be missing; 'repomem status' shows how far it is)")
     for v in result["versions"]:
         end = v["valid_to"] or "now"
         why = f" ({v['end_reason']})" if v["end_reason"] else ""

@@ -15,7 +15,7 @@ HELP = "ingest commits (--all, or REV...)"
 def add_arguments(p) -> None:
     common(p, json_flag=True)
     p.add_argument("--all", action="store_true", help="the whole first-parent history of HEAD")
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress line")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
     p.add_argument("revs", nargs="*", metavar="REV", help="commits to ingest")
 
 
@@ -23,8 +23,10 @@ def run(args) -> int:
     from repomem.service.ingest import ingest
 
     r = open_repo(args)
-    stats = ingest(r, revs=args.revs, all_history=args.all or not args.revs,
-                   progress=False if args.quiet or args.json else None)
+    from repomem.service.progress import Progress
+
+    with Progress.for_stderr(args.quiet) as prog:  # on stderr: --json keeps stdout clean
+        stats = ingest(r, revs=args.revs, all_history=args.all or not args.revs, progress=prog)
     if args.json:
         print_json(stats)
     elif not args.quiet:

@@ -1,14 +1,12 @@
 #!/bin/sh
-# repomem git hook: notes that indexing is due and hands it to a detached worker, then returns.
-# It never makes a git command fail and never waits for indexing.
+# repomem git hook: notes that indexing is due and hands it to the daemon or a detached worker,
+# then returns.  It never makes a git command fail and never waits for indexing.
 # ID: repomem-@ID@
-# Written by `repomem hooks install`; `repomem hooks uninstall` removes it and restores any hook
-# that was here before (kept as @HOOK@.legacy, and run first).
+# `repomem hooks uninstall` removes it and restores the hook kept as @HOOK@.legacy (run first).
 HOOK=@HOOK@
 PY=@PYTHON@
-
 rc=0
-legacy="$(dirname "$0")/$HOOK.legacy"
+legacy="${0%/*}/$HOOK.legacy"  # (no dirname process on git's path)
 if [ -x "$legacy" ]; then
     "$legacy" "$@"
     rc=$?  # a chained hook keeps its own exit status; repomem's part never adds a failure
@@ -43,15 +41,17 @@ esac
 [ -d "$STORE" ] || exit $rc  # no store (repomem init not run): nothing to keep fresh
 # One line per request: the work tree it came from (worktrees share the store, each has a view).
 printf '%s\n' "$PWD" >> "$STORE/pending" 2>/dev/null
-# A running worker re-checks the pending marker before it exits: no new process is needed.
-# (A running `repomem daemon` watches the marker too, but its liveness is a lock that sh cannot
-# test portably, so the worker started below checks it and leaves at once.)
-if [ -f "$STORE/worker.pid" ] && read -r pid < "$STORE/worker.pid" \
-        && kill -0 "$pid" 2>/dev/null; then
-    exit $rc
+# A running daemon watches the marker: no process is started.  Its liveness is the flock it
+# holds on daemon.lock (which names it), read from /proc/locks (Linux; else the worker checks).
+if read -r dpid 2>/dev/null < "$STORE/daemon.lock" && [ -r /proc/locks ]; then
+    while read -r _ kind _ mode pid _; do
+        [ "$kind $mode $pid" = "FLOCK WRITE $dpid" ] && exit $rc
+    done < /proc/locks
 fi
-if [ -x "$PY" ]; then
-    "$PY" -m repomem.integrations.worker "$HOOK" --repo "$PWD" --store "$STORE" </dev/null >/dev/null 2>&1 &
+# A running worker re-checks the pending marker before it exits: no new process is needed.
+read -r pid 2>/dev/null < "$STORE/worker.pid" && kill -0 "$pid" 2>/dev/null && exit $rc
+if [ -x "$PY" ]; then  # under nice: the worker's start yields the CPU to git at once
+    nice "$PY" -m repomem.integrations.worker "$HOOK" --repo "$PWD" --store "$STORE" </dev/null >/dev/null 2>&1 &
 elif command -v repomem >/dev/null 2>&1; then
     repomem hooks run "$HOOK" --repo "$PWD" --store "$STORE" </dev/null >/dev/null 2>&1 &
 fi
