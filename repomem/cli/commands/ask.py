@@ -46,6 +46,10 @@ def run(args) -> int:
     if args.json:
         print_json(result)
         return 0
+    if result.get("complete") is False:  # mid-backfill: the history has not reached that date
+        echo(f"not answered: the history is indexed up to {result['history_indexed_to'] or 'no date yet'},"
+             f" before {result['as_of']}; 'repomem status' shows how far it is")
+        return 0
     if not result["facts"] and not result.get("lineage"):
         echo("no fact matches this question")
         return 0
@@ -55,10 +59,6 @@ def run(args) -> int:
     # last one says so.
     for note in result.get("lineage", ()):
         echo(lineage_line(note))
-    if result.get("complete") is False:  # mid-backfill: the history has not reached that date
-        echo(f"not answered: the history is indexed up to {result['history_indexed_to'] or 'no date yet'},"
-             f" before {result['as_of']}; 'repomem status' shows how far it is")
-        return 0
     if not result["facts"]:
         echo(MARKER)
         return 0
