@@ -32,8 +32,9 @@ BUDGETS = (HOOK_BUDGET, CLI_BUDGET)
 QUICK_REPOS = ("microblog", "spring-boot-realworld-example-app")
 SPLITS = ("training", "held-out")
 
-# "- subject: `value` (path:line, commit ...": the provenance of one fact's bullet
-_PROV = re.compile(r"\(([^()\s]+?):(\d+)[,)]")
+# "- `subject`: `value` (`path`:line, commit ...": the provenance of one fact's bullet (the
+# path in a code span, as every mined string of an agent's block is)
+_PROV = re.compile(r"\(`?([^()\s`]+?)`?:(\d+)[,)]")
 
 
 def load(tdir: Path = TASKS, repos: list[str] | None = None, quick: bool = False) -> dict:
