@@ -54,7 +54,7 @@ class Parser(argparse.ArgumentParser):
 
 # Arguments that name files: their undecodable bytes are the file system's, kept as they are.
 _PATH_METAVARS = ("DIR", "PATH", "PNG")
-_MAX_NUMBER = 10**6  # a count, budget or delay beyond this is a typo, not a request
+_MAX_NUMBER = 10**6  # seconds: a delay beyond this is a typo, not a request
 
 
 def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
@@ -70,10 +70,9 @@ def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -
         if action.nargs is None and isinstance(value, list):  # argparse's own quirk: --as-of=--
             raise RepomemError(f"{flag} needs a value",
                                hint=f"see 'repomem {args.command} --help'")
-        if action.type in (int, float) and isinstance(value, (int, float)) and \
-                not 0 <= value <= _MAX_NUMBER:
+        if action.type is float and isinstance(value, float) and not 0 <= value <= _MAX_NUMBER:
             raise RepomemError(f"{flag} must be a number from 0 to {_MAX_NUMBER}, not {value}",
-                               hint=f"see 'repomem {args.command} --help'")
+                               hint=f"see 'repomem {args.command} --help'")  # nan, inf, -1
         if action.metavar in _PATH_METAVARS:
             continue
         if isinstance(value, str):

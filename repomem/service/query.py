@@ -15,7 +15,7 @@ from repomem.core.model import DESCRIPTIVE_ATTRS
 from repomem.service import viewcache
 from repomem.service.lexical import own_names
 from repomem.service.question import adopted, mentions
-from repomem.service.repo import Repo
+from repomem.service.repo import Repo, check_intact
 from repomem.service.view import ensure_view
 from repomem.storage.store import FOREVER
 
@@ -137,6 +137,8 @@ def _search_snapshot(r: Repo, question: str, n: int):
         snapshot_ready(r)
     elif not r.store.exists():
         return None
+    else:
+        check_intact(r)  # a snapshot of a damaged store would answer as if nothing happened
     # No store lock: the snapshot is one file that writers replace atomically.
     snap = viewcache.load_search(r.store)
     if snap is None:

@@ -21,7 +21,7 @@ from repomem.core.ledger import Ledger, fold
 from repomem.core.model import short_hash
 from repomem.miners.mining import CommitMiner
 from repomem.service import summaries, viewcache
-from repomem.service.repo import Repo, _embedder, require_store
+from repomem.service.repo import Repo, _embedder, check_intact, require_store
 from repomem.storage import atomic, foldstate
 from repomem.storage.store import version_document, version_meta, version_row
 
@@ -255,6 +255,7 @@ def ensure_view(r: Repo) -> int:
     if r.store.remote is not None:  # readers answer from the published view, never rewrite it
         return published(r)
     require_store(r)
+    check_intact(r)
     with r.store.reader():
         current, missing = view_is_current(r)
     if not current:

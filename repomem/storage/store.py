@@ -27,6 +27,7 @@ from repomem.storage import atomic
 from repomem.storage.chromaimport import import_chromadb
 from repomem.storage.recordstore import RecordStore, SqliteRecords
 
+CHROMA_FILE = "chroma.sqlite3"  # Chroma's database: the version view
 SNAPSHOT = "current-view.npz"  # the current-view snapshot (repomem/service/viewcache.py)
 SCHEMA = 4  # 2: version payload in one JSON field; 3: records in packs; 4: records in SQLite
 FOREVER = 253402300799  # 9999-12-31T23:59:59Z: valid_to of a current version (Chroma has no null)
