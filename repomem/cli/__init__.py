@@ -133,9 +133,10 @@ def main(argv: list[str] | None = None) -> int:
         known = explain(e, *_store_of(args))
         url = getattr(args, "chroma", None) or os.environ.get("REPOMEM_CHROMA_URL")
         if known is None and url:
-            from repomem.storage.remote import explain_remote
+            from repomem.storage.remote import explain_remote, from_server
 
-            known = explain_remote(e, url)
+            if from_server(e):
+                known = explain_remote(e, url)
         if known is not None:
             return _report(known)
         if os.environ.get("REPOMEM_DEBUG"):

@@ -29,19 +29,27 @@ def _http_view_state(r) -> dict | None:
     ordinary path, which reports errors properly."""
     import urllib.request
 
+    from repomem.storage.remote import CONNECT_S, max_response
+
+    def load(resp):  # a capped read: the ordinary path reports an oversized answer
+        data = resp.read(max_response() + 1)
+        if len(data) > max_response():
+            raise ValueError("response over the cap")
+        return json.loads(data)
+
     rem = r.store.remote
     url = (rem.url if "://" in rem.url else f"http://{rem.url}").rstrip("/")
     base = f"{url}/api/v2/tenants/default_tenant/databases/default_database/collections"
     headers = {TOKEN_HEADER: rem.token} if rem.token else {}
     try:
         req = urllib.request.Request(f"{base}/{rem.prefix}_meta", headers=headers)
-        with urllib.request.urlopen(req, timeout=5) as resp:
-            cid = json.load(resp)["id"]
+        with urllib.request.urlopen(req, timeout=CONNECT_S) as resp:
+            cid = load(resp)["id"]
         body = json.dumps({"ids": [r.store.view_name("view")], "include": ["metadatas"]})
         req = urllib.request.Request(f"{base}/{cid}/get", data=body.encode(), method="POST",
                                      headers={**headers, "Content-Type": "application/json"})
-        with urllib.request.urlopen(req, timeout=5) as resp:
-            got = json.load(resp)
+        with urllib.request.urlopen(req, timeout=CONNECT_S) as resp:
+            got = load(resp)
         return json.loads(got["metadatas"][0]["value"]) if got["ids"] else None
     except Exception:
         return None
