@@ -274,6 +274,10 @@ def published(r) -> int:
         raise RepomemError(f"nothing published for {r.store.remote.name} on "
                            f"{r.store.remote.url} yet",
                            hint="run 'repomem publish' (in CI, on the default branch)")
+    from repomem.service.serverview import check_identity, check_view
+
+    check_identity(r, publishing=False)
+    check_view(r, state)
     _refresh_snapshot(r, state)
     have = r.store.ingested()
     return sum(1 for c in git.first_parent_chain(r.root) if c.sha not in have)
@@ -284,6 +288,8 @@ def _refresh_snapshot(r, state: dict) -> None:
     HEAD is a few first-parent commits past the published head (a branch's view: the default
     branch's ledger plus the branch's commits, folded locally and never published from here).
     Rewritten only when the server's view or HEAD moved."""
+    from repomem.service.serverview import view_mark
+
     base = r.store.path / "server-view"
     head = git.head(r.root)
     snap = viewcache.load_any(r.store)
@@ -291,11 +297,11 @@ def _refresh_snapshot(r, state: dict) -> None:
         seen = base.read_text()
     except OSError:
         seen = None
-    if seen == state["id"] and snap is not None and snap[0].get("head") == head:
+    if seen == view_mark(state) and snap is not None and snap[0].get("head") == head:
         return
     with r.store.writer():  # the local lock: one process writes the cache at a time
         emb = get_embedder(r.store.get_meta("embedder"))
         _write_snapshot(r, state, emb, 0)
         if head != state.get("head"):
             provisional_snapshot(r)  # records it mines stay local: readers never publish
-        atomic.write_text(base, state["id"])
+        atomic.write_text(base, view_mark(state))

@@ -426,20 +426,34 @@ class Store:
     def valid_rows(self, t: int) -> tuple[list[dict], list]:
         """Every version valid at t with its embedding: what an as-of question is ranked over."""
         got = self._col("versions").get(where=valid_at(t), include=["metadatas", "embeddings"])
-        rows = [version_row(i, m) for i, m in zip(got["ids"], got["metadatas"])]
+        rows = self._version_rows(got)
         return rows, got["embeddings"] if len(rows) else []
 
     def rows(self, where: dict | None = None) -> list[dict]:
         got = self._col("versions").get(where=where, include=["metadatas"])
-        return [version_row(i, m) for i, m in zip(got["ids"], got["metadatas"])]
+        return self._version_rows(got)
 
     def current_rows(self) -> tuple[list[dict], list]:
         """Versions still open (valid_to = FOREVER), with their embeddings, for the snapshot."""
         got = self._col("versions").get(where={"valid_to": FOREVER},
                                         include=["metadatas", "embeddings"])
-        rows = [version_row(i, m) for i, m in zip(got["ids"], got["metadatas"])]
+        rows = self._version_rows(got)
         return rows, got["embeddings"] if len(rows) else []
 
     def get_rows(self, ids: list[str]) -> list[dict]:
         got = self._col("versions").get(ids=ids, include=["metadatas"])
+        return self._version_rows(got)
+
+    def _version_rows(self, got) -> list[dict]:
+        """Rows of a Chroma ``get``; a server's are checked first (repomem/storage/rowcheck.py):
+        anyone with its token can write any row."""
+        if self.remote is not None:
+            from repomem.storage.rowcheck import bad_row, check_version
+
+            name = f"{self.prefix}_{self.view_name('versions')}"
+            ids, metas = got.get("ids"), got.get("metadatas")
+            if not isinstance(ids, list) or not isinstance(metas, list) or len(ids) != len(metas):
+                raise bad_row(self.remote, name, "", "the server's answer has no rows")
+            for i, m in zip(ids, metas):
+                check_version(self.remote, name, i, m)
         return [version_row(i, m) for i, m in zip(got["ids"], got["metadatas"])]
