@@ -88,7 +88,9 @@ from repomem.miners._base import (
 # 15: a Dockerfile's CMD and ENTRYPOINT, the final stage's (docker:<path>:cmd, :entrypoint).
 # 16: records say which files git detected as renamed (moves), so a setting of a renamed file
 #     keeps its history under the new path.
-MINERS_VERSION = 16
+# 17: the redactor: a secret named in prose (a docstring's "password Tr0ub4dor3xyzzyQ") is
+#     redacted; a secret-named value that is a number, a short word or an identifier is not.
+MINERS_VERSION = 17
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",
            "MineError", "Miner", "all_miners", "excerpt", "mine_file", "redact_stored", "register_miner",
