@@ -482,8 +482,10 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
     """The k best facts valid now (or at as_of), best first.  lineage: for each retired name the
     question used, the key's current name and when it changed (the only place an old name is
     ever shown)."""
+    from repomem.service.bounds import bounded_question
     from repomem.service.rank import taken_up
 
+    question, cut = bounded_question(question)  # the one place a question's cost is bounded
     # more candidates when the question may ask when a name was taken up (see _adopted)
     n = max(k, ADOPTED_POOL) if adopted(question) or adopted(question, added=True) else k
     hit = _search_snapshot(r, question, n) if as_of is None else None
@@ -521,7 +523,7 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5) -> dict:
         _change(r, facts, versions if first_set else None)  # (read above when first_set)
     return {"question": question, "as_of": iso(t), "answer": facts[0]["value"] if facts else None,
             "facts": facts, "lineage": [lineage_json(x) for x in lineage],
-            "unindexed_commits": missing}
+            "unindexed_commits": missing, **({"note": cut} if cut else {})}
 
 
 def facts(r: Repo, as_of: str | None = None, kind: str | None = None, tx: bool = False) -> dict:
