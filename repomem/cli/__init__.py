@@ -121,6 +121,11 @@ def main(argv: list[str] | None = None) -> int:
         if getattr(args, opt, None):
             os.environ[var] = getattr(args, opt)
     try:
+        if args.command == "ask":  # cold processes take turns (repomem/cli/slots.py)
+            from repomem.cli.slots import turn
+
+            with turn():
+                return int(args._run(args) or 0)
         return int(args._run(args) or 0)
     except RepomemError as e:
         return _report(e)
