@@ -27,10 +27,11 @@ def default_branch(root) -> str:
 def _http_view_state(r) -> dict | None:
     """The server's view state over plain HTTP (Chroma's v2 REST API), without importing
     chromadb's client (~0.8 s of a fresh `ask`).  None on any failure: the caller then takes the
-    ordinary path, which reports errors properly."""
+    ordinary path, which reports errors properly -- except a server that does not answer in
+    time, which is said at once (the ordinary path would wait for it again)."""
     import urllib.request
 
-    from repomem.storage.remote import CONNECT_S, max_response
+    from repomem.storage.remote import max_response, read_timeout
 
     def load(resp):  # a capped read: the ordinary path reports an oversized answer
         data = resp.read(max_response() + 1)
@@ -44,15 +45,19 @@ def _http_view_state(r) -> dict | None:
     headers = {TOKEN_HEADER: rem.token} if rem.token else {}
     try:
         req = urllib.request.Request(f"{base}/{rem.prefix}_meta", headers=headers)
-        with urllib.request.urlopen(req, timeout=CONNECT_S) as resp:
+        with urllib.request.urlopen(req, timeout=read_timeout()) as resp:
             cid = load(resp)["id"]
         body = json.dumps({"ids": [r.store.view_name("view")], "include": ["metadatas"]})
         req = urllib.request.Request(f"{base}/{cid}/get", data=body.encode(), method="POST",
                                      headers={**headers, "Content-Type": "application/json"})
-        with urllib.request.urlopen(req, timeout=CONNECT_S) as resp:
+        with urllib.request.urlopen(req, timeout=read_timeout()) as resp:
             got = load(resp)
         return json.loads(got["metadatas"][0]["value"]) if got["ids"] else None
-    except Exception:
+    except Exception as e:
+        if isinstance(e, TimeoutError) or isinstance(getattr(e, "reason", None), TimeoutError):
+            from repomem.storage.remote import explain_remote
+
+            raise explain_remote(e, rem.url) from None
         return None
 
 

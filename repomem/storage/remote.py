@@ -28,7 +28,7 @@ from repomem.core.model import short_hash
 
 TOKEN_HEADER = "X-Chroma-Token"
 CONNECT_S = 5.0  # seconds to connect to the server
-READ_S = 30.0  # seconds between two reads; REPOMEM_CHROMA_TIMEOUT sets it (a slow server)
+READ_S = 20.0  # seconds between two reads; REPOMEM_CHROMA_TIMEOUT sets it (a slow server)
 MAX_RESPONSE = 64 * 1024 * 1024  # bytes of one response; REPOMEM_CHROMA_MAX_RESPONSE sets it
 
 
