@@ -20,6 +20,9 @@ _PAYLOAD = {"subject": str, "value": str, "attrs": str, "is_set": bool, "commit"
             "spans": list}
 
 
+_WHAT = {int: "a number", str: "text", bool: "true or false", list: "a list"}
+
+
 class BadRow(RepomemError):
     pass
 
@@ -47,7 +50,7 @@ def check_version(remote, collection: str, row_id, meta) -> None:
     for field, want in _FILTER.items():
         if not _typed(meta.get(field), want):
             raise bad_row(remote, collection, row_id,
-                          f"{field} is {meta.get(field)!r}, not a {want.__name__}")
+                          f"{field} is {meta.get(field)!r:.40}, not {_WHAT[want]}")
     try:
         payload = json.loads(meta["payload"])
     except (KeyError, TypeError, ValueError):
@@ -58,4 +61,4 @@ def check_version(remote, collection: str, row_id, meta) -> None:
         if not _typed(payload.get(field), want):
             raise bad_row(remote, collection, row_id,
                           f"payload field {field} is {payload.get(field)!r:.40}, "
-                          f"not a {want.__name__}")
+                          f"not {_WHAT[want]}")
