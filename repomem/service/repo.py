@@ -87,14 +87,15 @@ def check_intact(r: Repo) -> None:
     from repomem.storage.integrity import sqlite_damage
     from repomem.storage.store import CHROMA_FILE
 
-    if r.store.remote is not None or not r.store.records.exists():
+    if r.store.remote is not None:
         return
-    state = r.store.records.get_meta(r.store.view_name("view")) or {}
-    if not state.get("complete"):  # no view written yet (or one being written): nothing to lose
+    damage = sqlite_damage(r.store.path / CHROMA_FILE)  # the usual case: a stat and 100 bytes
+    if damage is None or not r.store.records.exists():
         return
-    damage = sqlite_damage(r.store.path / CHROMA_FILE)
-    if damage is None:
-        return
+    if damage in ("is missing", "is empty (0 bytes)"):  # also a store whose first view is still
+        state = r.store.records.get_meta(r.store.view_name("view")) or {}  # being written
+        if not state.get("complete"):
+            return
     where = git.discover(r.root)
     opt = "" if storepath.is_default(where, r.store.path) else \
         f" --store {shlex.quote(str(r.store.path))}"
