@@ -52,7 +52,8 @@ def _http_view_state(r) -> dict | None:
                                      headers={**headers, "Content-Type": "application/json"})
         with urllib.request.urlopen(req, timeout=read_timeout()) as resp:
             got = load(resp)
-        return json.loads(got["metadatas"][0]["value"]) if got["ids"] else None
+        state = json.loads(got["metadatas"][0]["value"]) if got["ids"] else None
+        return state if isinstance(state, dict) else None  # the ordinary path checks it
     except Exception as e:
         if isinstance(e, TimeoutError) or isinstance(getattr(e, "reason", None), TimeoutError):
             from repomem.storage.remote import explain_remote

@@ -270,6 +270,11 @@ def published(r) -> int:
     Returns the commits of HEAD's first-parent history the server lacks (the caller warns about
     them, as about unindexed commits in the embedded store)."""
     state = r.store.get_meta(r.store.view_name("view")) or {}
+    if not isinstance(state, dict) or not isinstance(state.get("id"), str) and state:
+        from repomem.storage.rowcheck import bad_row
+
+        rem = r.store.remote
+        raise bad_row(rem, f"{rem.prefix}_meta", r.store.view_name("view"), "not a view state")
     if not state.get("complete"):
         raise RepomemError(f"nothing published for {r.store.remote.name} on "
                            f"{r.store.remote.url} yet",
