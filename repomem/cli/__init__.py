@@ -67,7 +67,8 @@ def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -
     for action in (cmd or parser)._actions:
         value = getattr(args, action.dest, None)
         flag = action.option_strings[-1] if action.option_strings else action.dest
-        if action.nargs is None and isinstance(value, list):  # argparse's own quirk: --as-of=--
+        if isinstance(action, argparse._StoreAction) and action.nargs is None and \
+                isinstance(value, list):  # argparse's own quirk: --as-of=-- gives []
             raise RepomemError(f"{flag} needs a value",
                                hint=f"see 'repomem {args.command} --help'")
         if action.type is float and isinstance(value, float) and not 0 <= value <= _MAX_NUMBER:

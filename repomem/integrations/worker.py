@@ -100,7 +100,8 @@ def hook_catch_up(r) -> dict:
     server lacks); on any other branch it only refreshes the local branch view, since the
     server holds the default branch's ledger."""
     from repomem.adapters import git
-    from repomem.service.serverview import default_branch, publish
+    from repomem.service.publish import publish
+    from repomem.service.serverview import default_branch
     from repomem.service.view import published
 
     head = git.head(r.root)

@@ -279,7 +279,7 @@ def published(r) -> int:
         raise RepomemError(f"nothing published for {r.store.remote.name} on "
                            f"{r.store.remote.url} yet",
                            hint="run 'repomem publish' (in CI, on the default branch)")
-    from repomem.service.serverview import check_identity, check_view
+    from repomem.service.servercheck import check_identity, check_view
 
     check_identity(r, publishing=False)
     check_view(r, state)
@@ -293,7 +293,7 @@ def _refresh_snapshot(r, state: dict) -> None:
     HEAD is a few first-parent commits past the published head (a branch's view: the default
     branch's ledger plus the branch's commits, folded locally and never published from here).
     Rewritten only when the server's view or HEAD moved."""
-    from repomem.service.serverview import view_mark
+    from repomem.service.servercheck import view_mark
 
     base = r.store.path / "server-view"
     head = git.head(r.root)

@@ -15,7 +15,7 @@ import httpx
 from chromadb.api.client import Client
 
 from repomem.core.errors import RepomemError
-from repomem.storage.remote import CONNECT_S, max_response, read_timeout
+from repomem.storage.serverlimits import CONNECT_S, max_response, read_timeout
 
 HINT = ("check the URL (--chroma / REPOMEM_CHROMA_URL) and the server (curl URL/api/v2/heartbeat); "
         "REPOMEM_CHROMA_TIMEOUT=SECONDS allows a slower one")

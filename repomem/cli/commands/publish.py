@@ -23,7 +23,7 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from repomem.service.serverview import publish
+    from repomem.service.publish import publish
 
     r = open_repo(args, args.embedder)
     if r.store.remote is None:
