@@ -444,6 +444,17 @@ class Store:
         got = self._col("versions").get(ids=ids, include=["metadatas"])
         return self._version_rows(got)
 
+    def check_versions(self, page: int = 1000) -> int:
+        """Read every row of the view in pages (a server caps what one response may carry),
+        checking each as ``rows`` does; returns how many there are."""
+        col, n = self._col("versions"), 0
+        while True:
+            got = col.get(include=["metadatas"], limit=page, offset=n)
+            self._version_rows(got)
+            n += len(got["ids"])
+            if len(got["ids"]) < page:
+                return n
+
     def _version_rows(self, got) -> list[dict]:
         """Rows of a Chroma ``get``; a server's are checked first (repomem/storage/rowcheck.py):
         anyone with its token can write any row."""
