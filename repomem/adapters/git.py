@@ -13,6 +13,7 @@ named ``lat\\xe9.py`` is stored, shown and hashed as that text and never breaks 
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from pathlib import Path
 from repomem.core.errors import RepomemError
 
 ZERO = "0" * 40
+log = logging.getLogger("repomem")
 # Variables git exports while a hook runs; nested git calls in another repo or worktree break
 # when they leak (pre-commit does the same in no_git_env).
 _KEEP_GIT_VARS = {"GIT_EXEC_PATH", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_SSL_CAINFO", "GIT_SSL_NO_VERIFY",
@@ -239,8 +241,7 @@ def changes(repo: str | Path, commits: list[CommitInfo]) -> dict[str, list[Chang
     """
     if not commits:
         return {}
-    lines = "".join(f"{c.sha} {c.parent}\n" if c.parent else f"{c.sha}\n" for c in commits)
-    out = git(repo, "diff-tree", "--stdin", "-r", "-z", "-M", "--root", input=lines.encode())
+    out = _diff_tree(repo, commits)
     result: dict[str, list[Change]] = {c.sha: [] for c in commits}
     tokens = out.split(b"\0")
     current = None
@@ -274,6 +275,31 @@ def changes(repo: str | Path, commits: list[CommitInfo]) -> dict[str, list[Chang
     for changed in result.values():
         changed.sort(key=lambda ch: ch.path)
     return result
+
+
+def _diff_tree(repo: str | Path, commits: list[CommitInfo]) -> bytes:
+    """``git diff-tree -M`` of these commits.  Rename detection reads the blobs of added and
+    deleted files, and git stops at the first one it lacks (a partial clone, a failed LFS
+    fetch): the batch is then halved until the commits that fail are alone, and those are
+    diffed without rename detection (their moves read as a delete and an add)."""
+    lines = "".join(f"{c.sha} {c.parent}\n" if c.parent else f"{c.sha}\n" for c in commits)
+    try:
+        return git(repo, "diff-tree", "--stdin", "-r", "-z", "-M", "--root", input=lines.encode())
+    except GitError as e:
+        if "unable to read" not in str(e) and "missing" not in str(e):
+            raise
+        if len(commits) > 1:
+            half = len(commits) // 2
+            return _diff_tree(repo, commits[:half]) + _diff_tree(repo, commits[half:])
+        out = git(repo, "diff-tree", "--stdin", "-r", "-z", "--no-renames", "--root",
+                  input=lines.encode())
+        tokens = out.split(b"\0")
+        missing = str(e).rsplit(" ", 1)[-1]
+        paths = [path_text(tokens[i + 1]) for i, t in enumerate(tokens[:-1])
+                 if t.startswith(b":") and missing.encode() in t]
+        log.warning("skip renames at %s: object %s%s is missing from the repository",
+                    commits[0].sha[:10], missing, f" ({', '.join(paths)})" if paths else "")
+        return out
 
 
 def blob_sizes(repo: str | Path, shas: list[str]) -> dict[str, int]:

@@ -44,8 +44,51 @@ def common(p: argparse.ArgumentParser, json_flag: bool = False) -> None:
         p.add_argument("--json", action="store_true", help="machine-readable output")
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse's usage errors as every other error: one line, a hint, exit 1 (not its usage
+    block and exit 2)."""
+
+    def error(self, message: str):  # type: ignore[override]
+        raise SystemExit(_report(RepomemError(
+            message, hint=f"see '{self.prog} --help' for the arguments it takes")))
+
+
+# Arguments that name files: their undecodable bytes are the file system's, kept as they are.
+_PATH_METAVARS = ("DIR", "PATH", "PNG")
+_MAX_NUMBER = 10**6  # seconds: a delay beyond this is a typo, not a request
+
+
+def check_arguments(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Bad input in any argument is one line and a hint (exit 1), before a command runs.
+    Text arguments that are not paths get their undecodable bytes (the shell passes them
+    through, Python keeps them as surrogates) as ``\\xNN`` escapes: the form git paths, and so
+    keys, are stored in (``repomem.adapters.git.path_text``), and text every library accepts."""
+    sub = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+    cmd = sub.choices.get(args.command) if sub is not None and args.command else None
+    for action in (cmd or parser)._actions:
+        value = getattr(args, action.dest, None)
+        flag = action.option_strings[-1] if action.option_strings else action.dest
+        if isinstance(action, argparse._StoreAction) and action.nargs is None and \
+                isinstance(value, list):  # argparse's own quirk: --as-of=-- gives []
+            raise RepomemError(f"{flag} needs a value",
+                               hint=f"see 'repomem {args.command} --help'")
+        if action.type is float and isinstance(value, float) and not 0 <= value <= _MAX_NUMBER:
+            raise RepomemError(f"{flag} must be a number from 0 to {_MAX_NUMBER}, not {value}",
+                               hint=f"see 'repomem {args.command} --help'")  # nan, inf, -1
+        if action.metavar in _PATH_METAVARS:
+            continue
+        if isinstance(value, str):
+            setattr(args, action.dest, _text(value))
+        elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+            setattr(args, action.dest, [_text(v) for v in value])
+
+
+def _text(value: str) -> str:
+    return value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="repomem",
         description="The current truth about a git repository, and its dated history.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log skipped files")
@@ -70,6 +113,10 @@ def main(argv: list[str] | None = None) -> int:
         return claude_code()
     parser = build_parser()
     args = parser.parse_args(argv)
+    try:
+        check_arguments(parser, args)
+    except RepomemError as e:
+        return _report(e)
     log_handler = logging.StreamHandler()  # log lines name files: escape them like output
     log_handler.setFormatter(SafeFormatter("repomem: %(message)s"))
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
@@ -83,6 +130,11 @@ def main(argv: list[str] | None = None) -> int:
         if getattr(args, opt, None):
             os.environ[var] = getattr(args, opt)
     try:
+        if args.command == "ask":  # cold processes take turns (repomem/cli/slots.py)
+            from repomem.cli.slots import turn
+
+            with turn():
+                return int(args._run(args) or 0)
         return int(args._run(args) or 0)
     except RepomemError as e:
         return _report(e)
@@ -95,9 +147,10 @@ def main(argv: list[str] | None = None) -> int:
         known = explain(e, *_store_of(args))
         url = getattr(args, "chroma", None) or os.environ.get("REPOMEM_CHROMA_URL")
         if known is None and url:
-            from repomem.storage.remote import explain_remote
+            from repomem.storage.remote import explain_remote, from_server
 
-            known = explain_remote(e, url)
+            if from_server(e):
+                known = explain_remote(e, url)
         if known is not None:
             return _report(known)
         if os.environ.get("REPOMEM_DEBUG"):

@@ -66,11 +66,62 @@ _VERSION_ITEM = (r"(?:(?:\^|~=?|[<>]=?|==?|!=)?\s*v?\d+(?:\.(?:\d+|[xX*])){1,3}"
 _VERSION_SPEC = re.compile(rf"{_VERSION_ITEM}(?:\s*(?:,|\|\||\s-\s|\s)\s*{_VERSION_ITEM})*", re.I)
 
 
+# A value that says what kind of thing a secret-named setting is, not the secret: a number (a
+# length, a count: ``password_min_length: 8``), a short word (``keyword = "Token"``,
+# ``token_kind: jwt``) or an identifier of words (``TOKEN_HEADER = "X-Api-Token"``).  A
+# credential has digits or symbols among its letters, or is longer than any of these.
+_NUMBER = re.compile(r"[-+]?\d{1,9}(?:\.\d+)?")
+_WORD_PART = r"(?:[A-Z]?[a-z]{1,12}|[A-Z]{1,12})"
+_IDENTIFIER = re.compile(rf"{_WORD_PART}(?:[-_.]?{_WORD_PART}){{0,3}}")
+
+
+def _plain_value(v: str) -> bool:
+    return _NUMBER.fullmatch(v) is not None or (len(v) <= 40 and _IDENTIFIER.fullmatch(v)
+                                                is not None)
+
+
 def _not_secret_value(value: str) -> bool:
     v = value.strip().strip("\"'")
     return (bool(_PLACEHOLDER.match(v)) or v.lower() in _BOOL
             or (re.fullmatch(r"-?\d+(?:\.\d+)?", v) is not None and len(v) < 6)
             or _VERSION_SPEC.fullmatch(v) is not None)
+
+
+def _not_secret_setting(value: str) -> bool:
+    """A secret-named setting's value that is no secret: as _not_secret_value, or a plain value
+    (a number, a short word, an identifier).  Not for a literal that code falls back to as the
+    secret itself (``process.env.JWT_SECRET || 'superSecret'``, a field's ``default=``): that is
+    the secret whatever its shape."""
+    return _not_secret_value(value) or _plain_value(value.strip().strip("\"'"))
+
+
+# "Log in with password Tr0ub4dor3xyzzyQ.", "the admin token is ab12-CD34-ef56": a secret named in
+# prose (a docstring, a comment, a commit's text) with no ``=`` or ``:`` to show it.  Only a word
+# shaped like a credential counts: 8+ characters with letters and digits, and mixed case or a
+# symbol ("the password field", "token bucket", "password hashing with pbkdf2" stay).
+_PROSE_SECRET = re.compile(
+    r"(?<![A-Za-z0-9_])(?:password|passwd|passphrase|pwd|secret|token|api[ _-]?key)s?"
+    r"(?:\s+(?:is|was|of|to|as|for\s+\w+\s+is))?\s*[=:]?\s+[\"'`]?(?P<v>[^\s\"'`,;()<>\[\]]{8,})",
+    re.I)
+
+
+def _credential_word(v: str) -> bool:
+    return (re.search(r"[0-9]", v) is not None and re.search(r"[A-Za-z]", v) is not None
+            and (re.search(r"[a-z]", v) is not None and re.search(r"[A-Z]", v) is not None
+                 or re.search(r"[!@#$%^&*+=?~|]", v) is not None)
+            and "://" not in v and not _FILE_LIKE.fullmatch(v) and not _not_secret_setting(v))
+
+
+_PROSE_HINT = re.compile(r"pass|pwd|secret|token|api.?key")
+
+
+def _prose_spans(text: str) -> list[tuple[int, int]]:
+    out = []
+    for m in _PROSE_SECRET.finditer(text):
+        v = m.group("v").rstrip(".!?")
+        if _credential_word(v):
+            out.append((m.start("v"), m.start("v") + len(v)))
+    return out
 
 
 def _random_looking(s: str) -> bool:
@@ -94,6 +145,10 @@ def _skip(v: str) -> bool:
     return _not_secret_value(v) or v.startswith("<redacted:")
 
 
+def _skip_setting(v: str) -> bool:
+    return _not_secret_setting(v) or v.startswith("<redacted:")
+
+
 def _assignment_spans(text: str, low: str, code: bool) -> list[tuple[int, int]]:
     """Values of ``SECRET_NAME = value``.  In code only quoted values count: an unquoted one is
     an expression (``password = get_password()``), and replacing it would break the syntax."""
@@ -112,7 +167,7 @@ def _assignment_spans(text: str, low: str, code: bool) -> list[tuple[int, int]]:
             continue
         g = "qval" if quoted else "val"
         val = text[m.start(g):m.end(g)]
-        if _skip(val) or len(val) < (4 if quoted else 6):
+        if _skip_setting(val) or len(val) < (4 if quoted else 6):
             continue
         if not quoted and _CODE_WORD.fullmatch(val) and not re.search(r"[0-9]", val):
             continue  # ``password: str``, ``token: Optional``: a type or a name, not a value
@@ -144,12 +199,14 @@ def _env_default_spans(text: str) -> list[tuple[int, int]]:
 def _spans(text: str, assignments: bool, code: bool = False) -> list[tuple[int, int]]:
     low = text.lower()
     runs = token_runs(text)
-    spans = scan(text, low, skip=_skip, runs=runs)
+    spans = scan(text, low, skip=_skip_setting, runs=runs)
     # a long random string lies in a run of token characters: look only inside those
     spans += [m.span() for a, b in runs for m in _LONG.finditer(text, a, b)
               if _random_looking(m.group(0))]
     if assignments:
         spans += _assignment_spans(text, low, code) + _env_default_spans(text)
+        if _PROSE_HINT.search(low):
+            spans += _prose_spans(text)
     return merge(spans)
 
 
@@ -288,7 +345,7 @@ def redact_fact(fact: Fact) -> Fact:
     attrs = list(fact.attrs)
     named = _field_value(fact) if field else not computed and secret_name(_setting_name(fact))
     if fact.kind in (CONFIG, CONSTANT, DOCKER) and named \
-            and not _not_secret_value(value) and not re.fullmatch(r"[./~][^\s]*", value.strip()):
+            and not _not_secret_setting(value) and not re.fullmatch(r"[./~][^\s]*", value.strip()):
         secret = value.strip().strip("\"'")
         tok = _token(secret)
         value = tok

@@ -112,13 +112,13 @@ def hook_catch_up(r) -> dict:
     server lacks); on any other branch it only refreshes the local branch view, since the
     server holds the default branch's ledger."""
     from repomem.adapters import git
-    from repomem.service.ingest import ingest
+    from repomem.service.publish import publish
     from repomem.service.serverview import default_branch
     from repomem.service.view import published
 
     head = git.head(r.root)
     if git.current_branch(r.root) == default_branch(r.root):
-        return dict(ingest(r, all_history=True, create=False, progress=False), head=head)
+        return dict(publish(r, create=False), head=head)
     published(r)
     return {"new": 0, "head": head}
 

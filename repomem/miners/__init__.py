@@ -92,7 +92,9 @@ from repomem.miners._base import (
 #     body; axum routes; Go/Rust constant expressions and function-local constants; a function's
 #     one literal return; a Go const block member's own line; a Cargo [dependencies.x] table's line;
 #     a Spring application*.yml document that names its profile keyed by it (@test.server.port).
-MINERS_VERSION = 17
+# 18: the redactor: a secret named in prose (a docstring's "password Tr0ub4dor3xyzzyQ") is
+#     redacted; a secret-named value that is a number, a short word or an identifier is not.
+MINERS_VERSION = 18
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",
            "MineError", "Miner", "all_miners", "excerpt", "mine_file", "redact_stored", "register_miner",

@@ -12,7 +12,6 @@ import threading
 from collections import OrderedDict
 
 from repomem.adapters import git
-from repomem.core.errors import RepomemError
 from repomem.core.identity import match_moves
 from repomem.core.model import CLASS, FUNCTION, Fact
 from repomem.core.records import CommitRecord
@@ -137,6 +136,10 @@ class _Prefetch:
         self.reader.close()
 
 
+class MissingObject(MineError):
+    """A blob git does not have (a partial clone, a failed LFS fetch, a damaged mirror)."""
+
+
 class CommitMiner:
     def __init__(self, repo):
         self.repo = repo
@@ -177,11 +180,9 @@ class CommitMiner:
             if not got:
                 data = self.blobs.read(blob)
             if data is None:
-                # Not a bad file but a broken repository: recording a skip would make the
-                # record permanently wrong, so nothing is recorded for this commit.
-                raise RepomemError(f"object {blob[:12]} ({path}) is missing from the repository",
-                                   hint="the repository is damaged: run 'git fsck'; facts "
-                                        "already stored are unchanged")
+                # A partial clone or mirror, a failed LFS fetch: that file version is skipped
+                # (its earlier facts stay current) and the rest of the commit is indexed.
+                hit = MissingObject(f"object {blob} is missing from the repository")
             else:
                 try:
                     hit = mine_file(path, data)
@@ -209,7 +210,9 @@ class CommitMiner:
                 except MineError as e:
                     # Keep the file's earlier facts: a broken commit must not retire them.
                     rec.skipped.append((ch.path, str(e)))
-                    log.info("skip %s at %s: %s", ch.path, info.sha[:10], e)
+                    # a missing object is the repository's fault, not the file's: always said
+                    (log.warning if isinstance(e, MissingObject) else log.info)(
+                        "skip %s at %s: %s", ch.path, info.sha[:10], e)
                     continue
                 new_funcs += [f for f in rec.files[ch.path] if f.kind in _MOVABLE]
             if ch.old_blob is not None and _may_move(ch.path):

@@ -23,7 +23,13 @@ from repomem.core.ledger import Ledger
 from repomem.miners.mining import CommitMiner, mine_batch, worker_pool
 from repomem.service import backfill, current, shallow, viewcache
 from repomem.service.progress import OFF, Progress
-from repomem.service.repo import Repo, _embedder, require_store
+from repomem.service.repo import (
+    Repo,
+    _embedder,
+    check_intact,
+    require_store,
+    set_aside_damaged_versions,
+)
 from repomem.service.view import EarlyRows, _provisional, ensure_view, sync_view, tree_snapshot
 from repomem.storage import storepath
 
@@ -40,6 +46,7 @@ PER_COMMIT = 1000  # the cost of a commit besides its bytes to mine, in bytes (a
 def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
            create: bool = True, progress: bool | Progress | None = None) -> dict:
     """Mine the given commits (or the whole first-parent history) and refresh the view."""
+    check_intact(r)  # Chroma would start a damaged database afresh, as if it had no facts
     with r.store.writer():
         early: dict = {}
         patched = None
@@ -399,6 +406,7 @@ def rebuild(r: Repo, progress: bool | None = None) -> dict:
     from repomem.miners import MINERS_VERSION, redact_stored
 
     require_store(r)
+    set_aside_damaged_versions(r)
     with r.store.writer():
         emb = _embedder(r, False)
         packs = r.store.record_packs()

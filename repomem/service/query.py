@@ -16,7 +16,7 @@ from repomem.core.render import code
 from repomem.service import viewcache
 from repomem.service.lexical import own_names
 from repomem.service.question import adopted, mentions
-from repomem.service.repo import Repo
+from repomem.service.repo import Repo, check_intact
 from repomem.storage.store import FOREVER
 
 
@@ -161,6 +161,8 @@ def _search_snapshot(r: Repo, question: str, n: int):
         snapshot_ready(r)
     elif not r.store.exists():
         return None
+    else:
+        check_intact(r)  # a snapshot of a damaged store would answer as if nothing happened
     # No store lock: the snapshot is one file that writers replace atomically.
     snap = viewcache.load_search(r.store)
     if snap is None:
@@ -476,8 +478,10 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5,
     snapshot cannot answer for this HEAD, and none of the history a question may ask beside
     them (first seen, the value before, the change).  floor: only the facts above the
     relevance floor (rank.relevant), none at all for a question with nothing to look up."""
+    from repomem.service.bounds import bounded_question
     from repomem.service.rank import relevant, taken_up
 
+    question, cut = bounded_question(question)  # the one place a question's cost is bounded
     # more candidates when the question may ask when a name was taken up (see _adopted)
     n = max(k, ADOPTED_POOL) if not snapshot_only and (
         adopted(question) or adopted(question, added=True)) else k
@@ -531,7 +535,7 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5,
         _change(r, facts, versions if first_set else None)  # (read above when first_set)
     out = {"question": question, "as_of": iso(t), "answer": facts[0]["value"] if facts else None,
            "facts": facts, "lineage": [lineage_json(x) for x in lineage],
-           "unindexed_commits": missing}
+           "unindexed_commits": missing, **({"note": cut} if cut else {})}
     if hit is None and as_of is not None and cover is not None:  # answered mid-backfill
         out.update(complete=True, history_indexed_to=iso(cover["reached"]))
     return out

@@ -50,3 +50,55 @@ def require_store(r: Repo) -> None:
     if not r.store.exists():
         raise RepomemError(f"no repomem store for {r.root}",
                            hint="run 'repomem init' (or 'repomem ingest --all') first")
+
+
+def set_aside_damaged_versions(r: Repo) -> None:
+    """For ``repomem rebuild``: a damaged versions database (with the index folders Chroma
+    keeps beside it) is moved into ``damaged-<time>/`` in the store, so the rebuild starts Chroma
+    afresh (Chroma cannot open a malformed file); the commit records stay where they are."""
+    import time
+
+    from repomem.storage.integrity import sqlite_damage
+    from repomem.storage.store import CHROMA_FILE
+
+    if r.store.remote is not None or sqlite_damage(r.store.path / CHROMA_FILE) in (None, "is missing"):
+        return
+    aside = r.store.path / f"damaged-{int(time.time())}"
+    aside.mkdir(exist_ok=True)
+    for p in r.store.path.iterdir():
+        if p.name.startswith(CHROMA_FILE) or (p.is_dir() and _is_uuid(p.name)):
+            p.rename(aside / p.name)
+
+
+def _is_uuid(name: str) -> bool:
+    import uuid
+
+    try:
+        return str(uuid.UUID(name)) == name
+    except ValueError:
+        return False
+
+
+def check_intact(r: Repo) -> None:
+    """Before a read or an ingest of an embedded store: its versions database is whole (see
+    repomem/storage/integrity.py).  Records are the source of truth, so the fix is a rebuild."""
+    import shlex
+
+    from repomem.storage.integrity import sqlite_damage
+    from repomem.storage.store import CHROMA_FILE
+
+    if r.store.remote is not None:
+        return
+    damage = sqlite_damage(r.store.path / CHROMA_FILE)  # the usual case: a stat and 100 bytes
+    if damage is None or not r.store.records.exists():
+        return
+    if damage in ("is missing", "is empty (0 bytes)"):  # also a store whose first view is still
+        state = r.store.records.get_meta(r.store.view_name("view")) or {}  # being written
+        if not state.get("complete"):
+            return
+    where = git.discover(r.root)
+    opt = "" if storepath.is_default(where, r.store.path) else \
+        f" --store {shlex.quote(str(r.store.path))}"
+    raise RepomemError(f"the store of fact versions {r.store.path / CHROMA_FILE} {damage}",
+                       hint=f"rebuild it from the commit records: repomem rebuild --repo "
+                            f"{shlex.quote(str(r.root))}{opt}")

@@ -21,7 +21,7 @@ from repomem.core.ledger import Ledger, fold
 from repomem.core.model import short_hash
 from repomem.miners.mining import CommitMiner
 from repomem.service import current, summaries, viewcache
-from repomem.service.repo import Repo, _embedder, require_store
+from repomem.service.repo import Repo, _embedder, check_intact, require_store
 from repomem.storage import atomic, foldstate
 from repomem.storage.store import FOREVER, version_document, version_meta, version_row
 
@@ -363,6 +363,7 @@ def ensure_view(r: Repo) -> int:
     if r.store.remote is not None:  # readers answer from the published view, never rewrite it
         return published(r)
     require_store(r)
+    check_intact(r)
     with r.store.reader():
         is_current, missing = view_is_current(r)
     if not is_current:
@@ -377,10 +378,19 @@ def published(r) -> int:
     Returns the commits of HEAD's first-parent history the server lacks (the caller warns about
     them, as about unindexed commits in the embedded store)."""
     state = r.store.get_meta(r.store.view_name("view")) or {}
+    if not isinstance(state, dict) or not isinstance(state.get("id"), str) and state:
+        from repomem.storage.rowcheck import bad_row
+
+        rem = r.store.remote
+        raise bad_row(rem, f"{rem.prefix}_meta", r.store.view_name("view"), "not a view state")
     if not state.get("complete"):
         raise RepomemError(f"nothing published for {r.store.remote.name} on "
                            f"{r.store.remote.url} yet",
                            hint="run 'repomem publish' (in CI, on the default branch)")
+    from repomem.service.servercheck import check_identity, check_view
+
+    check_identity(r, publishing=False)
+    check_view(r, state)
     _refresh_snapshot(r, state)
     have = r.store.ingested()
     return sum(1 for c in git.first_parent_chain(r.root) if c.sha not in have)
@@ -391,6 +401,8 @@ def _refresh_snapshot(r, state: dict) -> None:
     HEAD is a few first-parent commits past the published head (a branch's view: the default
     branch's ledger plus the branch's commits, folded locally and never published from here).
     Rewritten only when the server's view or HEAD moved."""
+    from repomem.service.servercheck import view_mark
+
     base = r.store.path / "server-view"
     head = git.head(r.root)
     snap = viewcache.load_any(r.store)
@@ -398,11 +410,11 @@ def _refresh_snapshot(r, state: dict) -> None:
         seen = base.read_text()
     except OSError:
         seen = None
-    if seen == state["id"] and snap is not None and snap[0].get("head") == head:
+    if seen == view_mark(state) and snap is not None and snap[0].get("head") == head:
         return
     with r.store.writer():  # the local lock: one process writes the cache at a time
         emb = get_embedder(r.store.get_meta("embedder"))
         _write_snapshot(r, state, emb, 0)
         if head != state.get("head"):
             provisional_snapshot(r)  # records it mines stay local: readers never publish
-        atomic.write_text(base, state["id"])
+        atomic.write_text(base, view_mark(state))

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from repomem.core.model import canonical_json, short_hash
 from repomem.core.records import CommitRecord
+from repomem.storage.rowcheck import bad_row
 
 if TYPE_CHECKING:  # annotations only
     from repomem.storage.remote import Remote
@@ -72,10 +73,20 @@ class ChromaRecords:
     def ingested(self) -> set[str]:
         return set(self._all("records", [])[0])
 
+    def _checked(self, ids: list, metas: list) -> list[tuple[str, dict]]:
+        """Record rows (sha, metadata) whose order fields have the types repomem writes."""
+        for sha, m in zip(ids, metas):
+            if not (isinstance(sha, str) and isinstance(m, dict)
+                    and all(type(m.get(f)) is int for f in ("ingested_at", "seq"))
+                    and isinstance(m.get("batch"), str) and isinstance(m.get("data"), str)):
+                raise bad_row(self.remote, f"{self.remote.prefix}_records", sha,
+                              "not a commit record row")
+        return list(zip(ids, metas))
+
     def record_shas(self) -> list[str]:
         ids, metas = self._all("records", ["metadatas"])
-        order = sorted(zip(ids, metas), key=lambda x: (x[1]["ingested_at"], x[1]["batch"],
-                                                         x[1]["seq"]))
+        order = sorted(self._checked(ids, metas),
+                       key=lambda x: (x[1]["ingested_at"], x[1]["batch"], x[1]["seq"]))
         return [i for i, _ in order]
 
     def _write(self, recs: list[CommitRecord], batch: str, ingested_at: int, how: str) -> None:
@@ -104,8 +115,12 @@ class ChromaRecords:
         want = list(dict.fromkeys(shas))
         for i in range(0, len(want), 200):
             got = self._col("records").get(ids=want[i:i + 200], include=["metadatas"])
-            for sha, m in zip(got["ids"], got["metadatas"]):
-                out[sha] = (CommitRecord.from_json(_unpack(m["data"])), m["ingested_at"])
+            for sha, m in self._checked(got["ids"], got["metadatas"]):
+                try:
+                    out[sha] = (CommitRecord.from_json(_unpack(m["data"])), m["ingested_at"])
+                except Exception:  # any shape of damage: zlib, base64, JSON, the record's fields
+                    raise bad_row(self.remote, f"{self.remote.prefix}_records", sha,
+                                  "its commit record does not decode") from None
         return out
 
     def replace_records(self, recs: list[CommitRecord], ingested_at: int) -> None:
@@ -117,8 +132,8 @@ class ChromaRecords:
     def record_packs(self) -> list[tuple[str, list[str], int]]:
         packs: dict[str, tuple[list[str], int]] = {}
         ids, metas = self._all("records", ["metadatas"])
-        for sha, m in sorted(zip(ids, metas), key=lambda x: (x[1]["ingested_at"], x[1]["batch"],
-                                                             x[1]["seq"])):
+        for sha, m in sorted(self._checked(ids, metas),
+                             key=lambda x: (x[1]["ingested_at"], x[1]["batch"], x[1]["seq"])):
             packs.setdefault(m["batch"], ([], m["ingested_at"]))[0].append(sha)
         return [(b, shas, t) for b, (shas, t) in packs.items()]
 
@@ -132,7 +147,13 @@ class ChromaRecords:
     # -- metadata --------------------------------------------------------------------------
     def get_meta(self, name: str):
         got = self._col("meta").get(ids=[name], include=["metadatas"])
-        return json.loads(got["metadatas"][0]["value"]) if got["ids"] else None
+        if not got["ids"]:
+            return None
+        try:
+            return json.loads(got["metadatas"][0]["value"])
+        except (KeyError, TypeError, ValueError, IndexError):
+            raise bad_row(self.remote, f"{self.remote.prefix}_meta", name,
+                          "its value is not JSON") from None
 
     def set_meta(self, name: str, value) -> None:
         self._col("meta").upsert(ids=[name], embeddings=_ONE,

@@ -28,7 +28,6 @@ from repomem.core.model import short_hash
 
 TOKEN_HEADER = "X-Chroma-Token"
 
-
 @dataclass(frozen=True)
 class Remote:
     url: str
@@ -44,7 +43,7 @@ class Remote:
     def client(self):
         from repomem.storage.chromaimport import import_chromadb
 
-        chromadb = import_chromadb()  # ingest may be importing it in a thread (store.py)
+        import_chromadb()  # ingest may be importing it in a thread (store.py)
         from chromadb.config import Settings
 
         parts = urlsplit(self.url if "://" in self.url else f"http://{self.url}")
@@ -53,10 +52,16 @@ class Remote:
                                hint="pass --chroma http://HOST:PORT (or set REPOMEM_CHROMA_URL)")
         headers = {TOKEN_HEADER: self.token} if self.token else None
         try:
-            client = chromadb.HttpClient(
-                host=parts.hostname, port=parts.port or (443 if parts.scheme == "https" else 80),
-                ssl=parts.scheme == "https", headers=headers,
-                settings=Settings(anonymized_telemetry=False))
+            # chromadb.HttpClient with a bounded session: timeouts and a size cap on every call
+            # (repomem/storage/bounded_http.py)
+            from repomem.storage.bounded_http import BoundedClient
+
+            client = BoundedClient(settings=Settings(
+                chroma_api_impl="chromadb.api.fastapi.FastAPI",
+                chroma_server_host=parts.hostname,
+                chroma_server_http_port=parts.port or (443 if parts.scheme == "https" else 80),
+                chroma_server_ssl_enabled=parts.scheme == "https", chroma_server_headers=headers,
+                anonymized_telemetry=False))
             client.list_collections(limit=1)  # an authenticated call: a wrong token fails here
         except RepomemError:
             raise
@@ -65,21 +70,48 @@ class Remote:
         return client
 
 
-def explain_remote(exc: BaseException, url: str | None = None) -> RepomemError | None:
-    """A server-side failure as one line with a hint, or None when it is not one."""
+def explain_remote(exc: BaseException, url: str | None = None) -> RepomemError:
+    """A failure of a call to the server as one line with a hint.  Never None: what is not a
+    refused token or a lost connection is an answer repomem cannot read (malformed JSON, an
+    HTML page, wrong types), which says so."""
+    if isinstance(exc, RepomemError):
+        return exc
     where = f"the Chroma server at {url}" if url else "the Chroma server"
     text = f"{type(exc).__name__}: {exc}".lower()
     if any(m in text for m in ("unauthorized", "forbidden", "401", "403", "authenticat")):
         return RepomemError(f"{where} refused the token",
                             hint="check REPOMEM_CHROMA_TOKEN (sent as the X-Chroma-Token header)")
+    if "timeout" in text or "timed out" in text:
+        return RepomemError(f"{where} did not answer in time",
+                            hint="check the URL (--chroma / REPOMEM_CHROMA_URL) and that the "
+                                 "server runs: curl URL/api/v2/heartbeat; "
+                                 "REPOMEM_CHROMA_TIMEOUT=SECONDS allows a slower one")
     if any(m in text for m in ("connect", "connection refused", "name or service not known",
-                               "timed out", "timeout", "nodename nor servname",
+                               "nodename nor servname",
                                "temporary failure in name resolution", "remoteprotocolerror",
                                "bad gateway", "service unavailable", "502", "503")):
         return RepomemError(f"{where} is unreachable (no connection, or it broke off)",
                             hint="check the URL (--chroma / REPOMEM_CHROMA_URL) and that the "
                                  "server runs: curl URL/api/v2/heartbeat")
-    return None
+    detail = " ".join(str(exc).split())[:160]
+    return RepomemError(f"{where} sent an answer repomem cannot read ({type(exc).__name__}"
+                        f"{': ' + detail if detail else ''})",
+                        hint="check that the URL is a Chroma 1.x server (curl "
+                             "URL/api/v2/heartbeat), and any proxy in front of it")
+
+
+def from_server(exc: BaseException) -> bool:
+    """Whether exc was raised while talking to the server or reading its answer (chromadb's
+    client, httpx, a JSON parser) rather than by repomem's own code: the CLI then reports it as
+    the server's failure, not as a bug."""
+    tb = exc.__traceback__
+    last = None
+    while tb is not None:
+        last = tb.tb_frame.f_code.co_filename
+        tb = tb.tb_next
+    return last is not None and any(f"{os.sep}{lib}{os.sep}" in last
+                                    for lib in ("chromadb", "httpx", "httpcore", "orjson", "json",
+                                                "pydantic"))
 
 
 def from_args(args, root) -> Remote | None:

@@ -27,6 +27,7 @@ from repomem.storage import atomic
 from repomem.storage.chromaimport import import_chromadb
 from repomem.storage.recordstore import RecordStore, SqliteRecords
 
+CHROMA_FILE = "chroma.sqlite3"  # Chroma's database: the version view
 SNAPSHOT = "current-view.npz"  # the current-view snapshot (repomem/service/viewcache.py)
 SCHEMA = 4  # 2: version payload in one JSON field; 3: records in packs; 4: records in SQLite
 FOREVER = 253402300799  # 9999-12-31T23:59:59Z: valid_to of a current version (Chroma has no null)
@@ -425,20 +426,45 @@ class Store:
     def valid_rows(self, t: int) -> tuple[list[dict], list]:
         """Every version valid at t with its embedding: what an as-of question is ranked over."""
         got = self._col("versions").get(where=valid_at(t), include=["metadatas", "embeddings"])
-        rows = [version_row(i, m) for i, m in zip(got["ids"], got["metadatas"])]
+        rows = self._version_rows(got)
         return rows, got["embeddings"] if len(rows) else []
 
     def rows(self, where: dict | None = None) -> list[dict]:
         got = self._col("versions").get(where=where, include=["metadatas"])
-        return [version_row(i, m) for i, m in zip(got["ids"], got["metadatas"])]
+        return self._version_rows(got)
 
     def current_rows(self) -> tuple[list[dict], list]:
         """Versions still open (valid_to = FOREVER), with their embeddings, for the snapshot."""
         got = self._col("versions").get(where={"valid_to": FOREVER},
                                         include=["metadatas", "embeddings"])
-        rows = [version_row(i, m) for i, m in zip(got["ids"], got["metadatas"])]
+        rows = self._version_rows(got)
         return rows, got["embeddings"] if len(rows) else []
 
     def get_rows(self, ids: list[str]) -> list[dict]:
         got = self._col("versions").get(ids=ids, include=["metadatas"])
+        return self._version_rows(got)
+
+    def check_versions(self, page: int = 1000) -> int:
+        """Read every row of the view in pages (a server caps what one response may carry),
+        checking each as ``rows`` does; returns how many there are."""
+        col, n = self._col("versions"), 0
+        while True:
+            got = col.get(include=["metadatas"], limit=page, offset=n)
+            self._version_rows(got)
+            n += len(got["ids"])
+            if len(got["ids"]) < page:
+                return n
+
+    def _version_rows(self, got) -> list[dict]:
+        """Rows of a Chroma ``get``; a server's are checked first (repomem/storage/rowcheck.py):
+        anyone with its token can write any row."""
+        if self.remote is not None:
+            from repomem.storage.rowcheck import bad_row, check_version
+
+            name = f"{self.prefix}_{self.view_name('versions')}"
+            ids, metas = got.get("ids"), got.get("metadatas")
+            if not isinstance(ids, list) or not isinstance(metas, list) or len(ids) != len(metas):
+                raise bad_row(self.remote, name, "", "the server's answer has no rows")
+            for i, m in zip(ids, metas):
+                check_version(self.remote, name, i, m)
         return [version_row(i, m) for i, m in zip(got["ids"], got["metadatas"])]

@@ -3,7 +3,11 @@
 provenance.
 
 Example: repomem ask "what port does the payment service listen on?" --json
-         repomem ask "session timeout" --as-of 2026-01-15"""
+         repomem ask "session timeout" --as-of 2026-01-15
+
+Each `repomem ask` is a new process that starts Python and numpy first (~0.2 s of CPU); at
+most one per core runs at a time, the others wait their turn.  Agents should ask through the
+MCP server (`repomem mcp`) or the prompt hook, which stay warm."""
 
 from __future__ import annotations
 

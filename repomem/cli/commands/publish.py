@@ -23,16 +23,18 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from repomem.service.ingest import ingest
+    from repomem.service.publish import publish
 
     r = open_repo(args, args.embedder)
     if r.store.remote is None:
         raise RepomemError("publish needs a Chroma server",
                            hint="pass --chroma URL or set REPOMEM_CHROMA_URL")
-    stats = ingest(r, all_history=True, create=True, progress=False)
+    stats = publish(r)
     if args.json:
         print_json(dict(stats, server=r.store.remote.url, name=r.store.remote.name))
     else:
+        if stats.get("repaired"):
+            echo(f"repaired the published view ({stats['repaired']})")
         echo(f"published {stats['new']} new of {stats['commits']} commits to "
              f"{r.store.remote.url} as {r.store.remote.name} ({stats['versions']} fact versions)")
     return 0
