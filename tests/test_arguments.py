@@ -58,7 +58,7 @@ def test_bad_arguments_are_one_line(repo, args, text):
 
 
 def test_undecodable_bytes_in_a_key_or_question(repo):
-    one_line(*run_bytes("history", b"\xff\xfe", "--repo", str(repo)), "unknown key: \\xff\\xfe")
+    one_line(*run_bytes("history", b"\xff\xfe", "--repo", str(repo)), "unknown key: `\\xff\\xfe`")
     rc, out, err = run_bytes("ask", b"port \xff?", "--repo", str(repo), "--json")
     assert rc == 0 and "Traceback" not in err and '"answer": "1"' in out
 
