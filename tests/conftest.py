@@ -29,6 +29,9 @@ def _isolate_env(mp: pytest.MonkeyPatch, home: Path) -> None:
     mp.setenv("GIT_CONFIG_GLOBAL", os.devnull)
     mp.setenv("GIT_TEMPLATE_DIR", "")
     mp.setenv("ANONYMIZED_TELEMETRY", "False")
+    # cold asks take turns through machine-wide slots (repomem/cli/slots.py): tests running in
+    # parallel would wait for each other's and print the note; tests of the turns set their own
+    mp.setenv("REPOMEM_ASK_SLOTS", "0")
     for var in ("REPOMEM_STORE", "REPOMEM_DEBUG", "OLLAMA_HOST", "REPOMEM_CHROMA_URL",
                 "REPOMEM_CHROMA_TOKEN", "REPOMEM_NAME"):
         mp.delenv(var, raising=False)

@@ -44,7 +44,7 @@ def test_no_wait_while_a_slot_is_free(new_repo, tmp_path):
     commit(repo, "2026-01-01T00:00:00Z", "a", {"app.py": "PORT = 8080\n"})
     git(repo, "status")
     cli("init", "--repo", repo, "--no-hooks")
-    env = dict(os.environ, TMPDIR=str(tmp_path))
+    env = dict(os.environ, TMPDIR=str(tmp_path), REPOMEM_ASK_SLOTS="2")
     proc = subprocess.run([sys.executable, "-m", "repomem", "ask", "which port", "--repo",
                            str(repo)], cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=120)
