@@ -318,13 +318,13 @@ def test_crlf_and_unicode():
 
 
 def test_deterministic_and_parser_reused():
-    from repomem.miners import python as mod
+    from repomem.miners.lang import LANGS, load
 
     src = "@app.get('/a')\ndef a():\n    return 1\nA = 1\n"
     first = MINER.mine("a.py", src)
-    parser = mod._PARSER
+    parser = load(LANGS["python"])[0]
     assert MINER.mine("a.py", src) == first
-    assert mod._PARSER is parser is not None
+    assert load(LANGS["python"])[0] is parser is not None
 
 
 # ----------------------------------------------------------------------------- values and settings
