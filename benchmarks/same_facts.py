@@ -114,6 +114,14 @@ def versions(repo: Path, suffix: str) -> list[tuple[str, str]]:
     return sorted(seen)
 
 
+def _shape(fact: list) -> str:
+    """A fact's kind and the names of its attrs that say its shape: ``config(class,expression)``."""
+    names = [k for k, _ in fact[8] if k not in ("location", "signature", "bases", "calls", "catches",
+                                                 "class", "handler", "path", "router", "name", "env")]
+    names += ["class"] if ["class", "true"] in fact[8] else []
+    return f"{fact[1]}({','.join(sorted(names))})" if names else fact[1]
+
+
 def compare_mined(repo: Path, suffix: str, old_code: str | None, new_code: str | None) -> bool:
     pairs = versions(repo, suffix)
     with tempfile.TemporaryDirectory() as tmp:
@@ -144,7 +152,7 @@ def compare_mined(repo: Path, suffix: str, old_code: str | None, new_code: str |
                 sa, sb = {json.dumps(f) for f in fa}, {json.dumps(f) for f in fb}
                 for side, mine, other in (("before", sa, sb), ("after", sb, sa)):
                     for f in mine - other:
-                        only[side][json.loads(f)[1]] += 1
+                        only[side][_shape(json.loads(f))] += 1
                         if len(examples) < 12:
                             examples.append(f"{side} only, {path}: {f[:300]}")
     print(f"{len(pairs)} versions of *{suffix} files ({n_facts} facts before); {differ} mined differently")

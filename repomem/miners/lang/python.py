@@ -19,14 +19,23 @@ import re
 from typing import cast
 
 from repomem.core.identity import Fingerprint, body_key, class_anchor, remember
-from repomem.core.model import CLASS, FUNCTION, ROUTE, Fact
+from repomem.core.model import CLASS, CONFIG, FUNCTION, ROUTE, Fact
 from repomem.miners import _arguments as body_values
 from repomem.miners._base import MineError
+from repomem.miners._pyoptions import middleware_facts, option_facts
 from repomem.miners._pyroutes import Wiring
 from repomem.miners._pysettings import constants_and_settings
-from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _first_error_line, _Source, _string_value, _words
+from repomem.miners._pysource import (
+    MAX_TEXT_LINES,
+    _collapse,
+    _first_error_line,
+    _render_literal,
+    _Source,
+    _string_value,
+    _words,
+)
 from repomem.miners._pyurls import UrlConf
-from repomem.miners._pyvalues import fold
+from repomem.miners._pyvalues import fold, setting_value
 from repomem.miners._text import body_attrs
 from repomem.miners.lang import LANGS, load, query_source
 
@@ -58,14 +67,18 @@ _OPEN = frozenset({"module", "block", "decorated_definition", "class_definition"
                    "finally_clause"})
 
 
-def _definitions(src: _Source, root) -> list[tuple[list, object, list[str]]]:
+def _definitions(src: _Source, root, configured: list[dict]) -> list[tuple[list, object, list[str]]]:
     """(decorators, definition, enclosing class names) of every function and class definition
-    of module and class bodies, in source order."""
+    of module and class bodies, in source order; the captures of what the file configures
+    (CLI options, middleware) are added to CONFIGURED."""
     from tree_sitter import QueryCursor
 
     _, query = load(PYTHON)
     found = []
     for _, caps in QueryCursor(query).matches(root):
+        if "option" in caps or "middleware" in caps:
+            configured.append(caps)
+            continue
         d = (caps.get("definition.function") or caps["definition.class"])[0]
         scope = _scope(src, d)
         if scope is not None:
@@ -75,6 +88,27 @@ def _definitions(src: _Source, root) -> list[tuple[list, object, list[str]]]:
             found.append((d.start_byte, decorators, d, scope))
     found.sort(key=lambda f: f[0])
     return [f[1:] for f in found]
+
+
+def _configured(src: _Source, path: str, captures: list[dict]) -> list[Fact]:
+    """The options of the CLI commands and the middleware a file declares (miners._pyoptions),
+    in source order; not in tests."""
+    if not captures or not body_values.mined_in(path):
+        return []
+    facts = []
+    for caps in sorted(captures, key=lambda c: (c.get("option") or c["middleware"])[0].start_byte):
+        if "middleware" in caps:
+            facts += middleware_facts(src, path, caps["middleware"][0], caps["middleware.class"][0])
+            continue
+        d = caps["option.definition"][0]
+        fn = d.child_by_field_name("definition") if d.type == "decorated_definition" else d
+        scope = _scope(src, fn)
+        if scope is None:
+            continue
+        function = ".".join([*scope, src.text(caps["option.function"][0])])
+        parameter = src.text(caps["option.parameter"][0]) if "option.parameter" in caps else None
+        facts += option_facts(src, path, caps["option"][0], function, parameter)
+    return facts
 
 
 def _scope(src: _Source, node) -> list[str] | None:
@@ -338,10 +372,15 @@ def _body_values(src: _Source, path: str, decorators, fn, cls: str) -> list[Fact
 def _values_in(src: _Source, path: str, fn) -> list[Fact]:
     from tree_sitter import QueryCursor
 
-    if not _KEYWORD_NUMBER.search(src.data, fn.start_byte, fn.end_byte):
-        return []
+    numbers = _KEYWORD_NUMBER.search(src.data, fn.start_byte, fn.end_byte) is not None
+    constants = _LOCAL_CONSTANT.search(src.data, fn.start_byte, fn.end_byte) is not None
     facts = []
-    for _, caps in QueryCursor(_body_query()).matches(fn):
+    for _, caps in QueryCursor(_body_query()).matches(fn) if numbers or constants else ():
+        if "constant" in caps:
+            facts += _local_constant(src, path, caps["constant"][0], caps["constant.value"][0])
+            continue
+        if not numbers:
+            continue
         value_node = (caps.get("argument.value") or caps["local.value"])[0]
         value = _number_or_quantity(src, value_node)
         function = _function_of(src, value_node) if value is not None else None
@@ -361,7 +400,55 @@ def _values_in(src: _Source, path: str, fn) -> list[Fact]:
         first = call_row if row - call_row < MAX_TEXT_LINES else row
         facts.append(body_values.argument_fact(path, function, callee, src.text(caps["argument.name"][0]), value,
                                                row, src.rows(first, row)))
-    return facts
+    return facts + _literal_return(src, path, fn)
+
+
+def _local_constant(src: _Source, path: str, name, value_node) -> list[Fact]:
+    """A function-local constant (``DEFAULT_LIMIT = 2_097_152`` in a method): its value, keyed
+    like a local number (``config:<path>:<function>.<NAME>``, attrs local)."""
+    if value_node.type in ("integer", "float", "unary_operator", "binary_operator"):
+        number = _number_or_quantity(src, value_node)  # as a local number is stated
+        got = (number, ()) if number is not None else None
+    else:
+        got = setting_value(src, value_node, _render_literal, _string_value)
+    function = _function_of(src, value_node) if got is not None and not got[1] else None
+    if got is None or function is None:
+        return []
+    row = value_node.start_point[0]
+    return [body_values.local_fact(path, function, src.text(name), got[0], row,
+                                   src.rows(name.start_point[0], row))]
+
+
+# Decorators that leave a function a plain function (not a view whose return is a page).
+_PLAIN = re.compile(r"^@\s*(?:[\w.]*\.)?(?:property|cached_property|staticmethod|classmethod|cache|lru_cache)\b")
+
+
+def _literal_return(src: _Source, path: str, fn) -> list[Fact]:
+    """A public function whose body (its docstring aside) is one ``return <value>``
+    (``def default_port(): return 8080``): ``config:<path>:<function>.return``, attrs returns.
+    Not a route's view or another decorated callback (its return is a response)."""
+    name = src.text(fn.child_by_field_name("name"))
+    outer = fn.parent
+    if outer is not None and outer.type == "decorated_definition" and not all(
+            _PLAIN.match(src.text(d)) for d in outer.named_children if d.type == "decorator"):
+        return []
+    body = fn.child_by_field_name("body")
+    stmts = [c for c in body.named_children if c.type != "comment"] if body is not None else []
+    if stmts and _docstring(src, body)[0] is stmts[0]:
+        stmts = stmts[1:]
+    if name.startswith("_") or len(stmts) != 1 or stmts[0].type != "return_statement" \
+            or stmts[0].named_child_count != 1:
+        return []
+    value = stmts[0].named_children[0]
+    got = setting_value(src, value, _render_literal, _string_value)
+    function = _function_of(src, value)
+    if got is None or got[0] == "None" or function is None:
+        return []
+    row = stmts[0].start_point[0]
+    return [Fact(key=f"{CONFIG}:{path}:{function}.return", kind=CONFIG, subject=f"{function}.return in {path}",
+                 value=got[0], attrs=tuple(sorted({*got[1], ("returns", "true")})), path=path, line=row + 1,
+                 text=src.rows(row, min(stmts[0].end_point[0], row + MAX_TEXT_LINES - 1)),
+                 purpose=f"{' '.join(_words(name))} - what {function}() returns")]
 
 
 def _number_or_quantity(src: _Source, node) -> str | None:
@@ -382,6 +469,8 @@ def _number_or_quantity(src: _Source, node) -> str | None:
 # a keyword argument's number or quantity, or a local's number, somewhere in a function's text:
 # "=" then a digit or a quote, or a number after "or"
 _KEYWORD_NUMBER = re.compile(rb"\w\s*=\s*(?:-\s*)?(?:\d|['\"]\d)|\bor\s+\d")
+# an UPPER_CASE local name bound to something
+_LOCAL_CONSTANT = re.compile(rb"\n[ \t]+_?[A-Z][A-Z0-9_]*[ \t]*(?::[^=\n]*)?=[^=]")
 
 
 def _function_of(src: _Source, node) -> str | None:
@@ -420,7 +509,8 @@ def file_facts(path: str, text: str) -> list[Fact]:
     root = parser.parse(src.data).root_node
     if root.has_error:
         raise MineError(f"syntax error near line {_first_error_line(root)}")
-    definitions = _definitions(src, root)
+    configured: list[dict] = []
+    definitions = _definitions(src, root, configured)
     # One fact per anchor: a later def of the same name replaces the earlier one, as at
     # runtime (overload stubs, conditional fallbacks) -- except a property's setter/deleter,
     # which extends the getter rather than replacing it.
@@ -443,4 +533,4 @@ def file_facts(path: str, text: str) -> list[Fact]:
     out += body_values.kept(values, {f.key for f in out})
     if b"urlpatterns" in src.data:  # a Django URLconf
         out += UrlConf(src, root, path, wiring.module, wiring.imports).facts
-    return out
+    return out + body_values.kept(_configured(src, path, configured), {f.key for f in out})

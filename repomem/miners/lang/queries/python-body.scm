@@ -14,3 +14,9 @@
 (assignment
   left: (identifier) @local
   right: [(integer) (float) (unary_operator) (binary_operator)] @local.value)
+
+; a constant a function binds: DEFAULT_LIMIT = 2_097_152
+(assignment
+  left: (identifier) @constant
+  right: (_) @constant.value
+  (#match? @constant "^_?[A-Z][A-Z0-9_]*$"))
