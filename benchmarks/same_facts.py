@@ -18,7 +18,10 @@ blob) is mined by both packages, and every field of every fact (line, text, purp
 fingerprint included) must be equal.  The difference is printed by kind (facts only one side
 has), with a few examples; the two store paths are then unused:
 
-  python benchmarks/same_facts.py REPO - - --mined .py --old-code DIR [--new-code DIR]
+  python benchmarks/same_facts.py REPO - - --mined .py --old-code DIR [--new-code DIR] [--at REV]
+
+(``--at HEAD``: only the files of one commit's tree; with it the fact counts by kind of both
+sides are those of that version.)
 """
 
 from __future__ import annotations
@@ -100,9 +103,15 @@ with open(out, "w") as w:
 """
 
 
-def versions(repo: Path, suffix: str) -> list[tuple[str, str]]:
+def versions(repo: Path, suffix: str, at: str | None = None) -> list[tuple[str, str]]:
     """Every distinct (blob, path) of a file ending in SUFFIX that any commit of the history
-    added or changed."""
+    added or changed; with AT, only the files of that commit's tree."""
+    if at is not None:
+        tree = subprocess.run(["git", "-C", str(repo), "ls-tree", "-r", "-z", at], capture_output=True,
+                              text=True, check=True).stdout
+        return sorted((meta.split()[2], path) for meta, _, path in
+                      (e.partition("\t") for e in tree.split("\0") if e)
+                      if path.endswith(suffix) and meta.split()[1] == "blob")
     out = subprocess.run(["git", "-C", str(repo), "log", "--all", "--format=", "--raw", "--no-abbrev",
                           "--no-renames", "-m"], capture_output=True, text=True, check=True).stdout
     seen: set[tuple[str, str]] = set()
@@ -122,8 +131,9 @@ def _shape(fact: list) -> str:
     return f"{fact[1]}({','.join(sorted(names))})" if names else fact[1]
 
 
-def compare_mined(repo: Path, suffix: str, old_code: str | None, new_code: str | None) -> bool:
-    pairs = versions(repo, suffix)
+def compare_mined(repo: Path, suffix: str, old_code: str | None, new_code: str | None,
+                  at: str | None = None) -> bool:
+    pairs = versions(repo, suffix, at)
     with tempfile.TemporaryDirectory() as tmp:
         listing = Path(tmp, "pairs")
         listing.write_text("".join(f"{b}\t{p}\n" for b, p in pairs))
@@ -135,12 +145,15 @@ def compare_mined(repo: Path, suffix: str, old_code: str | None, new_code: str |
                            check=True)
             outs.append(out)
         only: dict[str, Counter] = {"before": Counter(), "after": Counter()}
+        kinds: dict[str, Counter] = {"before": Counter(), "after": Counter()}
         examples: list[str] = []
         n_facts = differ = 0
         with open(outs[0]) as a, open(outs[1]) as b:
             for la, lb in zip(a, b):
-                got = json.loads(la)[2]
+                got, other = json.loads(la)[2], json.loads(lb)[2]
                 n_facts += len(got) if isinstance(got, list) else 0
+                for side, fs in (("before", got), ("after", other)):
+                    kinds[side].update(f[1] for f in fs if isinstance(fs, list))
                 if la == lb:
                     continue
                 differ += 1
@@ -156,6 +169,8 @@ def compare_mined(repo: Path, suffix: str, old_code: str | None, new_code: str |
                         if len(examples) < 12:
                             examples.append(f"{side} only, {path}: {f[:300]}")
     print(f"{len(pairs)} versions of *{suffix} files ({n_facts} facts before); {differ} mined differently")
+    for side in ("before", "after"):
+        print(f"  facts by kind {side}: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds[side].items())))
     for side in ("before", "after"):
         print(f"  facts only {side}: " + (", ".join(f"{k} {n}" for k, n in sorted(only[side].items()))
                                            or "none"))
@@ -174,9 +189,11 @@ def main() -> int:
     p.add_argument("--new-code", default=None)
     p.add_argument("--mined", metavar="SUFFIX", default=None,
                    help="compare the miners over every version of the files ending in SUFFIX")
+    p.add_argument("--at", metavar="REV", default=None,
+                   help="with --mined: only the files of REV's tree (fact counts of one version)")
     a = p.parse_args()
     if a.mined:
-        return 0 if compare_mined(Path(a.repo).resolve(), a.mined, a.old_code, a.new_code) else 1
+        return 0 if compare_mined(Path(a.repo).resolve(), a.mined, a.old_code, a.new_code, a.at) else 1
     repo, old, new = Path(a.repo).resolve(), Path(a.old_store).resolve(), Path(a.new_store).resolve()
     build(repo, old, a.old_code)
     build(repo, new, a.new_code)

@@ -88,7 +88,8 @@ from repomem.miners._base import (
 # 15: a Dockerfile's CMD and ENTRYPOINT, the final stage's (docker:<path>:cmd, :entrypoint).
 # 16: records say which files git detected as renamed (moves), so a setting of a renamed file
 #     keeps its history under the new path.
-MINERS_VERSION = 16
+# 17: Python value shapes: dict entries, None, calls and references as written, annotations, options, returns.
+MINERS_VERSION = 17
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",
            "MineError", "Miner", "all_miners", "excerpt", "mine_file", "redact_stored", "register_miner",
