@@ -441,6 +441,8 @@ def _literal_return(src: _Source, path: str, fn) -> list[Fact]:
         return []
     value = stmts[0].named_children[0]
     got = setting_value(src, value, _render_literal, _string_value)
+    if got is not None and value.type == "call" and not got[1]:
+        got = None  # a call made of values (lorem_ipsum.words(4)) is computed, not a literal
     function = _function_of(src, value)
     if got is None or got[0] == "None" or function is None:
         return []
