@@ -3,10 +3,11 @@ leave unlinked: every first-parent commit is mined as ingestion mines it (Commit
 function (or method) that a commit removes while the same commit adds another is linked when
 the commit's record carries the pair, unlinked when not.
 
-  python benchmarks/rename_links.py REPO [--code DIR]
+  python benchmarks/rename_links.py REPO [--code DIR] [--links]
 
 DIR: the repomem package to measure (an export of another branch), else the installed one.
-Prints one line: linked, unlinked, and the commits that removed and added functions.
+Prints one line: linked, unlinked, and the commits that removed and added functions; with
+--links, each link first ("<commit> <old anchor> -> <new anchor>"), to diff two sides.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from repomem.adapters import git
 from repomem.core.model import FUNCTION
 from repomem.miners import wants
 from repomem.miners.mining import CommitMiner
-repo = sys.argv[1]
+repo, show = sys.argv[1], len(sys.argv) > 2
 chain = git.first_parent_chain(repo)
 changes = git.changes(repo, chain)
 linked = unlinked = commits = 0
@@ -44,6 +45,9 @@ with CommitMiner(repo) as m:
         if removed and added:
             commits += 1
             got = {o for o, _ in rec.links} & removed
+            for o, n in rec.links if show else ():
+                if o in removed:
+                    print(info.sha[:10], o, "->", n)
             linked += len(got)
             unlinked += len(removed - got)
 print(f"{len(chain)} commits: {commits} removed and added functions; linked {linked}, unlinked {unlinked}")
@@ -54,9 +58,11 @@ def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument("repo")
     p.add_argument("--code", default=None)
+    p.add_argument("--links", action="store_true")
     a = p.parse_args()
     env = dict(os.environ, PYTHONPATH=a.code) if a.code else dict(os.environ)
-    return subprocess.run([sys.executable, "-c", _COUNT, a.repo], env=env).returncode
+    return subprocess.run([sys.executable, "-c", _COUNT, a.repo, *(["links"] if a.links else [])],
+                          env=env).returncode
 
 
 if __name__ == "__main__":
