@@ -216,3 +216,5 @@ def test_a_rename_with_an_edited_body_is_linked_in_its_own_file_and_class():
     method = fn("hc/api/models.py", "class Check:\n    def rename_and_delete(code):" +
                 RENAME.replace("\n    ", "\n        "))
     assert match_moves([old], [method]) == []  # a module function is no method of a class
+    other = fn("hc/api/models.py", "def purge(code):" + RENAME)
+    assert match_moves([old], [other]) == []  # a rename keeps a word of the name

@@ -5,7 +5,7 @@ has moved one function, not retired one and created another: the ledger keeps it
 its history survives.  Only fingerprints (normalised bodies, own name replaced by ``_SELF_``) are
 compared; names and paths are deliberately ignored, since those are what a rename/move changes.
 A function renamed while its body was edited stays in its file and class: there a lower share of
-the body in common links it (SAME_PLACE_THRESHOLD).
+the body in common links it (SAME_PLACE_THRESHOLD), when the two names share a word.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ THRESHOLD = 0.8
 # and one added function of one owner that are not linked otherwise (healthchecks'
 # lock_and_delete -> rename_and_delete) need this much of a body in common.
 SAME_PLACE_THRESHOLD = 0.6
+_NAME_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 # Below this many tokens a body ("pass", "return None", "raise NotImplementedError") is too
 # generic for similarity to mean anything; only an exact, unambiguous match counts.
 MIN_TOKENS = 8
@@ -141,10 +142,13 @@ def _owner(anchor: str) -> tuple[str, str]:
 
 def _same_place(old_tok, new_tok, used_old: set[str], used_new: set[str], matcher) -> list[tuple[str, str]]:
     """Functions left over that stayed in their file and class, renamed and edited in one
-    commit: each owner's leftovers paired best score first, at SAME_PLACE_THRESHOLD or more
-    (both long enough to compare)."""
+    commit: each owner's leftovers whose names share a word paired best score first, at
+    SAME_PLACE_THRESHOLD or more (both long enough to compare)."""
     def owner(anchor: str) -> str:
         return _owner(anchor)[0] or anchor.partition("::")[0]
+
+    def words(anchor: str) -> set[str]:
+        return {w.lower() for w in _NAME_WORDS.findall(_owner(anchor)[1].partition("(")[0])} - {"test"}
 
     left_new: dict[str, list] = {}
     for a, toks, _, _ in new_tok:
@@ -155,6 +159,8 @@ def _same_place(old_tok, new_tok, used_old: set[str], used_new: set[str], matche
         if o in used_old or _CLASS in o or len(a_toks) < MIN_TOKENS:
             continue
         for n, b_toks in left_new.get(owner(o), ()):
+            if not words(o) & words(n):  # a rename keeps a word of the name (lock_and_delete)
+                continue
             if 2 * min(len(a_toks), len(b_toks)) / (len(a_toks) + len(b_toks)) < SAME_PLACE_THRESHOLD:
                 continue
             matcher.set_seqs(a_toks, b_toks)

@@ -2,9 +2,13 @@
 function bodies state; with constants and settings (miners._pysettings), router wiring
 (miners._pyroutes) and Django URLconfs (miners._pyurls), which a query cannot say.
 
-``queries/python.scm`` finds the definitions and ``queries/python-body.scm`` the values a
-function's body passes to calls by name and binds local names to (run per function, and
-remembered by the function's text).  Constants are module-level UPPER_CASE names and dunders
+``queries/python.scm`` finds the definitions (``@definition.function``,
+``@definition.class``), ``queries/python-config.scm`` CLI options (``@option``: a decorator's or
+a parameter default's call) and middleware (``@middleware``) for miners._pyoptions, and
+``queries/python-body.scm`` the values
+a function's body passes to calls by name (``@argument``), binds local names to (``@local``)
+and binds local constants to (``@constant``), run per function and remembered by the
+function's text.  Constants are module-level UPPER_CASE names and dunders
 (``__version__``) bound to a literal, a folded literal arithmetic expression or an environment
 lookup with a default (see _pyvalues); a module-level dict that is not wholly literal (Django's
 ``DATABASES``) gives one constant per literal leaf (``DATABASES.default.ENGINE``).  Settings are
@@ -43,17 +47,26 @@ ROUTE_VERBS = {"get", "post", "put", "delete", "patch", "head", "options", "webs
 ROUTE_PURPOSE_SUFFIX = " (HTTP endpoint / API route / URL path)"
 MAX_CLASS_TOKENS = 600  # enough to recognise a class; keeps rename matching cheap
 PYTHON = LANGS["python"]
-_BODY_QUERY = None  # queries/python-body.scm, compiled on first use
+_QUERIES: dict[str, object] = {}  # queries/python-body.scm and python-config.scm, compiled on first use
 
 
-def _body_query():
-    global _BODY_QUERY
-    if _BODY_QUERY is None:
+def _query(name: str):
+    got = _QUERIES.get(name)
+    if got is None:
         import tree_sitter
 
         parser, _ = load(PYTHON)
-        _BODY_QUERY = tree_sitter.Query(parser.language, query_source("python-body.scm"))
-    return _BODY_QUERY
+        got = _QUERIES[name] = tree_sitter.Query(parser.language, query_source(name))
+    return got
+
+
+def _body_query():
+    return _query("python-body.scm")
+
+
+# What python-config.scm may find in a file's text: matching every call of every file against
+# it costs more than this search.
+_CONFIGURES = re.compile(rb"\b(?:option|argument|Option|Argument)\s*\(|Middleware\b|add_middleware")
 
 
 # ----------------------------------------------------------------------------- definitions
@@ -75,7 +88,10 @@ def _definitions(src: _Source, root, configured: list[dict]) -> list[tuple[list,
 
     _, query = load(PYTHON)
     found = []
-    for _, caps in QueryCursor(query).matches(root):
+    matches = QueryCursor(query).matches(root)
+    if _CONFIGURES.search(src.data):
+        matches += QueryCursor(_query("python-config.scm")).matches(root)
+    for _, caps in matches:
         if "option" in caps or "middleware" in caps:
             configured.append(caps)
             continue
