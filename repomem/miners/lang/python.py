@@ -3,8 +3,9 @@ function bodies state; with constants and settings (miners._pysettings), router 
 (miners._pyroutes) and Django URLconfs (miners._pyurls), which a query cannot say.
 
 ``queries/python.scm`` finds the definitions (``@definition.function``,
-``@definition.class``), ``queries/python-config.scm`` CLI options (``@option``: a decorator's or
-a parameter default's call) and middleware (``@middleware``) for miners._pyoptions, and
+``@definition.class``), ``queries/python-options.scm`` CLI options (``@option``: a decorator's
+or a parameter default's call) and ``python-middleware.scm`` middleware (``@middleware``) for
+miners._pyoptions, and
 ``queries/python-body.scm`` the values
 a function's body passes to calls by name (``@argument``), binds local names to (``@local``)
 and binds local constants to (``@constant``), run per function and remembered by the
@@ -47,7 +48,7 @@ ROUTE_VERBS = {"get", "post", "put", "delete", "patch", "head", "options", "webs
 ROUTE_PURPOSE_SUFFIX = " (HTTP endpoint / API route / URL path)"
 MAX_CLASS_TOKENS = 600  # enough to recognise a class; keeps rename matching cheap
 PYTHON = LANGS["python"]
-_QUERIES: dict[str, object] = {}  # queries/python-body.scm and python-config.scm, compiled on first use
+_QUERIES: dict[str, object] = {}  # the other queries/python-*.scm, compiled on first use
 
 
 def _query(name: str):
@@ -64,9 +65,10 @@ def _body_query():
     return _query("python-body.scm")
 
 
-# What python-config.scm may find in a file's text: matching every call of every file against
-# it costs more than this search.
-_CONFIGURES = re.compile(rb"\b(?:option|argument|Option|Argument)\s*\(|Middleware\b|add_middleware")
+# The queries of what a file configures, each run only over a file whose text may hold what it
+# finds: matching every call of every file against them costs more than these searches.
+_CONFIG_QUERIES = (("python-options.scm", re.compile(rb"\b(?:option|argument|Option|Argument)\s*\(")),
+                   ("python-middleware.scm", re.compile(rb"Middleware\b|add_middleware")))
 
 
 # ----------------------------------------------------------------------------- definitions
@@ -89,8 +91,9 @@ def _definitions(src: _Source, root, configured: list[dict]) -> list[tuple[list,
     _, query = load(PYTHON)
     found = []
     matches = QueryCursor(query).matches(root)
-    if _CONFIGURES.search(src.data):
-        matches += QueryCursor(_query("python-config.scm")).matches(root)
+    for name, mentioned in _CONFIG_QUERIES:
+        if mentioned.search(src.data):
+            matches += QueryCursor(_query(name)).matches(root)
     for _, caps in matches:
         if "option" in caps or "middleware" in caps:
             configured.append(caps)

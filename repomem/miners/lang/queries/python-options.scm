@@ -1,5 +1,5 @@
-; Python: what a file configures, run only over files whose text mentions it (see
-; repomem.miners.lang.python): CLI options and middleware.
+; Python: a command's CLI options, run only over files whose text mentions one (see
+; repomem.miners.lang.python and repomem.miners._pyoptions).
 
 ; A CLI option or argument declared on a command: @click.option("--port", default=5000)
 (decorated_definition
@@ -17,13 +17,3 @@
      (typed_default_parameter name: (identifier) @option.parameter
        value: (call function: (_) @option.callee) @option)])
   (#match? @option.callee "^(typer\\.)?(Option|Argument)$")) @option.definition
-
-; Middleware and how it is configured: app.add_middleware(CORSMiddleware, allow_origins=[...]),
-; Middleware(CORSMiddleware, ...), CORSMiddleware(app, ...)
-(call
-  function: (_) @middleware.callee
-  arguments: (argument_list . [(identifier) (attribute)] @middleware.class)
-  (#match? @middleware.callee "(^|\\.)(add_middleware|Middleware)$")) @middleware
-(call
-  function: (_) @middleware.class
-  (#match? @middleware.class "^([A-Za-z_]\\w*\\.)*\\w+Middleware$")) @middleware
