@@ -177,3 +177,44 @@ def test_a_renamed_classs_methods_keep_their_history(new_repo):
     got = history(r, "_KeepOpenFile.__enter__")["versions"]
     assert [(v["subject"], v["end_reason"]) for v in got] == [
         ("method KeepOpenFile.__enter__", "superseded"), ("method _KeepOpenFile.__enter__", None)]
+
+
+LOCK = """
+    with transaction.atomic():
+        check = Check.objects.select_for_update().get(code=code)
+        check.status = "deleted"
+        check.save()
+    notify(check, "deleted")
+"""
+RENAME = """
+    with transaction.atomic():
+        check = Check.objects.select_for_update().get(code=code)
+        check.name = f"{check.name} (deleted)"
+        check.status = "deleted"
+        check.save(update_fields=["name", "status"])
+        log.info("renamed %s", check.code)
+    notify(check, "deleted", previous=code)
+"""
+
+
+def test_a_rename_with_an_edited_body_is_linked_in_its_own_file_and_class():
+    """healthchecks' lock_and_delete -> rename_and_delete, its body edited in the same commit:
+    too different to link anywhere (under THRESHOLD), but it stayed in its file, where it is the
+    one function removed and the one added; in another file it would be two functions."""
+    from difflib import SequenceMatcher
+
+    from repomem.core.identity import SAME_PLACE_THRESHOLD, THRESHOLD, _tokens
+
+    old = fn("hc/api/models.py", "def lock_and_delete(code):" + LOCK)
+    new = fn("hc/api/models.py", "def rename_and_delete(code):" + RENAME)
+    score = SequenceMatcher(None, _tokens(old), _tokens(new), autojunk=False).ratio()
+    assert SAME_PLACE_THRESHOLD <= score < THRESHOLD
+    assert match_moves([old], [new]) == [("hc/api/models.py::lock_and_delete",
+                                          "hc/api/models.py::rename_and_delete")]
+    elsewhere = fn("hc/front/views.py", "def rename_and_delete(code):" + RENAME)
+    assert match_moves([old], [elsewhere]) == []
+    method = fn("hc/api/models.py", "class Check:\n    def rename_and_delete(code):" +
+                RENAME.replace("\n    ", "\n        "))
+    assert match_moves([old], [method]) == []  # a module function is no method of a class
+    other = fn("hc/api/models.py", "def purge(code):" + RENAME)
+    assert match_moves([old], [other]) == []  # a rename keeps a word of the name

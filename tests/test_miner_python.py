@@ -253,14 +253,32 @@ def test_constant_literals(line, value):
 
 @pytest.mark.parametrize("line", [
     "port = 8080", "Port = 1", "PORT = get_port()", "URL = f'plain'",
-    "PATHS = [BASE, 'x']", "X = 1 + Y", "X = 'a' * 3", "X = 9 ** 9 ** 9", "X = 10 ** 100",
-    "X = 1 / 0", "X = 2 ** 0.5 ** 2 + 1j", "__all__ = ['a']", "X = os.getenv('A').split(',')",
-    "X = os.environ['KEY']", "X = os.environ.get(NAME, 1)", "A = B = f()", "self.X = 1", "X += 1", "X = -Y",
+    "PATHS = [BASE, 'x']", "X = 'a' * 3", "X = 9 ** 9 ** 9", "X = 10 ** 100",
+    "X = 1 / 0", "X = 2 ** 0.5 ** 2 + 1j", "__all__ = ['a']",
+    "X = os.environ['KEY']", "A = B = f()", "self.X = 1", "X += 1", "X = -Y",
     "X = lambda: 1", "X, Y = 1, 2", "T = TypeVar('T')", "T = t.TypeVar('T', bound='Client')",
-    "SENTINEL = object()", "X = make(Y)", "X = Timeout(timeout=DEFAULT)",
+    "SENTINEL = object()",
 ])
 def test_non_constants_ignored(line):
     assert by_kind(mine(line + "\n"), CONSTANT) == []
+
+
+@pytest.mark.parametrize("line, value", [
+    ("X = 1 + Y", "1 + Y"), ("X = make(Y)", "make(Y)"), ("X = Timeout(timeout=DEFAULT)", "Timeout(timeout=DEFAULT)"),
+    ("X = os.getenv('A').split(',')", "os.getenv('A').split(',')"), ("SEP = os.sep", "os.sep"),
+    ("X = os.environ.get(NAME, 1)", "os.environ.get(NAME, 1)"),
+])
+def test_constants_computed_by_code_stated_as_written(line, value):
+    """A call given something, an attribute reference or arithmetic on names: what a reader of
+    the module sees, not evaluated (attrs expression)."""
+    [c] = by_kind(mine(line + "\n"), CONSTANT)
+    assert (c.value, c.attrs) == (value, (("expression", "true"),))
+
+
+def test_constant_expressions_fold():
+    assert [(c.key, c.value) for c in by_kind(mine("MAX_BODY = 32 << 20\nMASK = 0xFF & 0x0F\n"), CONSTANT)] == \
+        [("constant:pkg/mod.py:MAX_BODY", "33554432"), ("constant:pkg/mod.py:MASK", "15")]
+    assert by_kind(mine("X = 1 << 10_000\n"), CONSTANT) == []  # bounded, as ** is
 
 
 def test_constants_only_at_module_level():
@@ -318,13 +336,13 @@ def test_crlf_and_unicode():
 
 
 def test_deterministic_and_parser_reused():
-    from repomem.miners import python as mod
+    from repomem.miners.lang import LANGS, load
 
     src = "@app.get('/a')\ndef a():\n    return 1\nA = 1\n"
     first = MINER.mine("a.py", src)
-    parser = mod._PARSER
+    parser = load(LANGS["python"])[0]
     assert MINER.mine("a.py", src) == first
-    assert mod._PARSER is parser is not None
+    assert load(LANGS["python"])[0] is parser is not None
 
 
 # ----------------------------------------------------------------------------- values and settings
@@ -442,11 +460,13 @@ def test_settings_module_values_computed_by_code(path):
     assert facts["LANGUAGES"].line == facts["WAGTAIL_CONTENT_LANGUAGES"].line == 8
 
 
-def test_values_computed_by_code_are_settings_only_in_settings():
-    # an ordinary module's computed constants are code, not settings; its chained literals are
+def test_values_computed_by_code_are_stated_as_written():
+    # an ordinary module's constant computed by a call is stated as written; its chained literals
+    # are each a constant
     src = "BASE = os.path.dirname(__file__)\nA = B = 3\n"
-    assert [(f.key, f.value) for f in by_kind(mine(src, "pkg/paths.py"), CONSTANT)] == [
-        ("constant:pkg/paths.py:A", "3"), ("constant:pkg/paths.py:B", "3")]
+    assert [(f.key, f.value, f.attrs) for f in by_kind(mine(src, "pkg/paths.py"), CONSTANT)] == [
+        ("constant:pkg/paths.py:BASE", "os.path.dirname(__file__)", (("expression", "true"),)),
+        ("constant:pkg/paths.py:A", "3", ()), ("constant:pkg/paths.py:B", "3", ())]
 
 
 SETTINGS_CLASSES = """\
@@ -521,10 +541,18 @@ def test_settings_classes():
     assert (plain.value, plain.attrs) == ("3", (("class", "true"),))
     # a method's local is no setting of its class: a value its body binds (attrs local)
     assert facts[p + "Config.helper.LOCAL"].attrs == (("local", "true"),)
+    # declared with a type and no value: required, the type is what it says
+    name = facts[p + "Settings.project_name"]
+    assert (name.value, name.attrs, name.line) == ("str", (("annotation", "true"),), 12)
+    # a field's options, keyed by the field and the option
+    ge = facts[p + "Settings.pool_size.ge"]
+    assert (ge.value, ge.attrs) == ("1", (("option", "true"),))
+    assert facts[p + "Limits.names"].value == "field(default_factory=list)"  # a call, as written
     assert set(facts) == {p + k for k in (
         "Settings.API_V1_STR", "Settings.ACCESS_TOKEN_EXPIRE_MINUTES", "Settings.pool_size",
         "Config.SECRET_KEY", "Config.SQLALCHEMY_DATABASE_URI", "Config.POSTS_PER_PAGE",
-        "Config.MAIL_PORT", "TestConfig.TESTING", "Limits.burst", "Plain.LIMIT", "Config.helper.LOCAL")}
+        "Config.MAIL_PORT", "TestConfig.TESTING", "Limits.burst", "Plain.LIMIT", "Config.helper.LOCAL",
+        "Settings.project_name", "Settings.pool_size.ge", "Limits.names")}
 
 
 def test_what_a_function_calls():
@@ -604,9 +632,10 @@ class Limits:
 
 def test_model_fields():
     """A data model's fields (Django, Wagtail, SQLAlchemy): class attributes bound to a field or
-    column call, stated as written, keyed by class; not a private attribute, nor a plain class
-    attribute, nor a settings class's attribute twice.  A field named like a secret is defined
-    by code: only a string literal in it (a default) is redacted."""
+    column call, keyed by class: the field's ``default=`` when it has one, else the field as
+    written; not a private attribute, nor a plain class attribute, nor a settings class's
+    attribute twice.  A field named like a secret is defined by code: only a string literal in it
+    (a default) is redacted.  Each option of a field is a fact of its own."""
     from repomem.miners import mine_file
 
     got = {f.key.split(":", 2)[2]: f for f in mine_file("blog/models.py", MODELS)
@@ -616,13 +645,17 @@ def test_model_fields():
         "BlogPage.body": "StreamField(BaseStreamBlock(), blank=True)",
         "User.username": "so.mapped_column(sa.String(64), index=True, unique=True)",
         "User.password_hash": "so.mapped_column(sa.String(256))",
-        "User.api_key": 'db.Column(db.String(40), default="<redacted:' +
-                        got["User.api_key"].value.split("<redacted:")[1],
-        # only the literal, quotes and all: not every "a" of the code around it
-        "User.secret": 'db.Column(db.String(8), default="<redacted:' +
-                       got["User.secret"].value.split("<redacted:")[1],
+        "User.api_key": got["User.api_key"].value,
+        "User.secret": got["User.secret"].value,
         "User.posts": 'so.relationship(back_populates="author")'}
+    assert got["User.api_key"].value.startswith("<redacted:")
+    assert got["User.api_key"].attrs == (("default", "true"), ("field", "true"))
+    # only the literal, quotes and all: not every "a" of the code around it
+    assert got["User.secret"].text == \
+        f'    secret = db.Column(db.String(8), default="{got["User.secret"].value}")'
     assert "Zq8rT4vW2yX6bN0m" not in got["User.api_key"].text
+    assert (got["BlogPage.subtitle.max_length"].value, got["BlogPage.subtitle.max_length"].attrs) == \
+        ("255", (("option", "true"),))
     assert got["BlogPage.subtitle"].line == 9
     assert got["BlogPage.subtitle"].purpose == "subtitle - shown under the title - a field of BlogPage"
     assert "Limits.burst" in got and ("field", "true") not in got["Limits.burst"].attrs
@@ -778,8 +811,8 @@ def test_function_parameter_defaults(new_repo):
 
 def test_an_f_string_constant_is_stated_as_written(new_repo):
     """httpx's ``USER_AGENT = f"python-httpx/{__version__}"``: a constant computed only from
-    names, stated as written (attrs.expression) and answering "what is the user agent?"; other
-    computed module constants (a logger) are still not constants outside settings modules."""
+    names, stated as written (attrs.expression) and answering "what is the user agent?", as a
+    constant made by a call is (a logger)."""
     from repomem.service.query import ask
     from tests.conftest import indexed
 
@@ -792,7 +825,7 @@ def test_an_f_string_constant_is_stated_as_written(new_repo):
     assert (got["key"], got["value"], got["attrs"]) == (
         "constant:httpx/_client.py:USER_AGENT", 'f"python-httpx/{__version__}"', {"expression": "true"})
     values = {f.key: f.value for f in mine_file("httpx/_client.py", client.encode())}
-    assert "constant:httpx/_client.py:LOGGER" not in values
+    assert values["constant:httpx/_client.py:LOGGER"] == "logging.getLogger(__name__)"
     assert values["constant:httpx/_client.py:URL"] == "f'http://{HOST}'"
 
 
@@ -816,9 +849,9 @@ class _Internal:
 
 def test_a_public_class_attribute_is_a_setting_with_a_history(tmp_path):
     """click's ``UsageError.exit_code = 2`` answers "which exit code is used for usage
-    errors?"; a new value supersedes and as-of still says the old one.  ``None`` (unset), a
-    private attribute and a private class's attribute are no facts; a Sphinx ``#:`` comment
-    is the purpose, without its colon."""
+    errors?"; a new value supersedes and as-of still says the old one.  ``None`` (unset) is a
+    value too; a private attribute and a private class's attribute are no facts; a Sphinx ``#:``
+    comment is the purpose, without its colon."""
     from repomem.service.query import ask, facts
     from tests.conftest import indexed
 
@@ -826,7 +859,8 @@ def test_a_public_class_attribute_is_a_setting_with_a_history(tmp_path):
                 ("2024-03-01T10:00:00Z", {"src/click/exceptions.py": EXCEPTIONS_PY.format(code=2)}),
                 ("2024-06-01T10:00:00Z", {"src/click/exceptions.py": EXCEPTIONS_PY.format(code=3)}))
     now = {f["key"].rsplit(":", 1)[-1]: f for f in facts(r)["facts"] if f["kind"] == "config"}
-    assert sorted(now) == ["ClickException.exit_code", "UsageError.exit_code"]
+    assert sorted(now) == ["ClickException.exit_code", "UsageError.exit_code", "UsageError.parent"]
+    assert now["UsageError.parent"]["value"] == "None"
     assert now["UsageError.exit_code"]["attrs"] == {"class": "true"}
     assert now["ClickException.exit_code"]["purpose"].startswith("exit code - The exit code for")
     got = ask(r, "which exit code is used for usage errors?")

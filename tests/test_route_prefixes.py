@@ -260,9 +260,10 @@ def test_a_django_urlconf_states_only_what_it_can():
             path("about/", views.about, name="about"),
             path(route="team/", view=views.team, name="team"),
             path(PREFIX, views.home, name="home"),       # not a literal: no route
-            path("api/", include([path("x/", views.x)])),  # an inline list: no module to mount
+            path("api/", include([path("x/", views.x)])),  # an inline list: its routes, prefixed
             path(b"raw/", views.raw),                      # bytes: Django takes str only
         )
         other = [path("never/", views.never)]             # not urlpatterns
         ''')) if f.kind in ("route", "mount")}
-    assert got == {"route:site/urls.py:about": "ANY /about/", "route:site/urls.py:team": "ANY /team/"}
+    assert got == {"route:site/urls.py:about": "ANY /about/", "route:site/urls.py:team": "ANY /team/",
+                   "route:site/urls.py:views.x": "ANY /api/x/"}

@@ -267,7 +267,7 @@ def test_memoised_facts_of_moved_lines_keep_their_new_line_and_stay_redacted():
 def _clear_mining_caches():
     from repomem.core import identity
     from repomem.miners import _FINISHED
-    from repomem.miners import python as py_miner
+    from repomem.miners.lang import python as py_miner
 
     _FINISHED.clear()
     py_miner._FACTS.clear()

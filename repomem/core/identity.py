@@ -4,6 +4,8 @@ A commit that removes ``a.py::load`` and adds ``b.py::load_config`` with (nearly
 has moved one function, not retired one and created another: the ledger keeps its identity, so
 its history survives.  Only fingerprints (normalised bodies, own name replaced by ``_SELF_``) are
 compared; names and paths are deliberately ignored, since those are what a rename/move changes.
+A function renamed while its body was edited stays in its file and class: there a lower share of
+the body in common links it (SAME_PLACE_THRESHOLD), when the two names share a word.
 """
 
 from __future__ import annotations
@@ -18,6 +20,11 @@ from difflib import SequenceMatcher
 from repomem.core.model import Fact
 
 THRESHOLD = 0.8
+# A function renamed while its body was edited, in the file and class it was in: one removed
+# and one added function of one owner that are not linked otherwise (healthchecks'
+# lock_and_delete -> rename_and_delete) need this much of a body in common.
+SAME_PLACE_THRESHOLD = 0.6
+_NAME_WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 # Below this many tokens a body ("pass", "return None", "raise NotImplementedError") is too
 # generic for similarity to mean anything; only an exact, unambiguous match counts.
 MIN_TOKENS = 8
@@ -133,6 +140,42 @@ def _owner(anchor: str) -> tuple[str, str]:
     return (f"{path}::{owner}" if owner else ""), qual[len(owner) + 1 if owner else 0:]
 
 
+def _same_place(old_tok, new_tok, used_old: set[str], used_new: set[str], matcher) -> list[tuple[str, str]]:
+    """Functions left over that stayed in their file and class, renamed and edited in one
+    commit: each owner's leftovers whose names share a word paired best score first, at
+    SAME_PLACE_THRESHOLD or more (both long enough to compare)."""
+    def owner(anchor: str) -> str:
+        return _owner(anchor)[0] or anchor.partition("::")[0]
+
+    def words(anchor: str) -> set[str]:
+        return {w.lower() for w in _NAME_WORDS.findall(_owner(anchor)[1].partition("(")[0])} - {"test"}
+
+    left_new: dict[str, list] = {}
+    for a, toks, _, _ in new_tok:
+        if a not in used_new and _CLASS not in a and len(toks) >= MIN_TOKENS:
+            left_new.setdefault(owner(a), []).append((a, toks))
+    candidates = []
+    for o, a_toks, _, _ in old_tok:
+        if o in used_old or _CLASS in o or len(a_toks) < MIN_TOKENS:
+            continue
+        for n, b_toks in left_new.get(owner(o), ()):
+            if not words(o) & words(n):  # a rename keeps a word of the name (lock_and_delete)
+                continue
+            if 2 * min(len(a_toks), len(b_toks)) / (len(a_toks) + len(b_toks)) < SAME_PLACE_THRESHOLD:
+                continue
+            matcher.set_seqs(a_toks, b_toks)
+            score = matcher.ratio()
+            if score >= SAME_PLACE_THRESHOLD:
+                candidates.append((score, o, n))
+    pairs = []
+    for _, o, n in sorted(candidates, key=lambda c: (-c[0], c[1], c[2])):
+        if o not in used_old and n not in used_new:
+            used_old.add(o)
+            used_new.add(n)
+            pairs.append((o, n))
+    return pairs
+
+
 def match_moves(removed: list[Fact], added: list[Fact],
                 owners: Sequence[tuple[str, str]] = ()) -> list[tuple[str, str]]:
     """``(old_anchor, new_anchor)`` pairs for functions that are the same function, one-to-one.
@@ -190,6 +233,7 @@ def match_moves(removed: list[Fact], added: list[Fact],
         used_old.add(o)
         used_new.add(n)
         pairs.append((o, n))
+    pairs += _same_place(old_tok, new_tok, used_old, used_new, matcher)
     # methods follow their class: where each owner went (a class renamed, or all its matched
     # methods gone to one other owner)
     went: dict[str, set[str]] = {}

@@ -286,7 +286,8 @@ def _setting_name(fact: Fact) -> str:
 
 # A field's property that is a value of the field itself (Mongoose's ``apiKey: {type: String,
 # default: "..."}``): for a field named like a secret, the value is redacted whole
-_VALUE_PROPS = {"default", "value", "example", "defaultvalue"}
+# (a CLI option's ``--token`` default, ``api_key.return``: what a function returns)
+_VALUE_PROPS = {"default", "value", "example", "defaultvalue", "return"}
 
 
 def _field_value(fact: Fact) -> bool:
@@ -341,9 +342,16 @@ def redact_fact(fact: Fact) -> Fact:
         and secret_name(_setting_name(fact))
     if computed:
         fact = _field_literals(fact)
+    if field and ("default", "true") in fact.attrs and _secret_field(fact) \
+            and not _not_secret_value(fact.value) and not fact.value.startswith("<redacted:"):
+        # a field's default stated as its value (api_key = Column(default="...")): its literal
+        # in the text is redacted above, by the same token
+        fact = dataclasses.replace(fact, value=_token(fact.value))
     value, text, purpose, subject = fact.value, fact.text, fact.purpose, fact.subject
     attrs = list(fact.attrs)
-    named = _field_value(fact) if field else not computed and secret_name(_setting_name(fact))
+    # a setting whose value is the type it is declared with (SECRET_KEY: str) states no secret
+    named = _field_value(fact) if field else not computed and ("annotation", "true") not in fact.attrs \
+        and (secret_name(_setting_name(fact)) or _field_value(fact))
     if fact.kind in (CONFIG, CONSTANT, DOCKER) and named \
             and not _not_secret_setting(value) and not re.fullmatch(r"[./~][^\s]*", value.strip()):
         secret = value.strip().strip("\"'")

@@ -94,7 +94,9 @@ from repomem.miners._base import (
 #     a Spring application*.yml document that names its profile keyed by it (@test.server.port).
 # 18: the redactor: a secret named in prose (a docstring's "password Tr0ub4dor3xyzzyQ") is
 #     redacted; a secret-named value that is a number, a short word or an identifier is not.
-MINERS_VERSION = 18
+# 19: Python value shapes: dict entries, None, calls and references as written, annotations,
+#     options, returns.
+MINERS_VERSION = 19
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",
            "MineError", "Miner", "all_miners", "excerpt", "mine_file", "redact_stored", "register_miner",

@@ -11,7 +11,7 @@ from typing import Callable
 from repomem.core.model import CONFIG, CONSTANT, Fact
 from repomem.core.paths import is_test
 from repomem.miners._pysource import MAX_TEXT_LINES, _comment_text, _render_literal, _Source, _string_value, _words
-from repomem.miners._pyvalues import UPPER, _callee, setting_value, settings_kind
+from repomem.miners._pyvalues import _TYPE_CALLS, UPPER, _args, _callee, env_functions, setting_value, settings_kind
 
 CONSTANT_NAME = re.compile(r"^_?[A-Z][A-Z0-9_]*$|^__[a-z][a-z0-9_]*__$")
 NOT_CONSTANTS = {"__all__", "__slots__", "__path__", "__doc__", "__name__", "__package__"}
@@ -129,7 +129,10 @@ def _expression(src: _Source, node) -> tuple[str, tuple] | None:
 def _value_facts(src: _Source, block, path: str, kind: str, scope: str, accept,
                  settings: bool = False) -> list[Fact]:
     """Facts of the assignments in one block (a module or a class body) whose names pass accept.
-    settings: every such name is a setting; one computed by code is stated as written."""
+    settings: every such name is a setting; one computed by code is stated as written.  Else a
+    call or an attribute reference is stated as written too (``page_size = api_settings.PAGE_SIZE``),
+    and a dict display -- also the one a call wraps (``ImmutableDict({...})``) -- gives a fact
+    per entry."""
     facts = []
     children = block.children
     prefix = f"{scope}." if scope else ""
@@ -139,13 +142,16 @@ def _value_facts(src: _Source, block, path: str, kind: str, scope: str, accept,
         first, last = stmt.start_point[0], stmt.end_point[0]
         text = src.rows(first, min(last, first + MAX_TEXT_LINES - 1))
         purpose = _purpose(src, children, i, name)
+        entries = _wrapped_dict(src, right)
         if right.type == "dictionary" and _render_literal(src, right) is None:
             items = list(_leaves(src, right, name))[:MAX_LEAVES]
+        elif entries is not None:
+            items = [(name, right), *list(_leaves(src, entries, name))[:MAX_LEAVES]]
         else:
             items = [(name, right)]
         for dotted, node in items:
             got = setting_value(src, node, _render_literal, _string_value)
-            if got is None and (settings or _formatted(node)):
+            if got is None and (settings or _formatted(node) or _stated(src, node)):
                 got = _expression(src, node)
             if got is None:
                 continue
@@ -157,6 +163,40 @@ def _value_facts(src: _Source, block, path: str, kind: str, scope: str, accept,
                 text=text if dotted == name else src.lines[line].strip(),
                 purpose=purpose if dotted == name else f"{' '.join(_words(dotted))} - {purpose}"))
     return facts
+
+
+def _wrapped_dict(src: _Source, node):
+    """The dict display a call wraps when that is all it is given and the call is no value as a
+    whole (``ImmutableDict({"PERMANENT_SESSION_LIFETIME": timedelta(days=31), ...})``), else None."""
+    if node.type != "call":
+        return None
+    args = node.child_by_field_name("arguments")
+    items = [a for a in args.named_children if a.type != "comment"] if args is not None else []
+    if len(items) != 1 or items[0].type != "dictionary":
+        return None
+    return items[0] if setting_value(src, node, _render_literal, _string_value) is None else None
+
+
+def _stated(src: _Source, node) -> bool:
+    """A call, an attribute reference or an expression that does not fold, stated as written
+    (``PasswordHash((Argon2Hasher(),))``, ``api_settings.PAGE_SIZE``, ``DEFAULT * 2``); not a
+    type's declaration (``T = TypeVar("T")``)."""
+    if node.type == "attribute":
+        return True
+    if node.type == "binary_operator":  # on a name: all literals either fold or are refused
+        return any(n.type == "identifier" for n in _descendants(node))
+    if node.type != "call" or _callee(src, node).rsplit(".", 1)[-1] in _TYPE_CALLS:
+        return False
+    args = node.child_by_field_name("arguments")
+    return args is not None and any(a.type != "comment" for a in args.named_children)  # object(): nothing
+
+
+def _descendants(node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(n.named_children)
 
 
 def _formatted(node) -> bool:
@@ -201,6 +241,9 @@ def _settings(src: _Source, root, path: str) -> list[Fact]:
                 def accept(n):
                     return not n.startswith("_") and n not in ("model_config", "Config")
             own = _value_facts(src, body, path, CONFIG, name, accept, settings=kind == "upper")
+            if kind == "model":
+                own += _annotated(src, body, path, name, accept)
+            own += _field_options(src, body, path, name, {f.key for f in own})
         # the constructor's defaults after the class's own fields and settings (a dataclass's
         # generated __init__ has none; a hand-written one may repeat a field's name)
         keys = {f.key for f in own}
@@ -217,7 +260,9 @@ _FIELD_CALL = re.compile(r"(?:^|\.)(?:\w*Field|\w*Column|mapped_column|ForeignKe
 
 def _fields(src: _Source, cls, body, path: str) -> list[Fact]:
     """The fields of a model class (not a settings class): ``config:<path>:<Class>.<field>``,
-    the field's definition as written (``models.CharField(max_length=255, blank=True)``)."""
+    its ``default=`` when it has a value (``IntegerField(default=5)``: 5), else the field's
+    definition as written (``models.CharField(max_length=255, blank=True)``); and its options
+    (see call_options)."""
     facts = []
     name = src.text(cls.child_by_field_name("name"))
     for i, stmt, field, right in _assignments(src, body):
@@ -227,28 +272,99 @@ def _fields(src: _Source, cls, body, path: str) -> list[Fact]:
         got = _expression(src, right)
         if got is None:
             continue
+        default = _args(right)[1].get("default")
+        given = setting_value(src, default, _render_literal, _string_value) if default is not None else None
         first, last = stmt.start_point[0], stmt.end_point[0]
+        purpose = f"{_purpose(src, body.children, i, field)} - a field of {name}"
         facts.append(Fact(
             key=f"{CONFIG}:{path}:{name}.{field}", kind=CONFIG, subject=f"{name}.{field} in {path}",
-            value=got[0], attrs=(("field", "true"),), path=path, line=first + 1,
-            text=src.rows(first, min(last, first + MAX_TEXT_LINES - 1)),
-            purpose=f"{_purpose(src, body.children, i, field)} - a field of {name}"))
+            value=given[0] if given is not None else got[0],
+            attrs=tuple(sorted({("field", "true"), *((("default", "true"), *given[1]) if given else ())})),
+            path=path, line=first + 1, text=src.rows(first, min(last, first + MAX_TEXT_LINES - 1)),
+            purpose=purpose))
+        facts += call_options(src, right, path, f"{name}.{field}", purpose, skip=("default",))
+    return facts
+
+
+# Keyword arguments that are prose (the option's help), not how it is configured.
+_PROSE = {"help", "help_text", "description", "verbose_name", "verbose_name_plural", "title", "doc",
+          "comment", "example", "examples", "metavar", "rich_help_panel"}
+
+
+def call_options(src: _Source, call, path: str, target: str, purpose: str, skip=(),
+                 attrs: tuple = ()) -> list[Fact]:
+    """``config:<path>:<target>.<argument>`` for each keyword argument of a call that configures
+    TARGET (a field's ``max_length=255``, a middleware's ``allow_origins=[...]``, a CLI option's
+    ``default=5000``) whose value is a value (see setting_value), not prose; attrs ``option``
+    and ATTRS."""
+    facts = []
+    args = call.child_by_field_name("arguments")
+    for kw in args.named_children if args is not None else ():
+        if kw.type != "keyword_argument":
+            continue
+        arg, value = src.text(kw.child_by_field_name("name")), kw.child_by_field_name("value")
+        if arg in skip or arg in _PROSE or value is None:
+            continue
+        got = setting_value(src, value, _render_literal, _string_value)
+        if got is None:
+            continue
+        line, first = kw.start_point[0], call.start_point[0]
+        first = first if line - first < MAX_TEXT_LINES else line  # the call's line when it is near
+        facts.append(Fact(
+            key=f"{CONFIG}:{path}:{target}.{arg}", kind=CONFIG, subject=f"{target}.{arg} in {path}",
+            value=got[0], attrs=tuple(sorted({*got[1], *attrs, ("option", "true")})), path=path,
+            line=line + 1, text=src.rows(first, line),
+            purpose=f"{' '.join(_words(arg))} - of {target} - {purpose}"))
+    return facts
+
+
+def _annotated(src: _Source, body, path: str, name: str, accept) -> list[Fact]:
+    """A settings model's attributes declared with a type and no value (``DATABASE_URL:
+    PostgresDsn``): required, their value is the type declared; attrs ``annotation``."""
+    facts = []
+    children = body.children
+    for i, stmt in enumerate(children):
+        if stmt.type != "expression_statement" or stmt.named_child_count != 1:
+            continue
+        asg = stmt.named_children[0]
+        left, kind = asg.child_by_field_name("left"), asg.child_by_field_name("type")
+        if asg.type != "assignment" or asg.child_by_field_name("right") is not None or left is None \
+                or left.type != "identifier" or kind is None or not accept(src.text(left)):
+            continue
+        field, declared = src.text(left), " ".join(src.text(kind).split())
+        if declared.startswith(("ClassVar", "typing.ClassVar")):
+            continue
+        line = stmt.start_point[0]
+        facts.append(Fact(
+            key=f"{CONFIG}:{path}:{name}.{field}", kind=CONFIG, subject=f"{name}.{field} in {path}",
+            value=declared, attrs=(("annotation", "true"),), path=path, line=line + 1,
+            text=src.lines[line].strip(),
+            purpose=f"{_purpose(src, children, i, field)} - required, a setting of {name}"))
+    return facts
+
+
+def _field_options(src: _Source, body, path: str, name: str, taken: set[str]) -> list[Fact]:
+    """The options of a settings class's fields (``email: str = Field(max_length=255)``)."""
+    facts = []
+    for _, _, field, right in _assignments(src, body):
+        if right.type == "call" and not field.startswith("_") and _FIELD_CALL.search(_callee(src, right)):
+            facts += [f for f in call_options(src, right, path, f"{name}.{field}", f"a field of {name}",
+                                              skip=("default",)) if f.key not in taken]
     return facts
 
 
 def _attributes(src: _Source, cls, body, path: str) -> list[Fact]:
-    """A public class's public class attributes bound to a literal (click's ``UsageError.exit_code
-    = 2``, httpx's ``IteratorByteStream.CHUNK_SIZE = 65536``): what every instance has unless
-    told otherwise, ``config:<path>:<Class>.<name>``, attrs ``class``.  Not ``None`` (unset), nor
-    a field (see _fields) or an expression, nor in a test file."""
+    """A public class's public class attributes (click's ``UsageError.exit_code = 2``, httpx's
+    ``IteratorByteStream.CHUNK_SIZE = 65536``, ``max_limit = None``, ``page_size =
+    api_settings.PAGE_SIZE`` as written, each entry of ``default_config = ImmutableDict({...})``):
+    what every instance has unless told otherwise, ``config:<path>:<Class>.<name>``, attrs
+    ``class``.  Not a field (see _fields), nor in a test file."""
     name = src.text(cls.child_by_field_name("name"))
     if name.startswith("_") or is_test(path):  # a test's class is a fixture
         return []
     out = []
     for f in _value_facts(src, body, path, CONFIG, name, lambda n: not n.startswith("_")):
-        if f.attrs or f.value == "None":
-            continue
-        out.append(dataclasses.replace(f, attrs=(("class", "true"),),
+        out.append(dataclasses.replace(f, attrs=tuple(sorted({*f.attrs, ("class", "true")})),
                                        purpose=f"{f.purpose} - an attribute of class {name}"))
     return out
 
@@ -372,6 +488,7 @@ def constants_and_settings(src: _Source, root, path: str) -> list[Fact]:
     first branch in source order that assigns a name gives its value, and attrs say
     ``conditional``: the value the module has unless a condition says otherwise), then the
     settings classes' attributes."""
+    src.env_functions = env_functions(src, root)
     settings = bool(_SETTINGS_MODULE.search(path))
     facts = _value_facts(src, root, path, CONSTANT, "", _is_constant, settings)
     seen = {f.key for f in facts}

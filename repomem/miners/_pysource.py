@@ -28,6 +28,8 @@ class _Source:
         # tree-sitter counts rows by "\n", so a CRLF file keeps the same rows; drop the "\r".
         lines = text.split("\n")
         self.lines = [ln.rstrip("\r") for ln in lines] if "\r" in text else lines
+        # the module-level functions that read the environment (see _pyvalues.env_functions)
+        self.env_functions: frozenset[str] = frozenset()
 
     def text(self, node) -> str:
         return self.data[node.start_byte : node.end_byte].decode("utf-8", "replace")

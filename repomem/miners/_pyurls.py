@@ -6,6 +6,8 @@ URLconf under a prefix.  They use the wiring the Flask/FastAPI miner uses (_pyro
 ``urlpatterns`` is a router (``router:<module>:urlpatterns``, no prefix of its own), an
 ``include`` a ``mount`` of the included module's router with its prefix (``prepend``), and each
 route carries ``router`` and ``path`` so the ledger composes the full path across files.
+``include(api_urls)`` of a list the module binds itself (``api_urls = [path(...), ...]``), or of
+a list written in place, gives that list's routes under the include's prefix.
 
 A route is keyed by its URLconf file and the name it is reversed by (``name="search"``: the
 route's identity in Django), else by its view as written: ``route:<path>:<name or view>``.  Its
@@ -19,6 +21,7 @@ from __future__ import annotations
 import re
 
 from repomem.core.model import MOUNT, ROUTE, ROUTER, Fact
+from repomem.core.routes import join
 from repomem.miners._pysettings import _BLOCKS
 from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _Source, _string_value, _words
 from repomem.miners._pyvalues import _args
@@ -50,6 +53,20 @@ def _bound_values(root):
         if left is not None and right is not None and left.type == "identifier" \
                 and left.text == NAME.encode():
             yield right
+
+
+def _bound_lists(root) -> dict[str, object]:
+    """The lists (or tuples) module-level statements bind names to: ``api_urls = [...]``."""
+    out: dict[str, object] = {}
+    for stmt in _statements(root):
+        if stmt.type != "expression_statement" or stmt.named_child_count != 1:
+            continue
+        asg = stmt.named_children[0]
+        left, right = asg.child_by_field_name("left"), asg.child_by_field_name("right")
+        if asg.type == "assignment" and left is not None and right is not None \
+                and left.type == "identifier" and right.type in ("list", "tuple"):
+            out.setdefault(left.text.decode("utf-8", "replace"), right)
+    return out
 
 
 def _calls(node):
@@ -84,20 +101,24 @@ class UrlConf:
         values = list(_bound_values(root))
         if not values:
             return
+        self.lists = _bound_lists(root)
+        self.routes = 0
         first = values[0]
         line = first.parent.start_point[0]
         self.facts.append(Fact(
             key=f"{ROUTER}:{self.rid}", kind=ROUTER, subject=f"{NAME} of {module}", value="",
             path=path, line=line + 1, text=src.lines[line].strip(), purpose="",
             attrs=(("literal", "true"),)))
-        routes = 0
         for value in values:
-            for call in _calls(value):
-                if routes >= MAX_ROUTES:
-                    return
-                routes += self._call(call)
+            self._calls(value, "", 0)
 
-    def _call(self, call) -> int:
+    def _calls(self, value, prefix: str, depth: int) -> None:
+        for call in _calls(value):
+            if self.routes >= MAX_ROUTES:
+                return
+            self.routes += self._call(call, prefix, depth)
+
+    def _call(self, call, prefix: str = "", depth: int = 0) -> int:
         src = self.src
         kind = src.text(call.child_by_field_name("function")).rsplit(".", 1)[-1]
         pos, kw = _args(call)
@@ -108,10 +129,12 @@ class UrlConf:
         if pattern is None or view is None:
             return 0
         url = _url(pattern, regex=kind != "path")
+        if prefix:
+            url = join(prefix, url)
         first, last = call.start_point[0], call.end_point[0]
         text = src.rows(first, min(last, first + MAX_TEXT_LINES - 1))
         if view.type == "call" and src.text(view.child_by_field_name("function")).rsplit(".", 1)[-1] == "include":
-            return self._include(view, url, first, text)
+            return self._include(view, url, first, text, depth)
         name = _string_value(src, kw["name"]) if "name" in kw else None
         handler = _collapse(src.text(view))
         slot = f"{ROUTE}:{self.path}:{name or handler}"
@@ -128,12 +151,21 @@ class UrlConf:
             line=first + 1, text=text, purpose=purpose, attrs=tuple(sorted(attrs))))
         return 1
 
-    def _include(self, call, url: str, line: int, text: str) -> int:
-        """``include("blog.urls")`` / ``include(blog_urls)``: a mount of that module's routes."""
+    def _include(self, call, url: str, line: int, text: str, depth: int = 0) -> int:
+        """``include("blog.urls")`` / ``include(blog_urls)``: a mount of that module's routes;
+        ``include(api_urls)`` of a list of this module: its routes under URL."""
         pos, _ = _args(call)
         if not pos:
             return 0
         target = pos[0]
+        if target.type == "tuple" and target.named_child_count:  # include((patterns, "app_name"))
+            target = target.named_children[0]
+        listed = target if target.type == "list" else \
+            self.lists.get(self.src.text(target)) if target.type == "identifier" else None
+        if listed is not None:
+            if depth < 4:
+                self._calls(listed, url, depth + 1)
+            return 0
         module = _string_value(self.src, target)
         if module is None and target.type in ("identifier", "attribute"):
             module = self._module(self.src.text(target))

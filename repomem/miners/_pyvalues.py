@@ -1,8 +1,8 @@
 """Values of Python settings read from the syntax tree, never by running code.
 
-* literal arithmetic is folded by a bounded evaluator (``60 * 24 * 8`` -> ``11520``): only numeric
-  literals, unary +/-, parentheses and + - * / // % **, with a small exponent and result size, so
-  a hostile ``9 ** 9 ** 9`` costs nothing;
+* literal arithmetic is folded by a bounded evaluator (``60 * 24 * 8`` -> ``11520``, ``32 << 20``
+  -> ``33554432``): only numeric literals, unary +/-, parentheses and + - * / // % ** << >> | & ^,
+  with a small exponent, shift and result size, so a hostile ``9 ** 9 ** 9`` costs nothing;
 * an environment lookup with a default (``os.environ.get("PORT", 8000)``, ``os.getenv(...)``,
   ``os.environ.get("KEY") or "dev"``, wrapped in ``int(...)`` or not) is worth its default, and
   says in its attrs which variable overrides it (``env``); without a default it is ``None``;
@@ -22,7 +22,8 @@ import re
 MAX_EXPONENT = 64
 MAX_DIGITS = 40  # a folded integer longer than this is not a setting anyone wrote by hand
 _OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
-        "//": operator.floordiv, "%": operator.mod, "**": operator.pow}
+        "//": operator.floordiv, "%": operator.mod, "**": operator.pow, "<<": operator.lshift,
+        ">>": operator.rshift, "|": operator.or_, "&": operator.and_, "^": operator.xor}
 _ENV_CALLS = {"os.environ.get", "environ.get", "os.getenv", "getenv", "env", "env.str", "env.int",
               "env.bool", "config"}  # config(): python-decouple
 _CASTS = {"int", "float", "str", "bool", "Decimal"}
@@ -60,6 +61,8 @@ def _number(src, node):
         a = _number(src, node.child_by_field_name("left"))
         b = _number(src, node.child_by_field_name("right"))
         if op == "**" and (not isinstance(b, int) or abs(b) > MAX_EXPONENT or abs(a) > 10 ** 6):
+            raise _TooBig(op)
+        if op == "<<" and (not isinstance(b, int) or b > 4 * MAX_DIGITS):
             raise _TooBig(op)
         out = _OPS[op](a, b)
         if isinstance(out, int) and len(str(abs(out))) > MAX_DIGITS:
@@ -181,9 +184,36 @@ def _split_env(src, call, literal, string):
     return json.dumps(default.split(sep)), (("env", env[0]),)
 
 
+# A function named for reading the environment (a project's own envint("X", "30"), get_env).
+_ENV_NAME = re.compile(r"(?:get_?)?env(?:iron)?(?:_?(?:int|integer|bool|boolean|float|str|string|list|"
+                       r"dict|json|path|url|csv|tuple|var|default|or_default))?")
+
+
+def reads_env(src, name: str) -> bool:
+    """Whether a call of NAME is an environment lookup: a known one, a function named for it,
+    or one the file defines whose body reads the environment (see env_functions)."""
+    return name in _ENV_CALLS or bool(_ENV_NAME.fullmatch(name.rsplit(".", 1)[-1])) \
+        or name in getattr(src, "env_functions", ())
+
+
+_READS_ENV = re.compile(rb"\bos\.environ\b|\bgetenv\(|\benviron\.get\(|\benviron\[")
+
+
+def env_functions(src, root) -> frozenset[str]:
+    """The module-level functions whose body reads the environment (``def envbool(s, default):
+    v = os.getenv(s, default=default) ...``): a default passed to them is the setting's."""
+    names = set()
+    for child in root.named_children:
+        fn = child.child_by_field_name("definition") if child.type == "decorated_definition" else child
+        if fn is not None and fn.type == "function_definition" \
+                and _READS_ENV.search(src.data, fn.start_byte, fn.end_byte):
+            names.add(src.text(fn.child_by_field_name("name")))
+    return frozenset(names)
+
+
 def _env(src, node):
     """(variable, default node or None) for an environment lookup call, else None."""
-    if node is None or node.type != "call" or _callee(src, node) not in _ENV_CALLS:
+    if node is None or node.type != "call" or not reads_env(src, _callee(src, node)):
         return None
     pos, kw = _args(node)
     if not pos or pos[0].type != "string":

@@ -1,5 +1,5 @@
-"""Languages mined through tree-sitter queries kept as data: JavaScript (and JSX), TypeScript,
-TSX, Go, Rust and Java.
+"""Languages mined through tree-sitter queries kept as data: Python, JavaScript (and JSX),
+TypeScript, TSX, Go, Rust and Java.
 
 What to capture lives in ``queries/<language>.scm`` (package data), in the spirit of GitHub's
 ``tags.scm`` and aider's repo-map queries; :mod:`repomem.miners.lang.walker` turns the captures
@@ -22,7 +22,9 @@ prefixes, routers and mounts, decorator arguments).  Capture names:
   function passes to a call by name (JS/TS: an object literal's property); ``@local`` with
   ``@local.value``: a number a function binds a local name to.
 
-A grammar (a PyPI package per language) is imported only when a file of its language is mined.
+Python's captures are turned into facts by :mod:`repomem.miners.lang.python` (its own miner,
+``repomem.miners.python``), the others' by the walker.  A grammar (a PyPI package per language)
+is imported only when a file of its language is mined.
 Adding a language = a grammar package, a :class:`Lang` entry below, a query file and tests.
 """
 
@@ -65,6 +67,11 @@ _JS: dict[str, Any] = dict(family="js", scopes=_JS_SCOPES, functions=_JS_FUNCS, 
            doc_prefixes=("/**", "//"), strings=_JS_STR, literals=_JS_LIT)
 
 LANGS = {
+    "python": Lang("python", family="python", module="tree_sitter_python", func="language",
+                   query="python.scm", scopes={"class_definition": "name"},
+                   functions=frozenset({"function_definition", "lambda"}), quotes="\"'",
+                   strings=frozenset({"string", "concatenated_string"}),
+                   literals=frozenset({"integer", "float", "string", "true", "false", "none"})),
     "javascript": Lang("javascript", module="tree_sitter_javascript", func="language",
                        query="javascript.scm", **_JS),
     "typescript": Lang("typescript", module="tree_sitter_typescript", func="language_typescript",
@@ -139,7 +146,7 @@ def load(lang: Lang):
         try:
             grammar = importlib.import_module(lang.module)
             language = tree_sitter.Language(getattr(grammar, lang.func)())
-            source = _query_source(lang.query)
+            source = query_source(lang.query)
             got = (tree_sitter.Parser(language), tree_sitter.Query(language, source))
         except ImportError:
             got = f"{package} is not installed (pip install {package})"
@@ -154,11 +161,11 @@ def load(lang: Lang):
 _INHERITS = re.compile(r"^; inherits: ([\w,]+)$", re.M)
 
 
-def _query_source(name: str) -> str:
+def query_source(name: str) -> str:
     """A query file with the files its ``; inherits: a,b`` line names put before it (the
     nvim-treesitter convention): JavaScript and TypeScript share ``ecma.scm``."""
     source = resources.files(__package__).joinpath("queries", name).read_text("utf-8")
     m = _INHERITS.search(source)
     if not m:
         return source
-    return "".join(_query_source(f"{base}.scm") for base in m.group(1).split(",")) + source
+    return "".join(query_source(f"{base}.scm") for base in m.group(1).split(",")) + source
