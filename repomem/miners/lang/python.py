@@ -67,7 +67,8 @@ def _body_query():
 
 # The queries of what a file configures, each run only over a file whose text may hold what it
 # finds: matching every call of every file against them costs more than these searches.
-_CONFIG_QUERIES = (("python-options.scm", re.compile(rb"\b(?:option|argument|Option|Argument)\s*\(")),
+_CONFIG_QUERIES = (("python-options.scm", re.compile(rb"@\s*(?:click\.|typer\.|cloup\.)?(?:option|argument)\s*\("
+                                                     rb"|=\s*(?:typer\.)?(?:Option|Argument)\s*\(")),
                    ("python-middleware.scm", re.compile(rb"Middleware\b|add_middleware")))
 
 
