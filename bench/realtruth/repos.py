@@ -100,6 +100,8 @@ def _describe_common(proj, fid, value, path, day, absent, env_of=None):
         kinds = ["config", "dependency"] if path.endswith("pom.xml") else ["config"]
         return {"family": "settings", "question": q, "kinds": kinds, "subject": fid[1]}
     if kind == "java":
+        if absent:
+            return None  # the Java version may now be set another way (a toolchain): no subject
         q = P.pick(P.JAVA[fid[1]], *salt).format(proj=proj, where=path)
         return {"family": "dependency", "question": q, "kinds": ["dependency", "config"],
                 "subject": None}

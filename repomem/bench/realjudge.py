@@ -29,11 +29,17 @@ def _name(s: str) -> str:
     return re.sub(r"[-_.]+", "-", s.strip().lower())
 
 
+_JAVA_VERSION = re.compile(r"^(?:JavaVersion\.)?VERSION_(\d+(?:_\d+)?)$")
+
+
 def norm(value, kinds=()) -> object:
     """A comparable form of a fact's value."""
     if value is None:
         return None
     v = str(value).strip().strip("'\"").strip()
+    java = _JAVA_VERSION.match(v)  # Gradle's JavaVersion.VERSION_1_8 is the Java version 1.8
+    if java:
+        v = java.group(1).replace("_", ".")
     m = _METHOD.match(v)
     if m:
         return ("route", frozenset(x.upper() for x in re.split(r"[\s,|]+", m.group(1)) if x),
@@ -89,7 +95,10 @@ def stale(fact: dict, q: dict) -> bool:
     if not e.get("subject") and e.get("path") and fact.get("path") != e["path"] \
             and q["family"] not in ("renamed", "function"):
         return False
-    return any(same_value(fact.get("value"), s, e["kinds"]) for s in q["stale_values"])
+    # an earlier spelling of the value the question expects is no stale value ('1.8' before
+    # JavaVersion.VERSION_1_8)
+    return any(same_value(fact.get("value"), s, e["kinds"]) for s in q["stale_values"]
+               if e.get("value") is None or not same_value(s, e["value"], e["kinds"]))
 
 
 def judge(q: dict, facts: list[dict]) -> dict:
