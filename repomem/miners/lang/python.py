@@ -43,6 +43,7 @@ from repomem.miners._pyurls import UrlConf
 from repomem.miners._pyvalues import fold, setting_value
 from repomem.miners._text import body_attrs
 from repomem.miners.lang import LANGS, load, query_source
+from repomem.miners.lang.purpose import describe
 
 ROUTE_VERBS = {"get", "post", "put", "delete", "patch", "head", "options", "websocket", "route", "api_route"}
 ROUTE_PURPOSE_SUFFIX = " (HTTP endpoint / API route / URL path)"
@@ -284,15 +285,6 @@ def _route(src: _Source, decorator) -> tuple[str, str, object] | None:
     return method, url, func.child_by_field_name("object")
 
 
-def _describe(name: str, param_names: list[str], returns: str) -> str:
-    out = " ".join(_words(name)) or name
-    if param_names:
-        out += f" ({', '.join(param_names)})"
-    if returns:
-        out += f" returns {returns}"
-    return out
-
-
 # A function's own fact by the exact text of the lines it spans (decorators included), its
 # path and its class: a file version shares most functions with the one before, and building
 # their facts again was a fifth of mining a Python history.  Only the line number is set anew.
@@ -328,7 +320,7 @@ def _function_fact(src: _Source, path: str, decorators, fn, cls: str) -> Fact:
     is_async = fn.children[0].type == "async"
     signature = f"{'async ' if is_async else ''}def {name}({params})" + (f" -> {returns}" if returns else "")
     doc_node, doc = _docstring(src, body)
-    purpose = doc or _describe(name, param_names, returns)
+    purpose = doc or describe(name, param_names, returns)
 
     # provenance text: the def line(s) up to the colon first, then as many decorator lines as fit
     def_row = fn.start_point[0]
