@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+import repomem.integrations  # noqa: F401 (installs the read path's miners: service/ports.py)
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -5,10 +5,9 @@ import counts like a module-level one.
 Rules:
 * no import circle between repomem modules;
 * ``repomem.core`` imports nothing from another repomem subpackage;
-* the read path (queries, context, ranking, the agent path) reaches none of the write path
-  (ingestion, commit mining, the miners, the hooks' worker, the hooks, the watcher, the daemon),
-  except through the edges in ``ALLOWED`` below, each of which is a read-time behaviour the
-  docs describe.
+* the read path (queries, context, ranking, the agent path, the view a reader folds) reaches
+  none of the write path (ingestion, commit mining, the miners, the hooks' worker, the hooks, the
+  watcher, the daemon) nor the integrations.
 """
 
 from __future__ import annotations
@@ -21,24 +20,15 @@ import grimp
 PACKAGE = "repomem"
 CORE = "repomem.core"
 READ_PATH = ["repomem.service.query", "repomem.service.context", "repomem.service.rank",
-             "repomem.service.lexical", "repomem.service.question", "repomem.service.agents"]
+             "repomem.service.lexical", "repomem.service.question", "repomem.service.agents",
+             "repomem.service.view"]
 WRITE_PATH = ["repomem.service.ingest", "repomem.service.shallow", "repomem.service.current",
               "repomem.miners",
-              "repomem.integrations.worker", "repomem.integrations.hooks",
-              "repomem.integrations.watch", "repomem.integrations.daemon"]
-# Imports of the write path that the read path makes on purpose (removed before the check):
-ALLOWED = [
-    # A reader of a Chroma server on a branch folds the branch's own commits over the published
-    # view (docs/server.md), and a writer patches the snapshot forward before chromadb loads:
-    # both mine a few commits (view.provisional_snapshot).
-    ("repomem.service.view", "repomem.miners.mining"),
-    # A tree view (repomem init answers from HEAD's tree while the history is indexed) whose
-    # fold state is lost is mined again by the writer that folds the view, as above.
-    ("repomem.service.view", "repomem.service.current"),
-    # The agent context shows uncommitted edits flagged (docs/agents.md): the overlay mines the
-    # changed files of the work tree; agents import it best-effort.
-    ("repomem.service.agents", "repomem.integrations.overlay"),
-]
+              "repomem.integrations"]
+# Imports of the write path that the read path makes on purpose (removed before the check): none.
+# What a reader needs from the write path or the integrations at times (mining a branch's own
+# commits, a lost tree view, the watcher's overlay) comes through repomem/service/ports.py.
+ALLOWED: list[tuple[str, str]] = []
 
 
 def violations(graph, package: str = PACKAGE, core: str = CORE, read: list[str] | None = None,

@@ -12,6 +12,7 @@ import logging
 import os
 import sys
 
+import repomem.integrations  # noqa: F401 (installs the read path's miners: service/ports.py)
 from repomem import version
 from repomem.core.errors import RepomemError, explain
 from repomem.core.termsafe import SafeFormatter, echo

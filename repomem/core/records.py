@@ -10,6 +10,17 @@ from dataclasses import dataclass, field
 
 from repomem.core.model import Fact
 
+TREE = "tree:"  # the name of a record of a whole tree (service/current.py): "tree:<commit>"
+
+
+def tree_name(head: str) -> str:
+    return TREE + head
+
+
+def tree_head(applied: list[str]) -> str | None:
+    """The commit whose tree a ledger was folded from, when it was (``applied[0]``)."""
+    return applied[0][len(TREE):] if applied and applied[0].startswith(TREE) else None
+
 
 @dataclass
 class CommitRecord:

@@ -9,6 +9,7 @@ edits flagged) hold for every agent interface alike.
 from __future__ import annotations
 
 from repomem.core.render import MARKER
+from repomem.service import ports
 from repomem.service.context import build_context, render_fact
 from repomem.service.query import ask
 from repomem.service.render import lineage_line
@@ -18,17 +19,14 @@ HOOK_BUDGET = 250  # tokens: a pre-prompt block should cost little on every turn
 
 
 def load_overlay(r) -> list[dict] | None:
-    """Uncommitted facts from the watcher, when the overlay module and a running watcher provide
-    them; None otherwise.  Best effort by design: context without the overlay is still correct
-    for committed state."""
-    if not (r.store.path / OVERLAY_FILE).exists():  # no watcher: skip the miners' imports
+    """Uncommitted facts from the watcher, when a running watcher keeps them and the process
+    installed the overlay's loader (service/ports.py); None otherwise.  Best effort by design:
+    context without the overlay is still correct for committed state."""
+    load = ports.overlay()
+    if load is None or not (r.store.path / OVERLAY_FILE).exists():  # no watcher: no miners' import
         return None
     try:
-        from repomem.integrations import overlay
-    except ImportError:
-        return None
-    try:
-        return overlay.load(r) or None
+        return load(r) or None
     except Exception:  # a broken overlay must not cost the agent its committed context
         return None
 

@@ -18,22 +18,12 @@ import time
 
 from repomem.adapters import git
 from repomem.core.ledger import Ledger
-from repomem.core.records import CommitRecord
+from repomem.core.records import CommitRecord, tree_name
 from repomem.miners import wants
 from repomem.miners.mining import CommitMiner, mine_batch, worker_pool
 
 log = logging.getLogger("repomem")
-TREE = "tree:"  # the prefix of the tree record's name in a ledger's ``applied``
 PARALLEL_FILES = 150  # fewer files are mined in this process: starting workers costs more
-
-
-def tree_name(head: str) -> str:
-    return TREE + head
-
-
-def tree_head(applied: list[str]) -> str | None:
-    """The commit whose tree a ledger was folded from, when it was (``applied[0]``)."""
-    return applied[0][len(TREE):] if applied and applied[0].startswith(TREE) else None
 
 
 def mine_tree(root, head: git.CommitInfo, workers: int = 1, progress=None) -> CommitRecord:

@@ -19,8 +19,8 @@ from repomem.core.crashpoint import crashpoint
 from repomem.core.errors import RepomemError
 from repomem.core.ledger import Ledger, fold
 from repomem.core.model import short_hash
-from repomem.miners.mining import CommitMiner
-from repomem.service import current, summaries, viewcache
+from repomem.core.records import TREE, tree_head, tree_name
+from repomem.service import ports, summaries, viewcache
 from repomem.service.repo import Repo, _embedder, check_intact, require_store
 from repomem.storage import atomic, foldstate
 from repomem.storage.store import FOREVER, version_document, version_meta, version_row
@@ -41,7 +41,7 @@ def _target(r: Repo) -> tuple[list[str], dict[str, int], str, int, str | None]:
         missing = len(chain) - len(applied)
     else:  # the tree view while its history is indexed: the tree, then the commits after it
         after = chain[base + 1:]
-        applied = [current.tree_name(chain[base].sha)] + [c.sha for c in after if c.sha in have]
+        applied = [tree_name(chain[base].sha)] + [c.sha for c in after if c.sha in have]
         missing = len(after) + 1 - len(applied)
     # Cached LLM summaries change purpose texts, so they are part of what the view is built from.
     extra = summaries.digest(r.store.path)
@@ -128,13 +128,13 @@ def sync_view(r: Repo, emb=None, fresh: dict | None = None, folded: Ledger | Non
             rows_written = None
             if folded is not None and folded.applied == applied:
                 ledger, rows_written = folded, written
-            elif current.tree_head(applied) is not None:  # the tree view
+            elif tree_head(applied) is not None:  # the tree view
                 ledger = _load_fold(r, extra)
                 if ledger is None or ledger.closed_before or \
                         applied[:len(ledger.applied)] != ledger.applied:
                     # its fold state is lost (or of another view): mine the tree again
-                    ledger = current.tree_ledger(r.root, git.first_parent_chain(
-                        r.root, current.tree_head(applied) or "HEAD"))
+                    ledger = ports.mining().tree(r.root, git.first_parent_chain(
+                        r.root, tree_head(applied) or "HEAD"))
                 new = applied[len(ledger.applied):]
                 recs = _records(r, new, fresh)
                 for s in new:
@@ -295,7 +295,7 @@ def _provisional(r: Repo) -> tuple[dict, tuple | None]:
         return {}, None
     extra = summaries.digest(r.store.path)
     ledger = _load_fold(r, extra)
-    last = ledger.applied[-1].removeprefix(current.TREE) if ledger is not None and \
+    last = ledger.applied[-1].removeprefix(TREE) if ledger is not None and \
         ledger.applied else None  # a tree view's head is its tree's commit
     if ledger is None or not ledger.applied or state.get("head") != last or \
             state.get("id") != view_id(last, ledger.applied + ([extra] if extra else [])):
@@ -309,9 +309,7 @@ def _provisional(r: Repo) -> tuple[dict, tuple | None]:
         eff = git.effective_times(chain)
     if not new or new[0].parent != state.get("head"):
         return {}, None  # HEAD moved since it was measured: the ordinary path
-    with CommitMiner(r.root) as miner:
-        changes = git.changes(r.root, new)
-        recs = [miner.mine(c, changes.get(c.sha, [])) for c in new]
+    recs = ports.mining().commits(r.root, new)
     now = int(time.time())
     ledger.dirty = set()
     for rec in recs:
