@@ -31,71 +31,8 @@ from repomem.miners._base import (
 )
 
 # Bump when what a miner (or the redactor) emits for the same blob changes: stores whose
-# records were mined by an older version say so and suggest `repomem rebuild`.
-#  1: the miners before versioning;  2: blob pre-redaction, bounded texts, dotenv parser.
-#  3: scoped dependency keys, settings classes, dunders, routes with prefixes, Dockerfile and
-#     class facts, JavaScript/TypeScript/Go/Rust/Java miners and manifests.
-#  4: JSON lists of records and files under fixtures/testdata folders are data, not settings;
-#     module constants assigned only inside module-level if/try/with blocks (attrs conditional).
-#  5: Cargo.toml dependencies and package.json engines only as dependency facts, not also
-#     as config.
-#  6: Python constants built by a call from literals, multi-line class bases on one line, Django
-#     URLconf routes, a JS chained assignment as one function with aliases; a chained Python
-#     assignment gives each name its value; settings computed by code (a settings module, a
-#     Config class) stated as the expression written (attrs expression); setting names ending
-#     in hosts/validators/hashers are not secret names; python:requires and python:classifiers
-#     keyed by project, not file; a method left over follows its class's move; classes,
-#     interfaces, structs, traits, enums and type aliases of the query-mined languages; JS
-#     constants read from process.env with a default.
-#  7: the object a JS/TS config file exports (jest.config.ts, config/production.js) as
-#     settings, one per leaf; object constants named as configuration (corsOptions, DEFAULTS);
-#     what a function's body calls (attrs calls, descriptive: not part of the value).
-#  8: config files known by name (.flaskenv, .npmrc, .editorconfig, .prettierrc and other JSON/
-#     YAML rc files, Procfile, runtime version files) and Prisma schemas; no call read inside
-#     a string literal; Python data models' fields (Django, SQLAlchemy...), Mongoose schemas
-#     and public Python classes' constructor defaults as settings.
-#  9: Express app settings (app.set('view engine', 'pug'), app.enable('trust proxy')) and
-#     middleware (app.use(cors()), app.use(bodyParser.json())); a version pin of a package
-#     named like a secret (pbkdf2-password), a GitHub Actions
-#     ${{ secrets.X }} reference, a permission (id-token: write), an alphabet written out, a
-#     secret-named field's prose label and the code that reads a secret from the environment
-#     (os.environ["DJANGO_SECRET_KEY"]) are no longer redacted; a Python module constant bound
-#     to an f-string (USER_AGENT = f"python-httpx/{__version__}") is stated as written; a
-#     runtime version file's pin (.nvmrc) says so (attrs runtime).
-# 10: a JS/TS property defined by a call at the top of a module (defineGetter(req, 'ip',
-#     function ip() {...}), req.__defineGetter__('ip', ...), Object.defineProperty(req, 'ip',
-#     {get: ...})) is a function named <owner>.<name>, as if assigned; a public Python class's
-#     public class attributes bound to a literal (UsageError.exit_code = 2) are settings (attrs
-#     class); a Sphinx "#:" comment's colon is no part of a purpose; the environment variables a
-#     Python or JS/TS file reads (config:<path>:env.<NAME>, attrs read), and a secret-named
-#     variable's literal default redacted wherever it is read.
-# 11: a public module-level Python function's parameter defaults, outside tests
-#     (config:<path>:<function>.<parameter>, attrs default), as a public class's constructor's;
-#     a test's class's constructor defaults are not; a settings module's assignment to one
-#     entry of a dict (STORAGES["staticfiles"]["BACKEND"] = ...) is STORAGES.staticfiles.BACKEND;
-#     tsconfig.json and the other JSONC files may have comments and trailing commas, and a
-#     TypeScript setting's purpose says so.
-# 12: what a function's body catches (attrs catches: Python's except clauses, Java's catch
-#     parameters' types); an empty TOML/JSON/YAML list is the value "[]", not "".
-# 13: a public Python class's public methods' parameter defaults, outside tests
-#     (config:<path>:<Class>.<method>.<parameter>, attrs default and parameter); a number or
-#     a quantity a function passes to a call by name, a Python keyword argument or a JS/TS
-#     object literal's property (config:<path>:<function>.<callee>.<name>, attrs argument),
-#     and a number other than 0, 1, -1 a function binds a local name to
-#     (config:<path>:<function>.<name>, attrs local).
-# 14: a JS/TS app's error handler, a function of four parameters given to app.use inline or by
-#     the name of one the file declares (config:<path>:app.use.error-handler).
-# 15: a Dockerfile's CMD and ENTRYPOINT, the final stage's (docker:<path>:cmd, :entrypoint).
-# 16: records say which files git detected as renamed (moves), so a setting of a renamed file
-#     keeps its history under the new path.
-# 17: Maven pom.xml, Gradle build scripts and Java .properties files; Java methods without a
-#     body; axum routes; Go/Rust constant expressions and function-local constants; a function's
-#     one literal return; a Go const block member's own line; a Cargo [dependencies.x] table's line;
-#     a Spring application*.yml document that names its profile keyed by it (@test.server.port).
-# 18: the redactor: a secret named in prose (a docstring's "password Tr0ub4dor3xyzzyQ") is
-#     redacted; a secret-named value that is a number, a short word or an identifier is not.
-# 19: Python value shapes: dict entries, None, calls and references as written, annotations,
-#     options, returns.
+# records were mined by an older version say so and suggest `repomem rebuild`.  What each
+# version changed is listed in CHANGELOG.md ("Miners versions").
 MINERS_VERSION = 19
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",
