@@ -24,3 +24,18 @@ def test_ci_runs_the_readme_test_command():
                       re.S)
     assert block and "pytest" in block.group(1)
     assert "test-command" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_the_user_documentation_is_reference_not_a_diary():
+    """README.md stays an overview; issue numbers and work-phase names belong in CHANGELOG.md."""
+    assert len(README.splitlines()) <= 200
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    diary = [f"{p.relative_to(ROOT)}:{n}: {line.strip()}" for p in pages
+             for n, line in enumerate(p.read_text().splitlines(), 1)
+             if re.search(r"(?i)\b(phase|issue) [0-9]", line)]
+    assert not diary, diary
+
+
+def test_the_readme_links_to_pages_that_exist():
+    links = re.findall(r"\]\(((?:docs/)?[\w./-]+\.md)(?:#[\w-]+)?\)", README)
+    assert links and not [link for link in links if not (ROOT / link).is_file()]
