@@ -95,3 +95,26 @@ def test_the_checker_finds_a_circle_a_core_edge_and_a_read_to_write_import(tmp_p
                        allowed=[("fakepkg.service.view", "fakepkg.service.ingest")])
     assert not any(x.startswith("read path") for x in found) and len(found) == 3
     sys.modules.pop("fakepkg", None)
+
+
+def test_the_composition_root_installs_the_read_paths_miners_lazily():
+    """A fresh process: the service layer alone has no miner (one clear error); importing the
+    command line installs them (repomem.integrations.wiring) without loading a parser, so a cold
+    ask stays light."""
+    import subprocess
+
+    code = textwrap.dedent("""
+        import sys
+        from repomem.core.errors import RepomemError
+        from repomem.service import ports, view
+        try:
+            ports.mining()
+        except RepomemError as e:
+            print("alone:", e)
+        import repomem.cli
+        print("cli:", type(ports.mining()).__name__, ports.overlay().__name__)
+        print("loaded:", sorted(m for m in sys.modules if m.startswith(("repomem.miners", "tree_sitter"))))
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["alone: this process has no miner to index new commits with",
+                                "cli: CommitMining load_overlay", "loaded: []"]
