@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from repomem.integrations import answerer
-from tests.conftest import cli, commit, git
+from tests.conftest import cli, cli_proc, commit, git
 from tests.test_agent_output_injection import HOSTILE_FILES, PROMPTS, SETTINGS, TAG, TOML, assert_inert
 
 SETTINGS_V1 = "PORT = 8000\nDEBUG = False\n"
@@ -343,3 +343,31 @@ def test_a_long_store_path_gets_a_short_private_socket(tmp_path, monkeypatch):
         assert warm.stdout == hook(repo, "what port does the server use?", warm=False).stdout
     finally:
         stop(proc)
+
+
+def test_the_watcher_serves_it_and_takes_over_from_a_started_one(tmp_path, monkeypatch):
+    """A running daemon answers the hook (no answerer process of its own); one a hook started
+    before the daemon makes way for it; stopping the daemon removes the socket."""
+    monkeypatch.setenv("REPOMEM_ANSWERER", "1")
+    repo = tmp_path / "r"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, "2026-01-01T10:00:00+00:00", "first", {"settings.py": SETTINGS_V1})
+    cli("init", "--repo", repo, "--no-hooks")
+    store = store_of(repo)
+    started = start(store, repo)
+    try:
+        cli_proc("daemon", "start", "--repo", repo)
+        status = wait_for(lambda: (answerer.request(store, "status") or {}).get("owner") ==
+                          "watcher" and answerer.request(store, "status"),
+                          what="the watcher's answerer")
+        assert started.wait(10) == 0  # the hook-started one left
+        assert answerer.request(store, "stop")["error"].startswith("served by the watcher")
+        prompt = "what port does the server use?"
+        warm = hook(repo, prompt, warm=True)
+        assert "8000" in warm.stdout and warm.stdout == hook(repo, prompt, warm=False).stdout
+        assert answerer.request(store, "status")["served"] == status["served"] + 1
+    finally:
+        cli_proc("daemon", "stop", "--repo", repo)
+        stop(started)
+    assert not os.path.exists(answerer.socket_path(store))
