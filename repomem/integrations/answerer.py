@@ -509,7 +509,14 @@ def main(argv: list[str]) -> int:
     a = Answerer(store, idle=idle)
     signal.signal(signal.SIGTERM, lambda *_: setattr(a, "stopping", True))
     try:
-        a.bind()
+        try:
+            a.bind()
+        except OSError as e:  # keep the lock a while: hooks meanwhile start no other one
+            print(f"repomem: answerer: cannot serve {store}: {e}", file=sys.stderr, flush=True)
+            until = time.monotonic() + min(idle, DEFAULT_IDLE)
+            while not a.stopping and time.monotonic() < until:
+                time.sleep(TICK)
+            return 1
         if len(argv) > 1:  # load the snapshot now, not on the first request
             try:
                 context_answer(argv[1], "warm up the snapshot", 0, store=store)
