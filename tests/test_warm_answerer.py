@@ -336,6 +336,7 @@ def test_a_long_store_path_gets_a_short_private_socket(tmp_path, monkeypatch):
     assert path.startswith(f"/tmp/repomem-{os.getuid()}/repomem-")
     proc = start(str(store), repo)
     try:
+        assert answerer.request(str(store), "status")["socket"] == path
         assert os.stat(os.path.dirname(path)).st_mode & 0o777 == 0o700
         assert os.stat(path).st_mode & 0o777 == 0o600
         warm = hook(repo, "what port does the server use?", warm=True)
@@ -371,3 +372,20 @@ def test_the_watcher_serves_it_and_takes_over_from_a_started_one(tmp_path, monke
         cli_proc("daemon", "stop", "--repo", repo)
         stop(started)
     assert not os.path.exists(answerer.socket_path(store))
+
+
+def test_the_short_socket_place_is_private(tmp_path, monkeypatch):
+    """A private $XDG_RUNTIME_DIR holds the short socket; one others may enter, or a file in its
+    place, is passed over for /tmp/repomem-<uid>; a store path that fits keeps its own."""
+    long_store = str(tmp_path / ("s" * 120))
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    path = answerer.socket_path(long_store)
+    assert path is not None and os.path.dirname(path) == str(runtime)
+    assert path == answerer.socket_path(long_store) != answerer.socket_path(long_store + "x")
+    runtime.chmod(0o755)
+    assert answerer.socket_path(long_store).startswith(f"/tmp/repomem-{os.getuid()}/")
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "missing"))
+    assert answerer.socket_path(long_store).startswith(f"/tmp/repomem-{os.getuid()}/")
+    assert answerer.socket_path(str(tmp_path)) == str(tmp_path / "answer.sock")

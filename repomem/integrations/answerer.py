@@ -72,8 +72,9 @@ def code_identity() -> str:
     return f"{pkg}:{count}:{newest}"
 
 
-def _private_dir(path: str, create: bool) -> bool:
-    """Whether PATH is a folder of ours that nobody else may enter (made so when CREATE)."""
+def _private_dir(path: str, create: bool, missing_ok: bool = False) -> bool:
+    """Whether PATH is a folder of ours that nobody else may enter (made so when CREATE; one
+    that does not exist yet when MISSING_OK: a client's view, the answerer makes it)."""
     if create:
         try:
             os.mkdir(path, 0o700)
@@ -83,6 +84,8 @@ def _private_dir(path: str, create: bool) -> bool:
             return False
     try:
         st = os.lstat(path)
+    except FileNotFoundError:
+        return missing_ok
     except OSError:
         return False
     return stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o077
@@ -101,8 +104,9 @@ def socket_path(store: str, create: bool = False) -> str | None:
     runtime = os.environ.get("XDG_RUNTIME_DIR", "")
     for base in ([runtime] if runtime else []) + [os.path.join("/tmp", f"repomem-{os.getuid()}")]:
         path = os.path.join(base, name)
+        ours = base != runtime  # $XDG_RUNTIME_DIR is the session's: never made here
         if len(os.fsencode(path)) <= _SUN_PATH and \
-                _private_dir(base, create and base != runtime):
+                _private_dir(base, create and ours, missing_ok=ours and not create):
             return path
     return None
 
