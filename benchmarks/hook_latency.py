@@ -98,6 +98,12 @@ def _answerer_cpu(store: Path) -> float:
 def _start_answerer(store: Path, repo: Path, env: dict) -> subprocess.Popen:
     """The store's warm answerer, as a hook starts it (no idle exit during the run); returns
     once it answers."""
+    from repomem.integrations import answerer
+
+    if answerer.request(str(store), "stop"):  # one left from an earlier run: a fresh one
+        deadline = time.monotonic() + 30
+        while not answerer._lock_free(str(store)) and time.monotonic() < deadline:
+            time.sleep(0.1)
     proc = subprocess.Popen([sys.executable, "-m", "repomem.integrations.answerer", str(store),
                              str(repo)], env=dict(env, REPOMEM_ANSWERER_IDLE="3600"))
     deadline = time.monotonic() + 120

@@ -227,13 +227,14 @@ def warm_context(repo: str, prompt: str, budget: int) -> str | None:
         timeout = float(os.environ.get("REPOMEM_ANSWERER_TIMEOUT", DEFAULT_TIMEOUT))
     except ValueError:
         timeout = DEFAULT_TIMEOUT
-    reply = _exchange(path, {"protocol": PROTOCOL, "op": "context", "code": code_identity(),
+    code = code_identity()
+    reply = _exchange(path, {"protocol": PROTOCOL, "op": "context", "code": code,
                              "store": store, "repo": repo, "prompt": prompt, "budget": budget},
                       max(0.01, timeout))
     if reply is None:
         start_detached(store, repo)
         return None
-    if reply.get("store") != store or reply.get("code") != code_identity() or \
+    if reply.get("store") != store or reply.get("code") != code or \
             not isinstance(reply.get("text"), str):
         return None
     return reply["text"]
