@@ -389,3 +389,39 @@ def test_the_short_socket_place_is_private(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "missing"))
     assert answerer.socket_path(long_store).startswith(f"/tmp/repomem-{os.getuid()}/")
     assert answerer.socket_path(str(tmp_path)) == str(tmp_path / "answer.sock")
+
+
+def test_hooks_at_once_all_get_the_answer(hostile):
+    """Eight hook processes at once: each is answered warm, with the cold bytes."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    store = store_of(hostile)
+    prompt = "what port does the app listen on?"
+    cold = hook(hostile, prompt, warm=False).stdout
+    proc = start(store, hostile)
+    try:
+        before = served(store)
+        with ThreadPoolExecutor(8) as pool:
+            outs = list(pool.map(lambda _: hook(hostile, prompt, warm=True,
+                                                REPOMEM_ANSWERER_TIMEOUT="30").stdout, range(8)))
+        assert outs == [cold] * 8
+        assert served(store) == before + 8
+    finally:
+        stop(proc)
+
+
+def test_no_store_or_turned_off_starts_nothing(tmp_path):
+    """A repository without a store gets no output and no answerer; REPOMEM_ANSWERER=0 asks and
+    starts none either (the hook answers in its own process)."""
+    repo = tmp_path / "r"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, "2026-01-01T10:00:00+00:00", "first", {"settings.py": SETTINGS_V1})
+    got = hook(repo, "what port does the server use?", warm=True)
+    assert got.returncode == 0 and got.stdout == ""
+    assert not os.path.exists(store_of(repo))
+    cli("init", "--repo", repo, "--no-hooks")
+    assert "8000" in hook(repo, "what port does the server use?", warm=False).stdout
+    time.sleep(1)
+    assert not os.path.exists(answerer.lock_path(store_of(repo)))
+    assert answerer.request(store_of(repo), "status") is None
