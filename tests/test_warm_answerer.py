@@ -377,15 +377,20 @@ def test_the_watcher_serves_it_and_takes_over_from_a_started_one(tmp_path, monke
 def test_the_short_socket_place_is_private(tmp_path, monkeypatch):
     """A private $XDG_RUNTIME_DIR holds the short socket; one others may enter, or a file in its
     place, is passed over for /tmp/repomem-<uid>; a store path that fits keeps its own."""
+    import shutil
+    import tempfile
+
     long_store = str(tmp_path / ("s" * 120))
-    runtime = tmp_path / "run"
-    runtime.mkdir(mode=0o700)
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
-    path = answerer.socket_path(long_store)
-    assert path is not None and os.path.dirname(path) == str(runtime)
-    assert path == answerer.socket_path(long_store) != answerer.socket_path(long_store + "x")
-    runtime.chmod(0o755)
-    assert answerer.socket_path(long_store).startswith(f"/tmp/repomem-{os.getuid()}/")
+    runtime = Path(tempfile.mkdtemp(prefix="rt", dir="/tmp"))  # short, as a session's is
+    try:
+        monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+        path = answerer.socket_path(long_store)
+        assert path is not None and os.path.dirname(path) == str(runtime)
+        assert path == answerer.socket_path(long_store) != answerer.socket_path(long_store + "x")
+        runtime.chmod(0o755)
+        assert answerer.socket_path(long_store).startswith(f"/tmp/repomem-{os.getuid()}/")
+    finally:
+        shutil.rmtree(runtime)
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "missing"))
     assert answerer.socket_path(long_store).startswith(f"/tmp/repomem-{os.getuid()}/")
     assert answerer.socket_path(str(tmp_path)) == str(tmp_path / "answer.sock")
