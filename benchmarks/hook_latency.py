@@ -165,7 +165,8 @@ def main(argv: list[str]) -> int:
             b = warm.run(ev, dict(env, REPOMEM_ANSWERER="1"), repo)
             warm.cpu[-1] += _answerer_cpu(store) - before
             same += a == b
-        served = _status(store)["served"]
+        status = _status(store)
+        served, answerer_chroma = status["served"], status["chromadb_loaded"]
     finally:
         answer.terminate()
         answer.wait(30)
@@ -183,6 +184,7 @@ def main(argv: list[str]) -> int:
         "cold_hook_cpu_s": cold.cpu_figures(), "warm_hook_cpu_s": warm.cpu_figures(),
         "warm_answers_served": served, "warm_equals_cold": f"{same}/{len(cold.wall)}",
         "chromadb_imported_by": json.loads(chroma) or None,
+        "chromadb_loaded_by_the_answerer": answerer_chroma,
         "load_avg_start": [round(x, 1) for x in load_start],
         "load_avg_end": [round(x, 1) for x in os.getloadavg()], "cores": os.cpu_count(),
     }, indent=2))

@@ -429,7 +429,8 @@ class Answerer:
 
             ru = resource.getrusage(resource.RUSAGE_SELF)  # (a benchmark's CPU per answer)
             return dict(out, pid=os.getpid(), served=self.served, owner=self.owner,
-                        socket=self.path, cpu_s=ru.ru_utime + ru.ru_stime)
+                        socket=self.path, cpu_s=ru.ru_utime + ru.ru_stime,
+                        chromadb_loaded="chromadb" in sys.modules)
         if op == "stop":
             if self.owner != "hook":
                 return dict(out, error=f"served by the {self.owner}; stop that instead")
