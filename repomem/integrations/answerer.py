@@ -200,7 +200,7 @@ def store_for(repo: str) -> str | None:
                  for args in (("rev-parse", "--path-format=absolute", "--git-common-dir"),
                               ("config", "--get", "repomem.store"))]
         (common, _), (conf, _) = (c.communicate(timeout=2) for c in calls)
-    except (OSError, subprocess.SubprocessError):
+    except (OSError, ValueError, subprocess.SubprocessError):  # (ValueError: a NUL in the path)
         return None
     if calls[0].returncode != 0:
         return None
