@@ -34,6 +34,8 @@ def _isolate_env(mp: pytest.MonkeyPatch, home: Path) -> None:
     # cold asks take turns through machine-wide slots (repomem/cli/slots.py): tests running in
     # parallel would wait for each other's and print the note; tests of the turns set their own
     mp.setenv("REPOMEM_ASK_SLOTS", "0")
+    # a hook would start a warm answerer that outlives the test; tests of it turn it on
+    mp.setenv("REPOMEM_ANSWERER", "0")
     for var in ("REPOMEM_STORE", "REPOMEM_DEBUG", "OLLAMA_HOST", "REPOMEM_CHROMA_URL",
                 "REPOMEM_CHROMA_TOKEN", "REPOMEM_NAME"):
         mp.delenv(var, raising=False)

@@ -10,6 +10,7 @@ import shlex
 import subprocess
 import sys
 import sysconfig
+import time
 import tomllib
 from pathlib import Path
 
@@ -157,6 +158,18 @@ def test_the_built_wheel_in_a_fresh_venv(tmp_path, new_repo):
     assert shlex.split(command)[0] == str(py)
     text = _run_hook(command, repo, env)
     assert "`server.port in app.toml`: `8080`" in text
+    # that call started the store's warm answerer (the wheel's own): the next call is its answer
+    from repomem.integrations import answerer
+
+    warm = str(store.resolve())
+    deadline = time.monotonic() + 60
+    while answerer.request(warm, "status") is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    try:
+        assert _run_hook(command, repo, env) == text
+        assert answerer.request(warm, "status")["served"] == 1
+    finally:
+        answerer.request(warm, "stop")
     subprocess.run([exe, "agent", "uninstall", "claude-code"], cwd=repo, env=env, check=True,
                    capture_output=True, timeout=120)
     assert (repo / ".claude" / "settings.json").read_bytes() == SETTINGS

@@ -9,7 +9,9 @@ docs/agents.md.
 It never fails or holds up a prompt: no store, a malformed event, a slash command, a prompt
 with nothing to look up or any error prints nothing and exits 0; an alarm ends it silently
 after ``REPOMEM_HOOK_TIMEOUT`` seconds.  It answers from the current-view snapshot alone
-(``snapshot_only``): no chromadb import, no wait for a writer's lock, whatever the prompt.
+(``snapshot_only``): no chromadb import, no wait for a writer's lock, whatever the prompt;
+and, where it can, from the store's warm answerer, which has that snapshot loaded already
+(repomem/integrations/answerer.py): then this process imports no numpy either.
 The store is found the way every command finds it (``$REPOMEM_STORE``, else the
 ``repomem.store`` git config that ``repomem init`` records, else the default).
 """
@@ -35,20 +37,22 @@ def wanted(prompt: object) -> bool:
     return bool(p) and not p.startswith("/") and len(p.split()) >= MIN_WORDS
 
 
-def context_for(event: dict) -> str:
-    """The context block for the event's prompt; "" when there is none to give."""
+def context_for(event: dict, warm: bool = True) -> str:
+    """The context block for the event's prompt; "" when there is none to give.  WARM: ask the
+    store's warm answerer first (repomem/integrations/answerer.py); its answer is this
+    function's own, computed in a process that has the snapshot loaded already."""
     prompt = event.get("prompt")
     if not wanted(prompt):
         return ""
-    from repomem.service.agents import prompt_context
-    from repomem.service.repo import Repo
+    from repomem.integrations import answerer
 
     repo = event.get("cwd") or os.environ.get("CLAUDE_PROJECT_DIR") or os.getcwd()
-    r = Repo.open(repo)
-    if not r.store.exists():  # a hook never creates a store
-        return ""
     budget = int(os.environ.get("REPOMEM_HOOK_BUDGET", DEFAULT_BUDGET))
-    return prompt_context(r, str(prompt), budget, snapshot_only=True)
+    if warm and isinstance(repo, str):
+        text = answerer.warm_context(repo, str(prompt), budget)
+        if text is not None:
+            return text
+    return answerer.context_answer(repo, str(prompt), budget)
 
 
 def output(text: str) -> str:

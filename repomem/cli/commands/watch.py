@@ -23,13 +23,15 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from repomem.integrations import daemon, worker
+    from repomem.integrations import answerer, daemon, worker
     from repomem.integrations.watch import Watcher
     from repomem.service.repo import require_store
 
     r = open_repo(args)
     require_store(r)
     lock = daemon.acquire(r.store.path)  # one watcher per store, held until we exit
+    # the agent hook's warm answerer lives as long as the watcher (see answerer.py)
+    warm = answerer.serve_in_thread(r.store.path) if answerer.enabled() else None
     w = Watcher(r, delay=args.delay)
     signal.signal(signal.SIGTERM, lambda *_: w.stop())
     signal.signal(signal.SIGINT, lambda *_: w.stop())
@@ -41,6 +43,8 @@ def run(args) -> int:
     try:
         w.run(ready=ready)
     finally:
+        if warm is not None:
+            warm.close()
         daemon.release(lock)
         # A hook whose worker saw our lock still held left its request to us: serve it now
         # (after the release, so a later hook starts its own worker instead).
