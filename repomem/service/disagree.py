@@ -134,17 +134,47 @@ class Sources:
 
     def __init__(self, rows: list[dict]):
         self.settings_classes = _settings_classes(rows)
+        self._places: dict[str, str] = {}
         self.built = {(x["path"], m.group(1)) for x in rows
-                      if x["kind"] == "config" and _COMPOSE.match(basename(x["path"] or ""))
+                      if x["kind"] == "config" and self._place(x["path"] or "") == "compose"
                       and (m := _SERVICE.match(_name(x))) and m.group(2) == "build"}
         self.by_setting: dict[str, list[tuple[Claim, dict]]] = {}
         for x in rows:
-            for c in self.claims(x):
-                self.by_setting.setdefault(c.setting, []).append((c, x))
+            if self._may_claim(x):
+                for c in self.claims(x):
+                    self.by_setting.setdefault(c.setting, []).append((c, x))
+
+    def _place(self, path: str) -> str:
+        """What kind of file PATH is here: test, dotenv, compose, settings (a Python file with
+        a settings class) or code; once per path (a view has thousands of rows, few files)."""
+        got = self._places.get(path)
+        if got is None:
+            base = basename(path)
+            got = "test" if is_test(path) else "dotenv" if _is_dotenv(path) else \
+                "compose" if _COMPOSE.match(base) else \
+                "settings" if path in self.settings_classes else "code"
+            self._places[path] = got
+        return got
+
+    def _may_claim(self, x: dict) -> bool:
+        """A cheap first look, so that building the index stays a small part of a cold ask:
+        only a fact of a dotenv, compose or settings file, a Dockerfile's, one read from the
+        environment or one named for a port can claim anything."""
+        kind = x["kind"]
+        if kind == "docker":
+            return True
+        if kind not in ("config", "constant"):
+            return False
+        place = self._place(x.get("path") or "")
+        if place != "code":
+            return place != "test"
+        attrs = x.get("attrs")
+        return ('"env"' in attrs if isinstance(attrs, str) else bool((attrs or {}).get("env"))) \
+            or x["key"].lower().endswith("port")
 
     def claims(self, x: dict) -> list[Claim]:
         kind, path = x["kind"], x.get("path") or ""
-        if kind not in ("config", "constant", "docker") or not path or is_test(path):
+        if kind not in ("config", "constant", "docker") or not path or self._place(path) == "test":
             return []
         name, value = _name(x), str(x.get("value") or "")
         out: list[Claim] = []
@@ -153,9 +183,9 @@ class Sources:
                 out.append(Claim("port", "exposes", value, _container_ports(value)))
             elif name.startswith("env:"):
                 out.append(Claim(_var(name[4:]), "set", value))
-        elif _is_dotenv(path) and kind == "config":
+        elif self._place(path) == "dotenv" and kind == "config":
             out.append(Claim(_var(name), "set", value))
-        elif _COMPOSE.match(basename(path)) and (m := _SERVICE.match(name)):
+        elif self._place(path) == "compose" and (m := _SERVICE.match(name)):
             what, rest = m.group(2), m.group(3)
             if what == "environment" and rest and "." not in rest:
                 out.append(Claim(_var(rest), "set", value))
@@ -176,8 +206,8 @@ class Sources:
             elif path.endswith(".py") and name.count(".") == 1 and \
                     name.split(".")[0] in self.settings_classes.get(path, ()):
                 out.append(Claim(_var(name.split(".")[1]), "default", value))
-        if kind != "docker" and _own_port(name) and _port(value) is not None \
-                and not _COMPOSE.match(basename(path)):
+        if kind != "docker" and self._place(path) != "compose" and _own_port(name) \
+                and _port(value) is not None:
             out.append(Claim("port", "listens", value))
         return [c for c in out if c.ports or c.role == "listens" or
                 c.role in ("set", "default") and _stated(c.value) is not None]
@@ -186,21 +216,22 @@ class Sources:
 def _settings_classes(rows: list[dict]) -> dict[str, set[str]]:
     """{path: names of its pydantic settings classes}: a class whose bases name BaseSettings, or
     a settings class of the same file."""
-    bases: dict[str, dict[str, set[str]]] = {}
+    by_path: dict[str, list[dict]] = {}
     for x in rows:
-        if x["kind"] == "class" and (x.get("path") or "").endswith(".py"):
-            words = set(re.findall(r"\w+", _attrs(x).get("bases") or ""))
-            bases.setdefault(x["path"], {})[x["value"]] = words
+        if x["kind"] == "class":
+            by_path.setdefault(x.get("path") or "", []).append(x)
     out: dict[str, set[str]] = {}
-    for path, classes in bases.items():
+    for path, xs in by_path.items():
+        if not path.endswith(".py") or not any("BaseSettings" in str(x.get("attrs")) for x in xs):
+            continue  # the attributes of a file without one are never parsed
+        classes = {x["value"]: set(re.findall(r"\w+", _attrs(x).get("bases") or "")) for x in xs}
         found = {c for c, b in classes.items() if "BaseSettings" in b}
         grew = True
         while grew:
             more = {c for c, b in classes.items() if c not in found and b & found}
             found |= more
             grew = bool(more)
-        if found:
-            out[path] = found
+        out[path] = found
     return out
 
 
