@@ -46,6 +46,9 @@ COMPOSE = '''services:
     build: .
     ports:
       - "80:8000"
+    environment:
+      SMTP_PORT: "${SMTP_PORT:-1025}"
+      DEBUG: "${DEBUG}"
   db:
     image: postgres
     ports:
@@ -91,7 +94,9 @@ def test_env_file_against_the_settings_class(repo):
     # the .env's current value only; not the module constant nor the test fixture of the same
     # name, nor the .env.test's value... which is another environment, but still disagrees with
     # the class's default
-    assert _sides(setting) == {"config:.env:SMTP_PORT": "1025", "config:.env.test:SMTP_PORT": "1"}
+    # compose passes the variable through with a default: the default is what it gives
+    assert _sides(setting) == {"config:.env:SMTP_PORT": "1025", "config:.env.test:SMTP_PORT": "1",
+                               "config:docker-compose.yml:services.web.environment.SMTP_PORT": "1025"}
     side = setting["disagrees_with"][0]
     assert side == {"setting": "SMTP_PORT", "says": "set", "value": "1025",
                     "key": "config:.env:SMTP_PORT", "subject": "SMTP_PORT in .env",
@@ -110,6 +115,9 @@ def test_env_file_against_the_settings_class(repo):
 def test_agreeing_and_inherited_fields(repo):
     res = cli_json("ask", "--repo", repo, "-k", "10", "what is the smtp host?")
     assert "disagrees_with" not in _fact(res, "config:app/settings.py:Settings.smtp_host")
+    # compose's "${DEBUG}" states no value of its own
+    res = cli_json("ask", "--repo", repo, "-k", "10", "is debug on?")
+    assert "disagrees_with" not in _fact(res, "config:app/settings.py:Settings.debug")
     res = cli_json("ask", "--repo", repo, "-k", "10", "how many workers?")
     # a class deriving from a settings class of the same file reads the environment too
     assert _sides(_fact(res, "config:app/settings.py:AppSettings.WORKERS")) == \
@@ -149,13 +157,14 @@ def test_plain_ask_context_and_the_hook_say_so(repo):
     assert "disagrees: `app/settings.py`:5 defaults `SMTP_PORT` to `587`" in out
     out = cli("context", "--repo", repo, "--budget", "1000", "change the port the app listens on")[1]
     assert "  disagrees: `Dockerfile`:2 exposes port `8000` (commit " in out, out
-    assert "  disagrees: `app/main.py`:3 says the app's port is `8080`" in out
+    out = cli("context", "--repo", repo, "--budget", "1000", "which ports does the docker image expose?")[1]
+    assert "  disagrees: `app/main.py`:3 says the app's port is `8080`" in out, out
     ev = json.dumps({"prompt": "what is the smtp port?", "cwd": str(repo),
                      "hook_event_name": "UserPromptSubmit"})
     got = subprocess.run([sys.executable, "-m", "repomem", "hook", "claude-code"], input=ev,
                          capture_output=True, text=True, timeout=60)
     block = json.loads(got.stdout)["hookSpecificOutput"]["additionalContext"]
-    assert "disagrees: `.env`:1 sets `SMTP_PORT` to `1025`" in block, block
+    assert "disagrees: `app/settings.py`:5 defaults `SMTP_PORT` to `587`" in block, block
 
 
 def test_the_hook_path_imports_no_chromadb(repo):

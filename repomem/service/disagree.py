@@ -64,11 +64,11 @@ _SERVICE = re.compile(r"^services\.([^.]+)\.(environment|ports|expose|build)(?:\
 @dataclass(frozen=True)
 class Claim:
     """What one fact says about one setting: SETTING is an environment variable's name or
-    ``port``; ROLE is how the fact says it (set, default, exposes, listens)."""
+    ``port``; ROLE is how the fact says it (set, default; exposes, publishes, listens)."""
     setting: str
     role: str
     value: str  # as stated
-    ports: frozenset[int] = frozenset()  # exposes: the published container ports
+    ports: frozenset[int] = frozenset()  # exposes, publishes: the container ports
 
 
 def _attrs(x: dict) -> dict:
@@ -88,6 +88,19 @@ def _is_dotenv(path: str) -> bool:
     # path does not load the miners)
     base = basename(path)
     return base in (".env", ".flaskenv") or base.startswith(".env.") or base.endswith(".env")
+
+
+_SUBST = re.compile(r"^\$\{\w+(?::?-(.*))?\}$")
+
+
+def _given(value: str) -> str:
+    """A value given to a variable as the file states it for a run: compose, a Dockerfile and
+    python-dotenv substitute ``${OTHER}`` from the environment, so ``${SMTP_PORT:-1025}`` gives
+    its default and any other reference states nothing."""
+    m = _SUBST.match(value.strip())
+    if m:
+        return m.group(1) or ""
+    return "" if "$" in value else value
 
 
 def _var(name: str) -> str:
@@ -182,18 +195,18 @@ class Sources:
             if name == "expose":
                 out.append(Claim("port", "exposes", value, _container_ports(value)))
             elif name.startswith("env:"):
-                out.append(Claim(_var(name[4:]), "set", value))
+                out.append(Claim(_var(name[4:]), "set", _given(value)))
         elif self._place(path) == "dotenv" and kind == "config":
-            out.append(Claim(_var(name), "set", value))
+            out.append(Claim(_var(name), "set", _given(value)))
         elif self._place(path) == "compose" and (m := _SERVICE.match(name)):
             what, rest = m.group(2), m.group(3)
             if what == "environment" and rest and "." not in rest:
-                out.append(Claim(_var(rest), "set", value))
+                out.append(Claim(_var(rest), "set", _given(value)))
             elif what == "environment" and not rest:  # the list form: NAME=value items
                 for item in value.split(", "):
                     var, eq, val = item.partition("=")
                     if eq:
-                        out.append(Claim(_var(var), "set", val))
+                        out.append(Claim(_var(var), "set", _given(val)))
             elif what in ("ports", "expose") and (path, m.group(1)) in self.built and \
                     (not rest or rest.isdigit() or rest.endswith(".target")):
                 out.append(Claim("port", "publishes", value, _container_ports(value)))
