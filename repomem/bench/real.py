@@ -177,12 +177,13 @@ def _rate(xs, key):
 
 def run(sources: list[Path], qdir: Path = QUESTIONS, split: str = "all",
         repos: list[str] | None = None, quick: bool = False, fresh: bool = False,
-        log=print) -> dict:
+        log=print, embedder: str | None = None) -> dict:
     from repomem.service.repo import Repo
 
     questions = load_questions(qdir, split, repos, quick)
     hist = {h.name: h for h in realstore.discover(sources)}
-    res: dict = {"k": K, "split": split, "quick": quick, "repos": {}, "rows": [], "latency": None}
+    res: dict = {"k": K, "split": split, "quick": quick, "repos": {}, "rows": [], "latency": None,
+                 "embedder": embedder or "hash"}
     for name, qs in questions.items():
         info: dict = {"questions": len(qs), "python": is_python(qs), "split": split_of(name),
                       "hand": sum(q["source"] == "hand" for q in qs)}
@@ -193,7 +194,7 @@ def run(sources: list[Path], qdir: Path = QUESTIONS, split: str = "all",
             continue
         try:
             work = realstore.checkout(h)
-            store, ing = realstore.store_for(h, work, fresh=fresh, log=log)
+            store, ing = realstore.store_for(h, work, fresh=fresh, log=log, embedder=embedder)
         except Exception as e:  # a crash of ingestion is a result: every question unanswered
             msg = str(e) if isinstance(e, RepomemError) else f"{type(e).__name__}: {str(e)[:200]}"
             info.update(status="ingest failed", error=msg)

@@ -54,7 +54,8 @@ def markdown(res: dict, misses: bool = False) -> str:
     fams = [f for f in FAMILIES if f in res["by_family"]] + sorted(
         f for f in res["by_family"] if f not in FAMILIES and f != "ALL")
     out = [f"# repomem bench --real{' --quick' if res['quick'] else ''}", "",
-           f"k = {res['k']}; questions from bench/realrepos (truth from git, never from "
+           f"Embedder `{res.get('embedder', 'hash')}`; k = {res['k']}; questions from "
+           "bench/realrepos (truth from git, never from "
            "repomem): generated from the histories and written by hand (hand/). The split is by "
            "repository: training repositories (tuned on) and held-out ones (only reported), "
            "side by side. top 1 / top 3: the right fact (kind, value, subject and path) ranked "

@@ -57,6 +57,10 @@ def _file_digest(path: Path) -> str:
     return h.hexdigest()[:12]
 
 
+def _slug(spec: str) -> str:
+    return "".join(c if c.isalnum() or c in "-." else "_" for c in spec)
+
+
 def _git(*args: str) -> str:
     env = dict(os.environ, GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull)
     out = subprocess.run(["git", *args], capture_output=True, text=True, env=env)
@@ -106,14 +110,16 @@ def checkout(h: History) -> Path:
     return dest
 
 
-def store_for(h: History, work: Path, fresh: bool = False, log=print) -> tuple[Path, dict]:
+def store_for(h: History, work: Path, fresh: bool = False, log=print,
+              embedder: str | None = None) -> tuple[Path, dict]:
     """The ingested store of this history, from the cache or ingested now; returns its path
-    and how it was obtained (ingest seconds, or cached)."""
+    and how it was obtained (ingest seconds, or cached).  EMBEDDER: a spec of the embedder
+    registry (None: the default); another embedder is another store."""
     from repomem.service.ingest import ingest
     from repomem.service.repo import Repo
 
     head = _git("-C", str(work), "rev-parse", "HEAD")
-    key = f"{h.name}-{head[:12]}-{source_digest()}"
+    key = f"{h.name}-{head[:12]}-{source_digest()}" + (f"-{_slug(embedder)}" if embedder else "")
     path = cache_root() / "stores" / key
     done = path / "bench-ingested.json"
     failed = path.with_name(key + ".failed")  # an ingest that crashed is not retried either
@@ -128,12 +134,14 @@ def store_for(h: History, work: Path, fresh: bool = False, log=print) -> tuple[P
     log(f"{h.name}: ingesting the full first-parent history into {path} ...")
     t = time.time()
     try:
-        stats = ingest(Repo.open(work, store=path), all_history=True, progress=False)
+        stats = ingest(Repo.open(work, store=path, embedder=embedder), all_history=True,
+                       progress=False)
     except Exception as e:
         failed.parent.mkdir(parents=True, exist_ok=True)
         failed.write_text(f"{type(e).__name__}: {str(e)[:300]}\n")
         raise
-    info = {"ingest_s": round(time.time() - t, 1), "commits": stats.get("commits"), "head": head}
+    info = {"ingest_s": round(time.time() - t, 1), "commits": stats.get("commits"), "head": head,
+            "embedder": embedder or "hash"}
     done.write_text(json.dumps(info))
     log(f"{h.name}: {info['commits']} commits ingested in {info['ingest_s']} s")
     return path, dict(info, cached=False)

@@ -35,6 +35,7 @@ def markdown(res: dict, misses: bool = False) -> str:
     b = budgets[-1]
     g = res.get("groups", {})
     md = ["# repomem bench --tasks" + (" --quick" if res.get("quick") else ""), "",
+          f"Embedder `{res.get('embedder', 'hash')}`. "
           f"Prompts a developer gives a coding agent; `repomem context` at {' and '.join(map(str, budgets))} "
           "tokens (the hook's and the CLI's budgets) against the facts each task needs (read from "
           "git). Grep: `git grep` of the prompt's words at the same budget.", "",

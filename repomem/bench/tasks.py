@@ -143,13 +143,14 @@ def summarise(rows: list[dict]) -> dict:
 
 
 def run(sources: list[Path], tdir: Path = TASKS, repos: list[str] | None = None,
-        quick: bool = False, fresh: bool = False, log=print) -> dict:
+        quick: bool = False, fresh: bool = False, log=print, embedder: str | None = None) -> dict:
     from repomem.service.repo import Repo
 
     started = time.time()
     tasks = load(tdir, repos, quick)
     hist = {h.name: h for h in realstore.discover(sources)}
-    res: dict = {"budgets": list(BUDGETS), "quick": quick, "repos": {}, "rows": []}
+    res: dict = {"budgets": list(BUDGETS), "quick": quick, "repos": {}, "rows": [],
+                 "embedder": embedder or "hash"}
     for name, data in tasks.items():
         info: dict = {"split": data["split"], "prompts": len(data["prompts"]),
                       "needs": sum(len(p["needs"]) for p in data["prompts"])}
@@ -161,7 +162,7 @@ def run(sources: list[Path], tdir: Path = TASKS, repos: list[str] | None = None,
         t = time.time()
         try:
             work = realstore.checkout(h)
-            store, ing = realstore.store_for(h, work, fresh=fresh, log=log)
+            store, ing = realstore.store_for(h, work, fresh=fresh, log=log, embedder=embedder)
         except Exception as e:  # a crashed ingest is a result: nothing served
             info.update(status="ingest failed", error=str(e)[:300])
             log(f"{name}: ingest failed: {info['error']}")
@@ -195,7 +196,7 @@ def main(args) -> int:
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     res = run(present, repos=args.repo or None, quick=args.quick, fresh=args.fresh,
-              log=lambda m: print(m, file=sys.stderr, flush=True))
+              log=lambda m: print(m, file=sys.stderr, flush=True), embedder=args.embedder)
     md = taskreport.markdown(res, misses=args.misses)
     (out / "tasks_report.md").write_text(md)
     (out / "tasks_report.json").write_text(json.dumps(res, indent=1, default=str))

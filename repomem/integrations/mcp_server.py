@@ -50,6 +50,7 @@ class Fact(TypedDict, total=False):
     reached: dict[str, Any]
     adopted: dict[str, Any]
     change: dict[str, Any]
+    disagrees_with: list[dict[str, Any]]
 
 
 class Lineage(TypedDict, total=False):
@@ -131,7 +132,7 @@ def _slim(f: dict) -> Any:
     """What an agent needs from a fact; drops ranking internals and bulky fields."""
     keep = ("key", "kind", "subject", "value", "attrs", "valid_from", "valid_to", "commit", "path",
             "line", "text", "end_reason", "first_seen", "previous", "reached",
-            "adopted", "change")
+            "adopted", "change", "disagrees_with")
     return {k: f[k] for k in keep if k in f and f[k] not in (None, "", {})}
 
 
@@ -157,7 +158,10 @@ def build_server(repo: str = ".", store: str | None = None):
         "which version of requests do we pin?", "which functions call make_context?", "does the
         client follow redirects by default?".  Each fact has its value, the file:line, and the
         commit and date it has been valid since.  Values that were replaced are never returned;
-        a name the question uses that was renamed or removed ("is colorama still a
+        a fact that another file contradicts (the .env sets a setting the settings class
+        defaults otherwise; the Dockerfile exposes another port than the app's) lists the other
+        side in disagrees_with: both are current, so say that they disagree.  A name the
+        question uses that was renamed or removed ("is colorama still a
         dependency?") gets a lineage note saying what it is now, or when it was removed.
         as_of: optional ISO date (2026-02-01), datetime, or git revision, to ask what was true
         then instead of now; without it, a date the question names ("on 2026-02-01", "in

@@ -14,6 +14,7 @@ from repomem.core.errors import RepomemError
 from repomem.core.model import DESCRIPTIVE_ATTRS
 from repomem.core.render import code
 from repomem.service import viewcache
+from repomem.service.disagree import annotate as note_disagreements
 from repomem.service.lexical import own_names
 from repomem.service.question import adopted, mentions
 from repomem.service.repo import Repo, check_intact
@@ -518,6 +519,7 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5,
     lineage = [x for x in lineage if x["key"] in shown] + \
         _removed(r, question, rows, t, snapshot=hit is not None, store_ok=not snapshot_only)
     _refer(facts, rows)
+    note_disagreements(facts, rows)  # another file says otherwise (service/disagree.py)
     since, before = _SINCE_WHEN.search(question), _BEFORE.search(question)
     reached = _REACHED.search(question)
     who_why = bool(_WHO_WHY.search(question)) and not snapshot_only

@@ -57,6 +57,23 @@ def lineage_line(note: dict) -> str:
     return f"{code(note['name'])} is now {code(note['now'])}, {verb} {when}"
 
 
+_SAYS = {"set": "sets {setting} to {value}", "default": "defaults {setting} to {value}",
+         "exposes": "exposes port {value}", "publishes": "publishes port {value}",
+         "listens": "says the app's port is {value}"}
+
+
+def disagree_lines(f: dict, indent: str) -> list[str]:
+    """One line per other file that states another value of the same setting
+    (``disagrees_with``, service/disagree.py): where, what it says, and its commit."""
+    out = []
+    for d in f.get("disagrees_with") or ():
+        says = _SAYS.get(d["says"], "says {value}").format(setting=code(d["setting"]),
+                                                          value=code(d["value"]))
+        out.append(f"{indent}disagrees: {code(d['path'])}:{int(d.get('line') or 0)} {says} "
+                   f"(commit {_short(d.get('commit'))}, {_day(d.get('valid_from'))})")
+    return out
+
+
 def fact_lines(f: dict, uncommitted: bool = False) -> list[str]:
     """A fact for an agent's context: one bullet (subject, value, provenance) and one line of
     its source text, both of fixed shape."""
@@ -69,7 +86,7 @@ def fact_lines(f: dict, uncommitted: bool = False) -> list[str]:
     text = "\n".join((f.get("text") or "").splitlines()[:4]).strip()
     if text:
         lines.append(f"  source: {code(text, TEXT_MAX)}")
-    return lines
+    return lines + disagree_lines(f, "  ")
 
 
 def answer_lines(f: dict, first: bool) -> list[str]:
@@ -78,7 +95,7 @@ def answer_lines(f: dict, first: bool) -> list[str]:
     mark = "=>" if first else "  "
     lines = [f"{mark} {code(f['subject'])}: {code(f['value'])}{value_note(f)}",
              f"   {code(f['path'])}:{int(f.get('line') or 0)}  commit {_short(f['commit'])}  "
-             f"since {plain(f['valid_from'] or '?', 40)}"]
+             f"since {plain(f['valid_from'] or '?', 40)}", *disagree_lines(f, "   ")]
     if f.get("first_seen"):  # "when was h2 added?"
         first_seen = f["first_seen"]
         lines.append(f"   first seen {plain(first_seen['date'], 40)}  commit "

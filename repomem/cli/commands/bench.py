@@ -70,6 +70,9 @@ def add_arguments(p) -> None:
                    help="with --real: the question files (default bench/realrepos)")
     p.add_argument("--misses", action="store_true",
                    help="with --real: list each miss (question, expected, top 3 returned)")
+    p.add_argument("--embedder", default=None, metavar="SPEC",
+                   help="with --real or --tasks: the embedder of the stores (default hash; "
+                        "e.g. minilm-l6-v2-numpy, docs/embedders.md); each has its own cache")
     p.add_argument("--fresh", action="store_true",
                    help="with --real: ingest again even when a cached store matches")
 
@@ -90,7 +93,8 @@ def run_real(args) -> int:
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     res = real.run(present, qdir, split=args.split, repos=args.repo or None, quick=args.quick,
-                   fresh=args.fresh, log=lambda m: print(m, file=sys.stderr, flush=True))
+                   fresh=args.fresh, log=lambda m: print(m, file=sys.stderr, flush=True),
+                   embedder=args.embedder)
     res["chart"] = realreport.chart(res, Path(args.chart) if args.chart else out / "real_bench.png")
     md = realreport.markdown(res, misses=args.misses)
     if args.json:

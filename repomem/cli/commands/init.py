@@ -20,7 +20,9 @@ HELP = "create the store and index the current history"
 
 def add_arguments(p) -> None:
     common(p, json_flag=True)
-    p.add_argument("--embedder", default=None, help="hash (default, offline) or ollama:MODEL")
+    p.add_argument("--embedder", default=None,
+                   help="hash (default, offline), ollama:MODEL, or an installed one such as "
+                        "minilm-l6-v2-numpy (docs/embedders.md)")
     p.add_argument("--no-hooks", action="store_true", help="do not install the git hooks")
     p.add_argument("--wait", action="store_true",
                    help="return only once the whole history is indexed")

@@ -19,7 +19,9 @@ HELP = "publish the default branch's history to a Chroma server"
 
 def add_arguments(p) -> None:
     common(p, json_flag=True)
-    p.add_argument("--embedder", default=None, help="hash (default, offline) or ollama:MODEL")
+    p.add_argument("--embedder", default=None,
+                   help="hash (default, offline), ollama:MODEL, or an installed one such as "
+                        "minilm-l6-v2-numpy (docs/embedders.md)")
 
 
 def run(args) -> int:
