@@ -4,10 +4,9 @@ answering model does measurably worse when it sees "was A, now B"."""
 
 from __future__ import annotations
 
-import re
-
 from repomem.core.render import block
 from repomem.service.query import ask
+from repomem.service.question import has_word, task_subject
 from repomem.service.render import fact_lines, lineage_line
 
 
@@ -18,23 +17,6 @@ def approx_tokens(text: str) -> int:
 
 def render_fact(f: dict, uncommitted: bool = False) -> str:
     return "".join(line + "\n" for line in fact_lines(f, uncommitted))
-
-
-# An agent's prompt is a task more often than a question: its leading verb and "the bug where"
-# say what to do, not what it is about ("fix the bug where redirect drops the query" is about
-# redirect and the query, not about the `lint:fix` script).
-_TASK = re.compile(
-    r"^\s*(?:please\s+)?(?:fix|add|implement|refactor|update|change|make|write|remove|delete|"
-    r"rename|debug|investigate|improve|support|handle|extend|clean\s+up|speed\s+up)\b\s*"
-    r"(?:(?:the|a|an|this)\s+)?(?:(?:bug|issue|problem|crash|regression|failure)s?\b\s*"
-    r"(?:(?:where|that|when|in|with|of|so\s+that)\b)?)?", re.I)
-
-
-def task_subject(prompt: str) -> str:
-    """The prompt without its task framing (what it is about, for ranking); the prompt itself
-    when nothing else is left."""
-    rest = _TASK.sub("", prompt, count=1)
-    return rest if re.search(r"\w", rest) else prompt
 
 
 HEADER = "## Repository facts (repomem: current values from git)"
@@ -52,7 +34,7 @@ def build_context(r, question: str, budget: int = 400, k: int = 8,
     # an empty prompt matches nothing (ask would rank arbitrary facts); a date in the prompt is
     # no time asked (the context is the current facts)
     result: dict = {"facts": []}
-    if re.search(r"\w", question):
+    if has_word(question):
         result = ask(r, task_subject(question), k=k, snapshot_only=True, floor=True)
         if result.get("unavailable") and not snapshot_only:
             result = ask(r, task_subject(question), k=k, floor=True)
