@@ -460,12 +460,12 @@ def test_the_codes_function_before_a_tests_twin(new_repo):
     paraphrasing the behaviour it checks.  A function of the code itself gets the whole scope
     signal over a test's (a setting only half: a test's settings are still settings): two
     identical functions, one under tests/, are a full scope step apart."""
-    from repomem.service.rank import RRF_K, SIGNALS
+    from repomem.service import scorer
 
     r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"pkg/codec.py": DECODE,
                                                       "tests/fakes.py": DECODE}))
     got = {f["path"]: f["score"] for f in ask(r, "Which function decodes the response content?")["facts"]}
-    assert got["pkg/codec.py"] - got["tests/fakes.py"] > 0.9 * SIGNALS["scope"] / (RRF_K + 1)
+    assert got["pkg/codec.py"] - got["tests/fakes.py"] > 0.9 * -scorer.weights()["test_code"]
 
 
 SITE_SETTINGS = '''import os

@@ -26,6 +26,7 @@ import re
 
 from repomem.core.paths import is_test, tool_of
 from repomem.core.tokens import norm_ident, stem_word, uncamel
+from repomem.service import scorer
 from repomem.service.lexical import calls_of, catches_of, in_body, lexical_tokens, names, own_names, route_path
 from repomem.service.question import (
     _FRAME,
@@ -48,13 +49,7 @@ from repomem.storage.store import stored_pair
 
 __all__ = ["rank", "intent", "identifiers", "groups", "has_content"]
 
-RRF_K = 60  # the usual reciprocal-rank-fusion constant
-# Weights of the fused signals (each term is weight / (RRF_K + rank)); intent, scope, group and a
-# named fact of another kind add weight / (RRF_K + 1), as if ranked first by one more signal.
-# Chosen on the issue's examples, then a small grid on the dev half (vector 0.4 -> 0.7 fixed one
-# function asked by its docstring; intent 0.6 -> 0.8 changed nothing).
-SIGNALS = {"lexical": 1.0, "vector": 0.7, "intent": 0.6, "scope": 0.3, "exact": 0.5,
-           "group": 0.8, "path": 0.5, "summary": 0.5}
+RRF_K = 60  # the usual reciprocal-rank-fusion constant (lexical_rrf, vector_rrf: 1 / (RRF_K + rank))
 RARE = 5  # a plain word is an identifier when at most this many facts bear it as a name
 # A value that is a number: 30, -1, 0.5, a quantity ("60d", "10mb"), numbers made into one
 # (timedelta(days=7), Timeout(5.0))
@@ -78,7 +73,7 @@ def _said(words: set[str], said: set[str]) -> bool:
     return all(w in said or len(w) >= 4 and any(q.startswith(w) for q in said) for w in words)
 
 
-def _said_in_words(function: str, parameter: str, words: set[str]) -> bool:
+def _said_in_words(function: str, parameter: str, words: set[str] | frozenset[str]) -> bool:
     """Whether a question names a function's parameter in words: the function by every word of
     its name after its verb, and the parameter by one of its own ("how long is an api token
     valid?": ``User.get_token``'s ``expires_in``, a timeout; not ``send_email``'s ``sync`` for
@@ -769,15 +764,13 @@ def _names_model(q: Question, facts: _Facts) -> bool:
                for i in facts.names.get(name, ()))
 
 
-def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
-    """rows: every version valid at t; sims: their vector similarities (numpy); lex: their
-    Lexical index.  Returns (the best n rows, each with its score, best first; lineage notes)."""
+def _asked(q: Question, facts: _Facts, t: int):
+    """The kinds of fact the question asks for, and per row how many of its identifiers name the
+    row (see _exact; the callers of a function it names, the packages of a role it names, the
+    code that catches what it says is handled); lineage notes for retired names."""
     import numpy as np
 
-    if not rows:
-        return [], []
-    q = parse(question).measured  # "how wide is the progress bar?": its width
-    facts = _facts(rows)
+    rows = facts.rows
     kinds = set(q.kinds)
     if not kinds and _names_model(q, facts):
         kinds = {"class"}
@@ -796,84 +789,96 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
             if filling:
                 kinds = {"dependency"}
                 exact[filling] = np.maximum(exact[filling], 1)
-    words = set(q.words)
+    words = q.words
     if facts.in_body.any():  # a value in a function's body is named with its function or callee:
         # "which status codes are redirects?" does not name ASGITransport's local status_code
         for i in np.flatnonzero(facts.in_body & (exact > 0)):
             context = own_names(rows[i]["key"])[0].split(".")[:-1]
             if not words & {w for part in context for w in _name_words(part)}:
                 exact[i] = 0
-    lex = lex.scores(q.text, facts.project | q.framing,
-                     "by_purpose" if q.asks_function else "default",
-                     keep={"name"} if q.names_setting else ())
-    fused = _rrf(lex, SIGNALS["lexical"], only_positive=True) + _rrf(sims, SIGNALS["vector"])
-    wanted = np.isin(facts.kind, sorted(kinds))
-    if kinds & {"dependency", "python"}:
-        wanted |= facts.runtime
-    fused += wanted * SIGNALS["intent"] / (RRF_K + 1)
-    if q.asks_number:  # "how long is a jwt valid?": 60d, not the secret it is signed with
-        numeric = np.array([_NUMERIC.fullmatch(r["value"]) is not None for r in rows])
-        fused += numeric * SIGNALS["intent"] / (RRF_K + 1) / 2
-    methods = q.route_methods if "route" in kinds else frozenset()
-    if methods:  # "which route returns the user's feed?": a GET, not POST /users
-        # a route's methods: GET of "GET /api/articles/feed", GET and POST of "GET,POST /edit"
-        by_method = [r["kind"] == "route" and not methods.isdisjoint(r["value"].split(" ", 1)[0].split(","))
-                for r in rows]
-        fused += np.array(by_method) * SIGNALS["intent"] / (RRF_K + 1) / 2
-    wanted_groups = q.groups if "dependency" in kinds else frozenset()
-    if wanted_groups:  # "the docs build", "type checking": that group's pin
-        in_group = np.isin(facts.group, sorted(wanted_groups)) & wanted
-        fused += in_group * SIGNALS["group"] / (RRF_K + 1)
-    else:  # the root project's runtime requirement over examples, docs and dev pins
-        fused += (facts.root_dep & wanted) * SIGNALS["scope"] / (RRF_K + 1)
-    # for other kinds, the project's own files over its examples, docs and tests; a question of
-    # no particular kind too ("how are cookies stored between requests?"), unless it asks about
-    # them ("which test checks that cookies persist?")...
-    own = facts.own & (facts.kind != "dependency") & \
-        (wanted if kinds else not q.asks_aux)
-    fused += own * SIGNALS["scope"] / (RRF_K + 1) / 2
-    # ...and a function or class of the code itself over a test's: a test's name and docstring
-    # paraphrase the behaviour it checks (test_cookie_persistence, "a response with UTF-8
-    # content should decode correctly")
-    fused += (own & wanted & np.isin(facts.kind, _CODE_NAMES)) * SIGNALS["scope"] / (RRF_K + 1) / 2
-    if not q.asks_aux:  # a test's own functions least: no question not about
-        fused -= facts.test_code * SIGNALS["scope"] / (RRF_K + 1)  # the tests is answered by one
-    if not kinds or q.asks_how:  # "how are cookies stored?": the API before a private
-        # helper of it (a private method may be how it is done: "how is a url merged?")
-        private = facts.private & (facts.kind == "class") if kinds else facts.private
-        fused -= private * SIGNALS["scope"] / (RRF_K + 1) / 2
-    verb = q.action
-    about = words - {stem_word(verb or "")}
-    doers = facts.doing(verb, about) if verb else []
-    if 0 < len(doers) <= RARE:  # "how are passwords hashed?": what calls bcrypt.hash...
-        # ...those named after what the question is about, when some are ("how is a comment
-        # deleted?": deleteComment, not deleteArticle, though both call delete)
-        named_so = [i for i in doers if about & set(lexical_tokens(rows[i]["value"]))]
-        fused[named_so or doers] += SIGNALS["exact"] / (RRF_K + 1)
-    if q.handling:  # "how does click handle keyboard interrupts?": the code
-        # that catches KeyboardInterrupt is named by it, over STDIN_HANDLE, which only bears
-        # the verb as its name
-        # ("which click function swallows exceptions?": the project's name, not ClickException)
+    if q.handling:  # "how does click handle keyboard interrupts?": the code that catches
+        # KeyboardInterrupt is named by it, over STDIN_HANDLE, which only bears the verb as its
+        # name ("which click function swallows exceptions?": the project's name, not ClickException)
         project = {w for p in facts.project for w in lexical_tokens(p)}
-        catchers = facts.catching(words - project)
+        catchers = facts.catching(set(words) - project)
         if 0 < len(catchers) <= RARE:
             exact[catchers] = np.maximum(exact[catchers], 1)
-    if kinds and kinds <= {"route", "function", "class"}:
-        fused += _summary_said(q.text, rows, np.argsort(-fused, kind="stable")[:SUMMARY_TOP],
-                               kinds) * SIGNALS["summary"] / (RRF_K + 1)
     if q.asks_duration:  # "how long is a password reset token valid?": a setting the
         # question names answers it when its value is a number (not ResetPasswordForm.password)
         for i in np.flatnonzero((exact > 0) & np.isin(facts.kind, ["config", "constant"])):
             if not _DIGIT.search(rows[i]["value"]):
                 exact[i] = 0
-    named = exact > 0
-    fused += _named_in_path(q.text, rows, np.flatnonzero(named), facts.project) \
-        * SIGNALS["path"] / (RRF_K + 1)
+    return kinds, exact, lineage
+
+
+def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, sims,
+              w: dict[str, float], every: bool = False):
+    """The feature columns of scorer.FEATURES over all rows (each a numpy array, 1/0 for a
+    rule's test) and the score, their weighted sum.  Features of weight 0 are skipped unless
+    EVERY (fitting reads them all).  LEX: the Lexical index; LEXICAL: its scores."""
+    import numpy as np
+
+    rows = facts.rows
+    size = len(rows)
+    cols: dict[str, object] = {}
+    score = np.zeros(size, dtype=np.float64)
+
+    def add(feature: str, column) -> None:
+        nonlocal score
+        cols[feature] = column
+        if w[feature]:
+            score = score + np.asarray(column, dtype=np.float64) * w[feature]
+
+    def wants(feature: str) -> bool:
+        return every or bool(w[feature])
+
+    add("lexical_rrf", _rrf(lexical, 1.0, only_positive=True))
+    add("vector_rrf", _rrf(sims, 1.0))
+    wanted = np.isin(facts.kind, sorted(kinds))
+    if kinds & {"dependency", "python"}:
+        wanted |= facts.runtime
+    add("kind_wanted", wanted)
+    if q.asks_number:  # "how long is a jwt valid?": 60d, not the secret it is signed with
+        add("number_value", np.array([_NUMERIC.fullmatch(r["value"]) is not None for r in rows]))
+    methods = q.route_methods if "route" in kinds else frozenset()
+    if methods:  # "which route returns the user's feed?": a GET, not POST /users (a route's
+        # methods: GET of "GET /api/articles/feed", GET and POST of "GET,POST /edit")
+        add("route_method", np.array([r["kind"] == "route" and not methods.isdisjoint(
+            r["value"].split(" ", 1)[0].split(",")) for r in rows]))
+    wanted_groups = q.groups if "dependency" in kinds else frozenset()
+    if wanted_groups:  # "the docs build", "type checking": that group's pin
+        add("dependency_group", np.isin(facts.group, sorted(wanted_groups)) & wanted)
+    else:  # the root project's runtime requirement over examples, docs and dev pins
+        add("root_dependency", facts.root_dep & wanted)
+    # for other kinds, the project's own files over its examples, docs and tests; a question of
+    # no particular kind too ("how are cookies stored between requests?"), unless it asks about
+    # them ("which test checks that cookies persist?")...
+    own = facts.own & (facts.kind != "dependency") & (wanted if kinds else not q.asks_aux)
+    add("own_file", own)
+    # ...and a function or class of the code itself over a test's: a test's name and docstring
+    # paraphrase the behaviour it checks (test_cookie_persistence)
+    add("own_code", own & wanted & np.isin(facts.kind, _CODE_NAMES))
+    if not q.asks_aux:  # a test's own functions least: no question not about the tests is
+        add("test_code", facts.test_code)  # answered by one
+    if not kinds or q.asks_how:  # "how are cookies stored?": the API before a private helper
+        # of it (a private method may be how it is done: "how is a url merged?")
+        add("private", facts.private & (facts.kind == "class") if kinds else facts.private)
+    verb = q.action
+    about = set(q.words) - {stem_word(verb or "")}
+    doers = facts.doing(verb, about) if verb else []
+    if 0 < len(doers) <= RARE:  # "how are passwords hashed?": what calls bcrypt.hash...
+        # ...those named after what the question is about, when some are ("how is a comment
+        # deleted?": deleteComment, not deleteArticle, though both call delete)
+        named_so = [i for i in doers if about & set(lexical_tokens(rows[i]["value"]))]
+        add("does_action", _at(size, named_so or doers))
+    if kinds and kinds <= {"route", "function", "class"}:  # (among the best so far)
+        add("summary_said", _summary_said(q.text, rows, np.argsort(-score, kind="stable")[:SUMMARY_TOP],
+                                          kinds))
+    add("path_named", _named_in_path(q.text, rows, np.flatnonzero(named), facts.project))
     # "which example shows content negotiation?": what lies in examples/content-negotiation/
-    fused[facts.in_dirs({n for n, _, _ in q.joined})] += SIGNALS["path"] / (RRF_K + 1)
-    tier = (named & (wanted if kinds else True)).astype(np.int32)
-    # named, but not the kind of fact asked for: a strong signal, not a tier
-    fused += (named & (tier == 0)) * SIGNALS["exact"] / (RRF_K + 1)
+    add("in_named_dir", _at(size, facts.in_dirs({n for n, _, _ in q.joined})))
+    tier = named & (wanted if kinds else True)
+    add("named_other_kind", named & ~tier)  # a strong signal, not a tier
     if facts.param_of.any():  # a function's parameter defaults answer when it is named: not
         # get.timeout for "what is the default timeout?", nor send_email.sync for "the admin
         # email" (httpx's nine request functions share four defaults)
@@ -882,20 +887,59 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
         unsaid = (facts.param_of != "") & ~np.isin(facts.param_of, sorted(said))
         for i in np.flatnonzero(unsaid):
             function, _, parameter = own_names(rows[i]["key"])[0].rpartition(".")
-            if _said_in_words(function, parameter, words):
+            if _said_in_words(function, parameter, q.words):
                 unsaid[i] = False
-        fused -= unsaid * SIGNALS["intent"] / (RRF_K + 1)
+        add("parameter_unsaid", unsaid)
     if facts.in_body.any() and not q.asks_number:
         # a value in a function's body answers a number asked, or its own name ("when does the
         # jwt expire?"), not the words of the code around it ("what is the secret used to sign
         # tokens?" is not jwt.sign's expiresIn)
-        for i in np.flatnonzero(facts.in_body):
-            if not _name_words(own_names(rows[i]["key"])[1]) & words:
-                fused[i] -= SIGNALS["intent"] / (RRF_K + 1)
-    fused = np.round(fused, 6)
+        add("body_value_unsaid", facts.in_body & np.array(
+            [bool(b) and not _name_words(own_names(r["key"])[1]) & q.words
+             for b, r in zip(facts.in_body, rows)]))
+    if wants("lexical_share"):
+        add("lexical_share", lexical / max(float(lexical.max()), 1e-9))
+    if wants("vector_sim"):
+        add("vector_sim", np.asarray(sims, dtype=np.float64))
+    for field in ("name", "purpose"):
+        if wants(f"{field}_share"):
+            alone = lex.field_scores(q.text, field, facts.project | q.framing) \
+                if hasattr(lex, "field_scores") else _field_scores(lex, q.text, field, facts.project | q.framing)
+            add(f"{field}_share", alone / max(float(alone.max()), 1e-9))
+    return cols, score, tier.astype(np.int32)
+
+
+def _at(size: int, where) -> object:
+    import numpy as np
+
+    out = np.zeros(size, dtype=bool)
+    out[list(where)] = True
+    return out
+
+
+def _field_scores(lex, question: str, field: str, drop):
+    """BM25 of one field alone (unweighted), from the Lexical index's columns."""
+    import numpy as np
+
+    out = np.zeros(lex.n, dtype=np.float64)
+    drop = {stem_word(d) for d in drop}
+    for t in sorted(set(lexical_tokens(question)) - drop):
+        i = lex.vocab.get(f"{field}:{t}")
+        if i is not None and i + 1 < len(lex.indptr):
+            s, e = lex.indptr[i], lex.indptr[i + 1]
+            out[lex.indices[s:e]] += lex.data[s:e]
+    return out
+
+
+def _aside(q: Question, facts: _Facts, tier):
+    """Per row, 1 for a named fact of an example, docs or tests when the project's own file has
+    one of the same name ("where is the error handler?": the app's own, before an example's,
+    however many more of the question's words it says); none when the question is about them."""
+    import numpy as np
+
+    rows = facts.rows
     aside = np.zeros(len(rows), dtype=np.int32)
-    if not q.asks_aux:  # "where is the error handler?": the app's own, before
-        # an example's of the same name, however many more of the question's words it says
+    if not q.asks_aux:
         alike: dict[str, list[int]] = {}
         for i in np.flatnonzero(tier):
             alike.setdefault(rows[i]["key"].rsplit(":", 1)[-1] if rows[i]["kind"] not in _CODE_NAMES
@@ -903,6 +947,51 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
         for group in alike.values():
             if any(facts.own[i] for i in group):
                 aside[[i for i in group if not facts.own[i]]] = 1
+    return aside
+
+
+def feature_table(question: str, rows: list[dict], sims, lex, t: int) -> dict:
+    """What rank reads of every row, for fitting the weights (bench/fit_ranker.py): every
+    feature column, and the named tiers that order facts before the score does (``level``:
+    rows of equal level are ordered by the score alone)."""
+    import numpy as np
+
+    q = parse(question).measured
+    facts = _facts(rows)
+    kinds, exact, _ = _asked(q, facts, t)
+    lexical = lex.scores(q.text, facts.project | q.framing,
+                         "by_purpose" if q.asks_function else "default",
+                         keep={"name"} if q.names_setting else ())
+    cols, score, tier = _features(q, facts, kinds, exact > 0, lex, lexical, sims, scorer.weights(),
+                                  every=True)
+    aside = _aside(q, facts, tier)
+    level = np.stack([tier, exact * tier, -aside], axis=1)
+    return {"features": {f: np.asarray(cols[f], dtype=np.float64) if f in cols else
+                         np.zeros(len(rows)) for f in scorer.FEATURES},
+            "level": level, "score": np.round(score, 6), "key_order": facts.key_order}
+
+
+def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
+    """rows: every version valid at t; sims: their vector similarities (numpy); lex: their
+    Lexical index.  Returns (the best n rows, each with its score, best first; lineage notes).
+
+    The order: facts the question names, of a kind it asks for, first (``tier``; among them
+    those named by more of its identifiers, and the project's own before an example's of the
+    same name); then by the score, scorer's weighted sum of the features (_features)."""
+    import numpy as np
+
+    if not rows:
+        return [], []
+    q = parse(question).measured  # "how wide is the progress bar?": its width
+    facts = _facts(rows)
+    kinds, exact, lineage = _asked(q, facts, t)
+    lexical = lex.scores(q.text, facts.project | q.framing,
+                         "by_purpose" if q.asks_function else "default",
+                         keep={"name"} if q.names_setting else ())
+    named = exact > 0
+    _, fused, tier = _features(q, facts, kinds, named, lex, lexical, sims, scorer.weights())
+    fused = np.round(fused, 6)
+    aside = _aside(q, facts, tier)
     order = np.lexsort((facts.key_order, -fused, -(exact * tier), aside, -tier))[:n]
     score = [round(float(tier[i] + fused[i]), 6) for i in order]  # a position keeps its score
     best = _first_route_first(rows, order, exact * tier)
@@ -913,7 +1002,7 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     lineage = sorted((x for x in lineage if x["key"] in keep), key=lambda x: (x["at"], x["key"]))
     # what the relevance floor reads (see relevant): the question's words the fact bears (BM25),
     # and whether the question names it
-    return [dict(rows[i], score=sc, lexical=float(lex[i]), named=bool(exact[i] > 0 or tier[i]))
+    return [dict(rows[i], score=sc, lexical=float(lexical[i]), named=bool(exact[i] > 0 or tier[i]))
             for i, sc in zip(best, score)], lineage
 
 
