@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from repomem.core.render import block
 from repomem.service.query import ask
-from repomem.service.question import has_word, task_subject
+from repomem.service.question import has_word, parse, task_subject
 from repomem.service.render import fact_lines, lineage_line
 
 
@@ -23,6 +23,26 @@ HEADER = "## Repository facts (repomem: current values from git)"
 HEADER_OVERLAY = "## Repository facts (repomem: current values from git, plus uncommitted edits)"
 
 
+def _answer(r, text: str, k: int, snapshot_only: bool | None) -> dict:
+    result = ask(r, task_subject(text), k=k, snapshot_only=True, floor=True)
+    if result.get("unavailable") and not snapshot_only:
+        result = ask(r, task_subject(text), k=k, floor=True)
+    return result
+
+
+def _shared(ranked: list[list[dict]]) -> list[dict]:
+    """One list from the rankings of a prompt's asks: each one's best, then each one's second,
+    ...; a fact once."""
+    out: list[dict] = []
+    seen: set[str] = set()
+    for j in range(max((len(x) for x in ranked), default=0)):
+        for facts in ranked:
+            if j < len(facts) and facts[j]["key"] not in seen:
+                seen.add(facts[j]["key"])
+                out.append(facts[j])
+    return out
+
+
 def build_context(r, question: str, budget: int = 400, k: int = 8,
                   overlay: list[dict] | None = None, snapshot_only: bool | None = None) -> str:
     """The block for QUESTION, or "" when nothing relevant is known (no block at all: an agent
@@ -33,15 +53,18 @@ def build_context(r, question: str, budget: int = 400, k: int = 8,
     gives no block (the pre-prompt hook) and None reads the store of record."""
     # an empty prompt matches nothing (ask would rank arbitrary facts); a date in the prompt is
     # no time asked (the context is the current facts)
-    result: dict = {"facts": []}
+    results: list[dict] = []
     if has_word(question):
-        result = ask(r, task_subject(question), k=k, snapshot_only=True, floor=True)
-        if result.get("unavailable") and not snapshot_only:
-            result = ask(r, task_subject(question), k=k, floor=True)
-    facts = result["facts"]
+        # a prompt of several asks ("upgrade Django to 6.1 and Wagtail to 7.5"): each looked up
+        # on its own, then the whole, sharing the budget
+        parts = parse(question).asks
+        results = [_answer(r, text, k, snapshot_only) for text in
+                   (parts + (question,) if len(parts) > 1 else parts)]
+    facts = _shared([x["facts"] for x in results])
+    lineage = list({(n["key"], n["name"]): n for x in results for n in x.get("lineage", ())}.values())
     over = {f["key"]: f for f in (overlay or [])}
     # A retired name the question used: say what it is now (the only place an old name shows).
-    lines = [f"- {lineage_line(n)}" for n in result.get("lineage", ())]
+    lines = [f"- {lineage_line(n)}" for n in lineage]
     header = HEADER_OVERLAY if over else HEADER
     used = approx_tokens(block(header, lines))
     for f in facts:

@@ -66,6 +66,9 @@ class _Pattern:
     def sub(self, *a, **k):
         return self.rx.sub(*a, **k)
 
+    def split(self, *a):
+        return self.rx.split(*a)
+
 
 def _pattern(key: str, section: str | None = None) -> _Pattern:
     return _Pattern(key, section)
@@ -617,6 +620,23 @@ def _chatter() -> frozenset[str]:
     return frozenset(_lexical(" ".join(sorted(CHATTER))))
 
 
+_ASK_SPLIT = _pattern("ask_split")
+MAX_ASKS = 3  # asks of one prompt looked up apart (each is a ranking of the snapshot)
+
+
+def asks(prompt: str) -> list[str]:
+    """The asks of a prompt: its sentences, and the clauses or names it joins with a comma or
+    "and" ("Upgrade Django to 6.1 and Wagtail to 7.5": two), each with a word that may name
+    something; the first MAX_ASKS, the last holding the rest; [PROMPT] when it asks one thing."""
+    parts = [p.strip() for p in _ASK_SPLIT.split(prompt) if p and p.strip()]
+    parts = [p for p in parts if has_content(p)]
+    if len(parts) <= 1:
+        return [prompt]
+    if len(parts) <= MAX_ASKS:
+        return parts
+    return parts[:MAX_ASKS - 1] + [" ".join(parts[MAX_ASKS - 1:])]
+
+
 class Question:
     """A question or an agent's prompt, read once: every feature of its wording that ranking and
     answering use, each computed on first use and kept (a warm process asks the same question
@@ -765,6 +785,11 @@ class Question:
     @functools.cached_property
     def action(self) -> str | None:
         return action(self.text)
+
+    @functools.cached_property
+    def asks(self) -> tuple[str, ...]:
+        """The asks of a prompt (see :func:`asks`)."""
+        return tuple(asks(self.text))
 
     # what it asks of history
     @functools.cached_property
