@@ -154,13 +154,55 @@ def _search_snapshot(r: Repo, question: str, n: int):
     if snap is None:
         return None
     state, rows, matrix, lex = snap
-    behind = git.first_parent_distance(r.root, state.get("head"), "HEAD")
+    behind = _behind(r.root, state.get("head"))
     if behind is None:
         return None
     t = int(time.time())
     vec = get_embedder(state["embedder"]).embed([question])[0]
     ranked, lineage = viewcache.search(rows, matrix, lex, question, vec, t, n)
     return t, ranked, lineage, state.get("missing", 0) + behind, rows
+
+
+_BEHIND: dict[tuple[str, str | None], tuple[tuple, int | None]] = {}
+
+
+def _behind(root, head: str | None) -> int | None:
+    """git.first_parent_distance from the snapshot's HEAD to HEAD, read again only when HEAD or
+    its branch moved (a warm process asks many questions of one HEAD; each git call is a
+    process)."""
+    stamp = _head_stamp(root)
+    key = (str(root), head)
+    hit = _BEHIND.get(key)
+    if stamp is not None and hit is not None and hit[0] == stamp:
+        return hit[1]
+    behind = git.first_parent_distance(root, head, "HEAD")
+    if stamp is not None:
+        _BEHIND[key] = (stamp, behind)
+    return behind
+
+
+def _head_stamp(root) -> tuple | None:
+    """What HEAD points at, as the files say it: HEAD's text, its branch's ref file, and the
+    packed refs' size and time; None when the layout is not the plain one (then git is asked)."""
+    from pathlib import Path
+
+    try:
+        gitdir = Path(root) / ".git"
+        if gitdir.is_file():  # a worktree: "gitdir: <path>"
+            gitdir = Path(root, gitdir.read_text().split(":", 1)[1].strip())
+        head = (gitdir / "HEAD").read_text().strip()
+        common = gitdir
+        if (gitdir / "commondir").exists():
+            common = gitdir / (gitdir / "commondir").read_text().strip()
+        if not head.startswith("ref: "):
+            return (head,)
+        ref = common / head[5:]
+        loose = ref.read_text().strip() if ref.exists() else ""
+        packed = common / "packed-refs"
+        st = packed.stat() if packed.exists() else None
+        return (head, loose, st and (st.st_size, st.st_mtime_ns))
+    except (OSError, IndexError, UnicodeDecodeError):
+        return None
 
 
 def _search_store(r: Repo, question: str, t: int, n: int, given: tuple | None = None):

@@ -76,9 +76,14 @@ def _pattern(key: str, section: str | None = None) -> _Pattern:
 
 def _template(key: str, **names: str) -> re.Pattern:
     """A pattern of [templates] with the names given put in, escaped ({name})."""
+    return _compiled_template(key, tuple(sorted(names.items())))
+
+
+@functools.lru_cache(maxsize=512)
+def _compiled_template(key: str, names: tuple[tuple[str, str], ...]) -> re.Pattern:
     section = _T["templates"]
     text = section.get(key) or section[key + "_i"]
-    for k, v in names.items():
+    for k, v in names:
         text = text.replace("{" + k + "}", re.escape(v))
     return re.compile(text, re.I if key + "_i" in section else 0)
 
@@ -463,6 +468,17 @@ def _roles() -> tuple[tuple[tuple[str, ...], frozenset[str]], ...]:
                  for role in tomllib.loads(text).values() for phrase in role["asked"])
 
 
+@functools.cache
+def _role_starts() -> dict[str, list[tuple[tuple[str, ...], frozenset[str]]]]:
+    """_roles by the first word of the phrase (a question is compared with the phrases it may
+    hold only)."""
+    out: dict[str, list[tuple[tuple[str, ...], frozenset[str]]]] = {}
+    for phrase, packages in _roles():
+        if phrase:
+            out.setdefault(phrase[0], []).append((phrase, packages))
+    return out
+
+
 def package_roles(question: str) -> frozenset[str]:
     """The packages that fill the role the question asks for by its name ("which orm ...":
     sqlalchemy, prisma, ...), normalized as the facts' names are (norm_ident); empty when it asks for no role, or
@@ -475,7 +491,8 @@ def package_roles(question: str) -> frozenset[str]:
     words = _role_words(question[lead.end():])
     anywhere = bool(_ROLE_ASKED.search(question))
     found: set[str] = set()
-    for phrase, packages in _roles():
+    starts = _role_starts()
+    for phrase, packages in (x for w in dict.fromkeys(words) for x in starts.get(w, ())):
         n = len(phrase)
         for at in range(len(words) - n + 1):
             if tuple(words[at:at + n]) != phrase or words[at + n:at + n + 1] and \

@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+from typing import Any
 
 from repomem.core.paths import is_test, tool_of
 from repomem.core.tokens import norm_ident, stem_word, uncamel
@@ -207,6 +208,8 @@ class _Facts:
         self.key_order = np.empty(len(rows), dtype=np.int64)
         self.key_order[by_key] = np.arange(len(rows))
         self._called: dict[str, list[tuple[int, str]]] | None = None
+        self._body_names: list[tuple[int, set[str]]] | None = None
+        self._kind_masks: dict[str, Any] = {}
         self._through: dict[str, set[int]] = {}
         self._doing: dict[str, set[int]] | None = None
         self._doing_part: dict[str, dict[str, set[int]]] = {}
@@ -214,6 +217,27 @@ class _Facts:
         self._bases: list[tuple[int, set[str], list[set[str]]]] | None = None
         # removed facts by the kinds asked, by name (filled by repomem.service.query._removed)
         self.gone: dict[frozenset[str], dict[str, list[dict]]] = {}
+
+    def of_kind(self, kinds) -> Any:
+        """Per row, whether its kind is one of KINDS (numpy; each kind's mask made once)."""
+        import numpy as np
+
+        out = np.zeros(len(self.rows), dtype=bool)
+        for k in kinds:
+            mask = self._kind_masks.get(k)
+            if mask is None:
+                mask = self._kind_masks[k] = self.kind == k
+            out |= mask
+        return out
+
+    def body_names(self) -> list[tuple[int, set[str]]]:
+        """(row, the words of its own name) of each value in a function's body."""
+        if self._body_names is None:
+            import numpy as np
+
+            self._body_names = [(int(i), _name_words(own_names(self.rows[i]["key"])[1]))
+                                for i in np.flatnonzero(self.in_body)]
+        return self._body_names
 
     def callers(self, name: str) -> list[int]:
         """The functions whose bodies call NAME (attrs calls): ``make_context`` is called as
@@ -805,7 +829,7 @@ def _asked(q: Question, facts: _Facts, t: int):
             exact[catchers] = np.maximum(exact[catchers], 1)
     if q.asks_duration:  # "how long is a password reset token valid?": a setting the
         # question names answers it when its value is a number (not ResetPasswordForm.password)
-        for i in np.flatnonzero((exact > 0) & np.isin(facts.kind, ["config", "constant"])):
+        for i in np.flatnonzero((exact > 0) & facts.of_kind(("config", "constant"))):
             if not _DIGIT.search(rows[i]["value"]):
                 exact[i] = 0
     return kinds, exact, lineage
@@ -834,7 +858,7 @@ def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, 
 
     add("lexical_rrf", _rrf(lexical, 1.0, only_positive=True))
     add("vector_rrf", _rrf(sims, 1.0))
-    wanted = np.isin(facts.kind, sorted(kinds))
+    wanted = facts.of_kind(kinds)
     if kinds & {"dependency", "python"}:
         wanted |= facts.runtime
     add("kind_wanted", wanted)
@@ -857,7 +881,7 @@ def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, 
     add("own_file", own)
     # ...and a function or class of the code itself over a test's: a test's name and docstring
     # paraphrase the behaviour it checks (test_cookie_persistence)
-    add("own_code", own & wanted & np.isin(facts.kind, _CODE_NAMES))
+    add("own_code", own & wanted & facts.of_kind(_CODE_NAMES))
     if not q.asks_aux:  # a test's own functions least: no question not about the tests is
         add("test_code", facts.test_code)  # answered by one
     if not kinds or q.asks_how:  # "how are cookies stored?": the API before a private helper
@@ -894,9 +918,7 @@ def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, 
         # a value in a function's body answers a number asked, or its own name ("when does the
         # jwt expire?"), not the words of the code around it ("what is the secret used to sign
         # tokens?" is not jwt.sign's expiresIn)
-        add("body_value_unsaid", facts.in_body & np.array(
-            [bool(b) and not _name_words(own_names(r["key"])[1]) & q.words
-             for b, r in zip(facts.in_body, rows)]))
+        add("body_value_unsaid", _at(size, [i for i, own in facts.body_names() if not own & q.words]))
     if wants("lexical_share"):
         add("lexical_share", lexical / max(float(lexical.max()), 1e-9))
     if wants("vector_sim"):
