@@ -10,7 +10,7 @@ import pytest
 
 from repomem.service.lexical import lexical_tokens
 from repomem.service.query import ask, history
-from repomem.service.question import asks_function, identifiers, intent, version_slots
+from repomem.service.question import asks_function, identifiers, intent, parse, version_slots
 from repomem.service.rank import _summary_said
 from tests.conftest import indexed
 
@@ -460,12 +460,12 @@ def test_the_codes_function_before_a_tests_twin(new_repo):
     paraphrasing the behaviour it checks.  A function of the code itself gets the whole scope
     signal over a test's (a setting only half: a test's settings are still settings): two
     identical functions, one under tests/, are a full scope step apart."""
-    from repomem.service.rank import RRF_K, SIGNALS
+    from repomem.service import scorer
 
     r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"pkg/codec.py": DECODE,
                                                       "tests/fakes.py": DECODE}))
     got = {f["path"]: f["score"] for f in ask(r, "Which function decodes the response content?")["facts"]}
-    assert got["pkg/codec.py"] - got["tests/fakes.py"] > 0.9 * SIGNALS["scope"] / (RRF_K + 1)
+    assert got["pkg/codec.py"] - got["tests/fakes.py"] > 0.9 * -scorer.weights()["test_code"]
 
 
 SITE_SETTINGS = '''import os
@@ -1344,7 +1344,7 @@ def test_a_name_written_as_code_outweighs_a_plain_word(new_repo):
     got = ask(r, "what does click.echo do with colors?")["facts"]
     assert got[0]["value"] == "echo", [f["key"] for f in got]
     rows = viewcache.load_search(r.store.path)[1]
-    exact, _ = rank._exact("what does click.echo do with colors?", rank._facts(rows), 2**31, set())
+    exact, _ = rank._exact(parse("what does click.echo do with colors?"), rank._facts(rows), 2**31, set())
     named = {rows[i]["value"]: int(exact[i]) for i in exact.nonzero()[0]}
     assert named["echo"] > named["colors:cli"] > 0, named
 

@@ -4,10 +4,9 @@ answering model does measurably worse when it sees "was A, now B"."""
 
 from __future__ import annotations
 
-import re
-
 from repomem.core.render import block
 from repomem.service.query import ask
+from repomem.service.question import has_word, parse, task_subject
 from repomem.service.render import fact_lines, lineage_line
 
 
@@ -20,25 +19,28 @@ def render_fact(f: dict, uncommitted: bool = False) -> str:
     return "".join(line + "\n" for line in fact_lines(f, uncommitted))
 
 
-# An agent's prompt is a task more often than a question: its leading verb and "the bug where"
-# say what to do, not what it is about ("fix the bug where redirect drops the query" is about
-# redirect and the query, not about the `lint:fix` script).
-_TASK = re.compile(
-    r"^\s*(?:please\s+)?(?:fix|add|implement|refactor|update|change|make|write|remove|delete|"
-    r"rename|debug|investigate|improve|support|handle|extend|clean\s+up|speed\s+up)\b\s*"
-    r"(?:(?:the|a|an|this)\s+)?(?:(?:bug|issue|problem|crash|regression|failure)s?\b\s*"
-    r"(?:(?:where|that|when|in|with|of|so\s+that)\b)?)?", re.I)
-
-
-def task_subject(prompt: str) -> str:
-    """The prompt without its task framing (what it is about, for ranking); the prompt itself
-    when nothing else is left."""
-    rest = _TASK.sub("", prompt, count=1)
-    return rest if re.search(r"\w", rest) else prompt
-
-
 HEADER = "## Repository facts (repomem: current values from git)"
 HEADER_OVERLAY = "## Repository facts (repomem: current values from git, plus uncommitted edits)"
+
+
+def _answer(r, text: str, k: int, snapshot_only: bool | None) -> dict:
+    result = ask(r, task_subject(text), k=k, snapshot_only=True, floor=True)
+    if result.get("unavailable") and not snapshot_only:
+        result = ask(r, task_subject(text), k=k, floor=True)
+    return result
+
+
+def _shared(ranked: list[list[dict]]) -> list[dict]:
+    """One list from the rankings of a prompt's asks: each one's best, then each one's second,
+    ...; a fact once."""
+    out: list[dict] = []
+    seen: set[str] = set()
+    for j in range(max((len(x) for x in ranked), default=0)):
+        for facts in ranked:
+            if j < len(facts) and facts[j]["key"] not in seen:
+                seen.add(facts[j]["key"])
+                out.append(facts[j])
+    return out
 
 
 def build_context(r, question: str, budget: int = 400, k: int = 8,
@@ -51,15 +53,18 @@ def build_context(r, question: str, budget: int = 400, k: int = 8,
     gives no block (the pre-prompt hook) and None reads the store of record."""
     # an empty prompt matches nothing (ask would rank arbitrary facts); a date in the prompt is
     # no time asked (the context is the current facts)
-    result: dict = {"facts": []}
-    if re.search(r"\w", question):
-        result = ask(r, task_subject(question), k=k, snapshot_only=True, floor=True)
-        if result.get("unavailable") and not snapshot_only:
-            result = ask(r, task_subject(question), k=k, floor=True)
-    facts = result["facts"]
+    results: list[dict] = []
+    if has_word(question):
+        # a prompt of several asks ("upgrade Django to 6.1 and Wagtail to 7.5"): each looked up
+        # on its own, then the whole, sharing the budget
+        parts = parse(question).asks
+        results = [_answer(r, text, k, snapshot_only) for text in
+                   (parts + (question,) if len(parts) > 1 else parts)]
+    facts = _shared([x["facts"] for x in results])
+    lineage = list({(n["key"], n["name"]): n for x in results for n in x.get("lineage", ())}.values())
     over = {f["key"]: f for f in (overlay or [])}
     # A retired name the question used: say what it is now (the only place an old name shows).
-    lines = [f"- {lineage_line(n)}" for n in result.get("lineage", ())]
+    lines = [f"- {lineage_line(n)}" for n in lineage]
     header = HEADER_OVERLAY if over else HEADER
     used = approx_tokens(block(header, lines))
     for f in facts:

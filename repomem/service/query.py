@@ -16,7 +16,8 @@ from repomem.core.render import code
 from repomem.service import viewcache
 from repomem.service.disagree import annotate as note_disagreements
 from repomem.service.lexical import own_names
-from repomem.service.question import adopted, mentions
+from repomem.service.question import asked_when as asked_when  # (re-exported: the CLI's, MCP's)
+from repomem.service.question import has_word, is_words, mentions, parse
 from repomem.service.repo import Repo, check_intact
 from repomem.storage.store import FOREVER
 
@@ -48,30 +49,15 @@ _DATE = re.compile(r"^\d{4}-?\d{2}-?\d{2}$")  # 2026-01-01 and 20260101 alike: a
 _MIN_TS = -62135596800  # 0001-01-01T00:00:00Z, the first second a datetime can show
 
 
-# A time the question itself names, when no as_of does: "On 2024-01-02, which ...", "as of
-# 2024-01-02T12:00:00Z", "what was the timeout in 2019" (a year: its last day).
-_ASKED_WHEN = re.compile(
-    r"\b(?:on|as\s+of|at|by)\s+(\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2})?(?:Z|[+-]\d{2}:\d{2})?)?)"
-    r"(?![\d:T-])|\b(?:in|during)\s+((?:19|20)\d{2})\b(?![-/.:\d])", re.I)
-
-
-def asked_when(question: str) -> str | None:
-    """The date or datetime a question asks about, as ``--as-of`` takes it; None when it names
-    none.  For questions asked (``repomem ask``, MCP ``ask``), not for an agent's prompt, whose
-    context is always the current facts ("fix the bug reported in 2023")."""
-    m = _ASKED_WHEN.search(question)
-    if m is None:
-        return None
-    return m.group(1) or f"{m.group(2)}-12-31"
 
 
 def asked(question: str, as_of: str | None) -> str | None:
     """The time a question is asked about: as_of, else the date it names; an empty question is
     an error (it would match arbitrary facts)."""
-    if not re.search(r"\w", question):
+    if not has_word(question):
         raise RepomemError("the question is empty",
                            hint='ask in words, e.g. repomem ask "which port does the API listen on?"')
-    return as_of if as_of is not None else asked_when(question)
+    return as_of if as_of is not None else parse(question).asked_when
 
 
 def iso(ts: int | None) -> str | None:
@@ -169,13 +155,55 @@ def _search_snapshot(r: Repo, question: str, n: int):
     if snap is None:
         return None
     state, rows, matrix, lex = snap
-    behind = git.first_parent_distance(r.root, state.get("head"), "HEAD")
+    behind = _behind(r.root, state.get("head"))
     if behind is None:
         return None
     t = int(time.time())
     vec = get_embedder(state["embedder"]).embed([question])[0]
     ranked, lineage = viewcache.search(rows, matrix, lex, question, vec, t, n)
     return t, ranked, lineage, state.get("missing", 0) + behind, rows
+
+
+_BEHIND: dict[tuple[str, str | None], tuple[tuple, int | None]] = {}
+
+
+def _behind(root, head: str | None) -> int | None:
+    """git.first_parent_distance from the snapshot's HEAD to HEAD, read again only when HEAD or
+    its branch moved (a warm process asks many questions of one HEAD; each git call is a
+    process)."""
+    stamp = _head_stamp(root)
+    key = (str(root), head)
+    hit = _BEHIND.get(key)
+    if stamp is not None and hit is not None and hit[0] == stamp:
+        return hit[1]
+    behind = git.first_parent_distance(root, head, "HEAD")
+    if stamp is not None:
+        _BEHIND[key] = (stamp, behind)
+    return behind
+
+
+def _head_stamp(root) -> tuple | None:
+    """What HEAD points at, as the files say it: HEAD's text, its branch's ref file, and the
+    packed refs' size and time; None when the layout is not the plain one (then git is asked)."""
+    from pathlib import Path
+
+    try:
+        gitdir = Path(root) / ".git"
+        if gitdir.is_file():  # a worktree: "gitdir: <path>"
+            gitdir = Path(root, gitdir.read_text().split(":", 1)[1].strip())
+        head = (gitdir / "HEAD").read_text().strip()
+        common = gitdir
+        if (gitdir / "commondir").exists():
+            common = gitdir / (gitdir / "commondir").read_text().strip()
+        if not head.startswith("ref: "):
+            return (head,)
+        ref = common / head[5:]
+        loose = ref.read_text().strip() if ref.exists() else ""
+        packed = common / "packed-refs"
+        st = packed.stat() if packed.exists() else None
+        return (head, loose, st and (st.st_size, st.st_mtime_ns))
+    except (OSError, IndexError, UnicodeDecodeError):
+        return None
 
 
 def _search_store(r: Repo, question: str, t: int, n: int, given: tuple | None = None):
@@ -254,10 +282,6 @@ def _removed(r: Repo, question: str, rows: list[dict], t: int,
 
 
 REMOVED_MAX = 3  # notes per removed name (a package in several manifests, say)
-# "when was h2 added?", "since when do we pin certifi?": when the fact first held, not when its
-# value last changed (what valid_from says)
-_SINCE_WHEN = re.compile(r"\bsince\s+when\b|\bwhen\b.*\b(?:added|introduced|created|adopted|"
-                         r"first|start(?:ed)?|began|begun)\b", re.I)
 
 
 def _key_versions(r: Repo, facts: list[dict], t: int) -> dict[str, list[dict]]:
@@ -313,18 +337,8 @@ def _first_seen(facts: list[dict], versions: dict[str, list[dict]]) -> None:
                                "value": v[0]["value"]}
 
 
-# "what was the previous version of body-parser?", "what did the port use to be?": the value
-# each fact held before its current one
-# ("which function is used to hash passwords?" asks for no earlier value)
-_BEFORE = re.compile(r"\b(?:previous(?:ly)?|prior|former(?:ly)?|earlier|used\s+to\s+be|did\b.*\buse\s+to|"
-                     r"before\s+(?:it|that|this|the\s+(?:change|update|upgrade|bump)|v?\d)|"
-                     r"(?:changed|upgraded|bumped|moved|switched|renamed)\s+from)\b|\bbefore\W*$", re.I)
 
 
-# "when was wagtail upgraded to 7?", "when did we move to django 5.2?": when a package's (or
-# Python's) version floor or pin last reached that number from below it
-_REACHED = re.compile(r"\bwhen\b.*\b(?:upgrad|bump|updat|mov|switch|migrat|went|go|jump)\w*\b.*?\bto\s+"
-                      r"(?:`?@?[\w.\-/]+`?\s+)??(?:version\s+)?v?(\d+(?:\.\d+)*)\b", re.I)
 def _reached(facts: list[dict], versions: dict[str, list[dict]], number: str) -> None:
     """Each package's or Python's fact's reached: the last version (by the versions' t) whose
     floor reached NUMBER (7 is reached by 7.0, 7.4 or 8.0) after one below it, or its first
@@ -355,12 +369,6 @@ def _reached(facts: list[dict], versions: dict[str, list[dict]], number: str) ->
                             "from": came_from}
 
 
-# "why was the default timeout changed?", "who bumped body-parser?": the commit that set each
-# fact's value, by whom and with what message; "who added X?" asks for the one that first set it
-# ("who calls bcrypt.hash?" asks for code that calls it, see question._CALLERS)
-_WHO_WHY = re.compile(r"^\W*(?:who(?!\s+(?:calls|invokes|uses)\b)|why)\b|\bby\s+whom\b|"
-                      r"\bwhat\s+(?:was|is)\s+the\s+reason\b|\breasons?\s+(?:for|behind)\b", re.I)
-_FIRST_SET = re.compile(r"\b(?:add|adds|added|introduc\w*|creat\w*|wrote|written|first)\b", re.I)
 
 
 def _change(r: Repo, facts: list[dict], versions: dict[str, list[dict]] | None) -> None:
@@ -484,8 +492,8 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5,
 
     question, cut = bounded_question(question)  # the one place a question's cost is bounded
     # more candidates when the question may ask when a name was taken up (see _adopted)
-    n = max(k, ADOPTED_POOL) if not snapshot_only and (
-        adopted(question) or adopted(question, added=True)) else k
+    q = parse(question)
+    n = max(k, ADOPTED_POOL) if not snapshot_only and (q.adopted or q.added) else k
     hit = _search_snapshot(r, question, n) if as_of is None else None
     cover = None
     if hit is not None:
@@ -508,7 +516,7 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5,
     if floor:
         ranked = relevant(question, ranked)
     facts = [dict(fact_json(x), score=x["score"]) for x in ranked]
-    took = taken_up(question, rows) if n > k else None
+    took = taken_up(q, rows) if n > k else None
     versions: dict[str, list[dict]] | None = None
     if took and facts:  # when it came to say the name, not when it first held anything: the
         # earliest of the candidates first (see _adopted)
@@ -520,10 +528,9 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5,
         _removed(r, question, rows, t, snapshot=hit is not None, store_ok=not snapshot_only)
     _refer(facts, rows)
     note_disagreements(facts, rows)  # another file says otherwise (service/disagree.py)
-    since, before = _SINCE_WHEN.search(question), _BEFORE.search(question)
-    reached = _REACHED.search(question)
-    who_why = bool(_WHO_WHY.search(question)) and not snapshot_only
-    first_set = who_why and bool(_FIRST_SET.search(question))
+    since, before, reached = q.since_when, q.before, q.reached
+    who_why = q.who_why and not snapshot_only
+    first_set = who_why and q.first_set
     if facts and not snapshot_only and (since or before or reached or first_set):
         if versions is None:
             versions = _key_versions(r, facts, t)
@@ -532,7 +539,7 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5,
         if before:
             _previous(facts, versions, t)
         if reached:
-            _reached(facts, versions, reached.group(1))
+            _reached(facts, versions, reached)
     if facts and who_why:
         _change(r, facts, versions if first_set else None)  # (read above when first_set)
     out = {"question": question, "as_of": iso(t), "answer": facts[0]["value"] if facts else None,
@@ -595,7 +602,7 @@ def history(r: Repo, key: str, tx: bool = False, words: bool = True) -> dict:
                 key = keys[0]
                 rows = r.store.rows({"key": key})
     asked = None
-    if not rows and words and re.search(r"[A-Za-z]\s+[A-Za-z]", key):
+    if not rows and words and is_words(key):
         # words, not a name: "minimum python version" is the key its best answer has
         best = ask(r, key, k=1)["facts"]
         if best:
@@ -630,7 +637,7 @@ def nearest_keys(r: Repo, key: str) -> list[str]:
     with r.store.reader():
         current = sorted({x["key"] for x in r.store.rows({"valid_to": {"$gt": int(time.time())}})})
     near = difflib.get_close_matches(key, current, n=NEAREST, cutoff=0.6)
-    if len(near) < NEAREST and re.search(r"\w", key):
+    if len(near) < NEAREST and has_word(key):
         near += [f["key"] for f in ask(r, key, k=NEAREST)["facts"] if f["key"] not in near]
     return near[:NEAREST]
 

@@ -1,7 +1,12 @@
 """What a question's wording says, before any fact is looked at: the kinds of fact it asks for
 (intent), the words that may name a fact (identifiers), the dependency groups it names, whether
 it asks for a function by what the function does, and the role of a package it asks about
-(package_roles, from data/package_roles.toml).  Used by repomem.service.rank."""
+(package_roles, from data/package_roles.toml).
+
+All the wording knowledge is one declarative table, intents.toml beside this module (word lists
+and regular expressions, compiled on first use); this module is the only reader of a question's
+words.  :func:`parse` reads a question once into a :class:`Question` record whose features
+repomem.service.rank and repomem.service.query read."""
 
 from __future__ import annotations
 
@@ -11,71 +16,88 @@ import tomllib
 from importlib import resources
 
 from repomem.core.tokens import norm_ident, tokens
-from repomem.service.lexical import route_path
+from repomem.service.lexical import lexical_tokens, route_path
 
-# Question words -> the kinds they ask for (after embed.tokens: "listens" is "port", "called" is
-# "name", "settings" is "config", "requirements" is "dependency").
-_INTENTS = {
-    "version": {"dependency", "constant", "python"},
-    "dependency": {"dependency"}, "require": {"dependency"}, "depend": {"dependency"},
-    "install": {"dependency"}, "pin": {"dependency"},
-    # "when was wagtail upgraded?": a package's version changed
-    "upgrade": {"dependency"}, "upgrad": {"dependency"}, "downgrade": {"dependency"},
-    "downgrad": {"dependency"}, "bump": {"dependency"},
-    "python": {"python"},
-    "port": {"config", "constant", "docker"},
-    "route": {"route"},  # HTTP methods count only in capitals (GET /x), see intent()
-    "func": {"function"}, "helper": {"function"}, "class": {"class"}, "exception": {"class"},
-    "decorator": {"function"},
-    "name": {"function", "class"}, "renamed": {"function", "class"},
-    "rename": {"function", "class"}, "metadata": {"config"},
-    "config": {"config", "constant", "docker"}, "option": {"config", "constant"},
-    "environment": {"config", "docker"}, "variable": {"config", "constant", "docker"},
-    "var": {"config", "constant", "docker"},  # "which env var ..."
-    "default": {"config", "constant"}, "timeout": {"config", "constant"},
-    "constant": {"constant"}, "image": {"docker", "config"}, "docker": {"docker"},
-    "container": {"docker"},  # what a Dockerfile says of the container it makes
-}
-# Words that ask for a kind and may still name a fact ("CI" names ci.yml): not framing words
-_NAMING_INTENTS = {"ci": {"config", "python"}, "workflow": {"config", "python"}}
-# Intent words the tokenizer stems past recognition ("class" -> "clas", "renamed" -> "renam";
-# "classes" -> "class"): the key _INTENTS knows them by.
-_STEMMED = {"clas": "class", "renam": "renamed"}
-# Words for a dependency group -> the group's usual name (requirements/docs.txt is "docs").
-_GROUPS = {"dev": "dev", "development": "dev", "develop": "dev", "docs": "docs", "doc": "docs",
-           "documentation": "docs", "test": "tests", "tests": "tests", "testing": "tests",
-           "typing": "typing", "type": "typing", "typecheck": "typing", "lint": "lint",
-           "linting": "lint", "optional": "optional", "peer": "peer", "build": "build"}
-# Words that frame a question and never name the fact asked about.
-_FRAME = set(_INTENTS) | {"use", "used", "uses", "need", "needs", "required", "requires",
-                          "called", "named", "now", "current", "currently", "value", "set",
-                          "defined", "declared", "does", "project", "function", "method",
-                          "class", "module", "file", "today", "latest", "new", "old", "was",
-                          "were", "renamed", "replaced", "minimum", "support", "supported",
-                          "string", "package", "group", "environment", "checking", "pinned",
-                          "installed", "install", "ask", "asks", "pins"} | set(_GROUPS)
-# "does flask require", "flask's dependency on": the word in the slot names the project asking.
-_CODE_SHAPE = re.compile(r"_|[a-z][A-Z]|[a-z]\.[a-z]")  # snake_case, camelCase, res.redirect
-_PROJECT_SLOT = re.compile(
-    r"\b(?:does|do|did|will|would|should)\s+(?:the\s+)?([\w.\-]+)\s+(?:require|use|need|depend|"
-    r"pin|support|install|declare|list)|\b([\w.\-]+)'s\b", re.I)
 
-# "what mypy version", "which version of py", "the jest pin": the word in that slot names a
-# package, whatever else it is (mypy is also a config section, py short for python, build a
-# dependency group, should a stop word), unless it names the interpreter or frames the question.
-_VERSION_SLOT = re.compile(
-    r"\b(?:what|which|the)\s+`?(@?[\w][\w.\-/]*)`?\s+(?:version|pin|release|requirement)s?\b"
-    r"|\bversions?\s+of\s+(?:the\s+)?`?(@?[\w][\w.\-/]*)`?"
-    r"|\b(?:put|place)s?\s+on\s+(?:the\s+)?`?(@?[\w][\w.\-/]*)`?"  # "the constraint X puts on methods"
-    r"|\brequirement\s+(?:for|on)\s+(?:the\s+)?`?(@?[\w][\w.\-/]*)`?"
-    # "when was wagtail upgraded to 7?", "bump django to 5", "move to wagtail 7": a version change
-    r"|`?(@?[\w][\w.\-/]*)`?\s+(?:(?:was|were|got|is|been)\s+)?(?:upgrad|bump|downgrad|updat)\w*\s+to\b"
-    r"|\b(?:upgrad|bump|downgrad|updat)\w*\s+(?:the\s+)?`?(@?[\w][\w.\-/]*)`?\s+to\b"
-    r"|\bto\s+`?(@?[\w][\w.\-/]*)`?\s+v?\d", re.I)
-_NOT_PACKAGES = {"python", "node", "node_js", "nodejs", "interpreter", "runtime", "go",
-                 "rust", "java", "same", "exact", "major", "minor", "this", "that", "its",
-                 "their", "which", "what", "a", "an", "the", "i", "we", "you", "they", "it",
-                 "us"}
+def _load() -> dict:
+    return tomllib.loads(resources.files("repomem.service").joinpath("intents.toml").read_text("utf-8"))
+
+
+_T = _load()
+
+
+class _Pattern:
+    """A regular expression of the table, compiled on its first use (a fresh process that asks
+    one question compiles only the patterns that question reaches)."""
+
+    __slots__ = ("key", "section", "_rx")
+
+    def __init__(self, key: str, section: str | None = None):
+        if section is None:
+            section = "patterns" if key in _T["patterns"] else "patterns_case"
+        if key not in _T[section]:
+            raise KeyError(f"intents.toml has no pattern {key!r} in [{section}]")
+        self.key, self.section = key, section
+        self._rx: re.Pattern | None = None
+
+    @property
+    def rx(self) -> re.Pattern:
+        if self._rx is None:
+            text = re.sub(r"<part:(\w+)>", lambda m: _T["parts"][m.group(1)], _T[self.section][self.key])
+            self._rx = rx = re.compile(text, 0 if self.section == "patterns_case" else re.I)
+            return rx
+        return self._rx
+
+    def search(self, *a):
+        return self.rx.search(*a)
+
+    def match(self, *a):
+        return self.rx.match(*a)
+
+    def fullmatch(self, *a):
+        return self.rx.fullmatch(*a)
+
+    def finditer(self, *a):
+        return self.rx.finditer(*a)
+
+    def findall(self, *a):
+        return self.rx.findall(*a)
+
+    def sub(self, *a, **k):
+        return self.rx.sub(*a, **k)
+
+    def split(self, *a):
+        return self.rx.split(*a)
+
+
+def _pattern(key: str, section: str | None = None) -> _Pattern:
+    return _Pattern(key, section)
+
+
+def _template(key: str, **names: str) -> re.Pattern:
+    """A pattern of [templates] with the names given put in, escaped ({name})."""
+    return _compiled_template(key, tuple(sorted(names.items())))
+
+
+@functools.lru_cache(maxsize=512)
+def _compiled_template(key: str, names: tuple[tuple[str, str], ...]) -> re.Pattern:
+    section = _T["templates"]
+    text = section.get(key) or section[key + "_i"]
+    for k, v in names:
+        text = text.replace("{" + k + "}", re.escape(v))
+    return re.compile(text, re.I if key + "_i" in section else 0)
+
+
+_INTENTS = {k: set(v) for k, v in _T["kinds"].items()}
+_NAMING_INTENTS = {k: set(v) for k, v in _T["naming_kinds"].items()}
+_STEMMED = dict(_T["stemmed"])
+_GROUPS = dict(_T["groups"])
+_FRAME = set(_INTENTS) | set(_T["lists"]["frame"]) | set(_GROUPS)
+_CODE_SHAPE = _pattern("code_shape")
+_PROJECT_SLOT = _pattern("project_slot")
+
+_VERSION_SLOT = _pattern("version_slot")
+_NOT_PACKAGES = set(_T["lists"]["not_packages"])
 
 
 def version_slots(question: str) -> set[str]:
@@ -101,52 +123,24 @@ def _without_slots(question: str) -> str:
     return question
 
 
-# a quoted name, an npm scoped package (@scope/name: a name, not a route), a route path (not
-# the tail of a word), a word
-_QWORD = re.compile(r"`([^`]+)`|(@[\w.\-]+/[\w.\-]+)|(?<![\w@])(/[\w/<>{}:.\-]*)|"
-                    r"([A-Za-z_][\w]*(?:[.\-][\w]+)*)")
-# A name as written in a question (quoted, dotted, hyphenated, snake or camel case): it names a
-# fact and says nothing about the kind asked for ("http-errors" is no HTTP route).
-_NAMED = re.compile(r"`[^`]*`|@[\w.\-]+/[\w.\-]+|\b[A-Za-z_]\w*(?:[.\-_]\w+)+\b|"
-                    r"\b[a-z]+[A-Z]\w*\b")
-# "which helper/function ...", "what is the function called", "the name of the function that
-# ...": a function asked by what it does (not "what is the function `x` called", which names it).
-# Its answer is never a name the question quotes (`encoding` in "returns True if `encoding` is a
-# known codec" is a parameter), and no setting or dependency is an answer.
-_ASKS_FUNCTION = re.compile(
-    r"\b(?:which|what)\s+(?:[\w\-]+\s+){0,2}?"
-    r"(?:function|helper|decorator|method(?!\s+and\s+(?:path|url)))\b(?!\s*`)"
-    r"|\bwhat\s+is\s+the\s+(?:function|helper|decorator|method)\s+called\b"
-    r"|\b(?:function|helper|decorator|method)\s+(?:that|which)\s+(?!is\b|was\b)", re.I)
-# "which model stores recipes?": a data model's class, not one of its fields (a field is a
-# setting of its model, repomem.miners._pysettings)
-_ASKS_MODEL = re.compile(
-    r"\b(?:which|what)\s+(?:[\w\-]+\s+)?models?\s+(?:stores?|holds?|keeps?|represents?|records?|"
-    r"tracks?|describes?|defines?|contains?|has|have|owns?|is\s+used\s+for)\b", re.I)
-# What follows a plain word that makes it a name: call parentheses, the kind of thing it is
-# named ("the echo function", "the Context class") or where it is ("is echo defined"); a
-# capitalised word, the kind of class it is ("the User model", "the Header component").
-_NAME_CUE = re.compile(r"\(\)|\s+(?:function|method|class|decorator)\b", re.I)
-# ...where it is, when nothing qualifies it: "is echo defined", but not "is the search page
-# implemented" (a page of the site, not a name)
-_WHERE_CUE = re.compile(r"\s+(?:defined|declared|implemented)\b", re.I)
-_QUALIFIER = re.compile(r"([A-Za-z][\w\-]*)\s+$")
-# ...or what it does: "what does echo do?", "what does get_text return?"
-_DOES_CUE = re.compile(r"\bwhat\s+(?:does|do|did)\s+$", re.I)
-_DOES_END = re.compile(r"\s+(?:do|does|return|returns|mean|raise|raises|yield|yields)\b", re.I)
-_CLASS_CUE = re.compile(r"\s+(?:model|component|service|controller|view|type|interface|struct|"
-                        r"enum|schema|serializer|form|exception|error)s?\b", re.I)
-# "the site name", "the cookie name", "the database user name", "the redis url": a setting
-# called a name or a URL, not the name of a function or class ("the function name", "the new
-# name", "the name of the class that ...") nor a route's URL ("which url", "the page url").
-_SETTING_NAME = re.compile(r"\b(?<!')([A-Za-z][\w\-]*)\s+(name|url|uri)\b", re.I)
-_NOT_OWNERS = {"the", "a", "an", "its", "their", "whose", "what", "which", "that", "this", "my",
-               "your", "our", "new", "old", "current", "full", "real", "original", "exact", "same",
-               "previous", "former", "function", "method", "class", "helper", "decorator",
-               "module", "file", "type", "kind", "of", "by", "under", "route", "page", "endpoint",
-               "request"}
-_ROUTE_WORDS = re.compile(r"\b(?:route|routes|endpoint|endpoints|path|paths|api|GET|POST|PUT|DELETE|PATCH)\b",
-                          re.I)
+_QWORD = _pattern("question_word")
+_HTTP_METHOD = _pattern("http_method")
+_VERSION_AFTER, _VERSION_OF_BEFORE = _pattern("version_after"), _pattern("version_of_before")
+_SHAPED, _JS_NAME, _PLURAL = _pattern("shaped"), _pattern("js_name"), _pattern("plural")
+_DOES, _GROUP_WORD, _QUOTED = _pattern("does"), _pattern("group_word"), _pattern("quoted")
+_SELF_PREFIX = _pattern("self_prefix")
+_NAMED = _pattern("named")
+_ASKS_FUNCTION = _pattern("asks_function")
+_ASKS_MODEL = _pattern("asks_model")
+_NAME_CUE = _pattern("name_cue")
+_WHERE_CUE = _pattern("where_cue")
+_QUALIFIER = _pattern("qualifier")
+_DOES_CUE = _pattern("does_cue")
+_DOES_END = _pattern("does_end")
+_CLASS_CUE = _pattern("class_cue")
+_SETTING_NAME = _pattern("setting_name")
+_NOT_OWNERS = set(_T["lists"]["not_owners"])
+_ROUTE_WORDS = _pattern("route_words")
 _SETTING = {"config", "constant", "docker"}  # what a setting's name or URL asks for
 
 
@@ -156,41 +150,17 @@ def _owned(question: str) -> set[str]:
             if m.group(1).lower() not in _NOT_OWNERS}
 
 
-# "how do I send a JSON response", "how to parse ...": the word after it is what the asker
-# wants done, a verb, not a name (express depends on a package called send).
-_HOW_VERB = re.compile(r"\bhow\s+(?:(?:do|can|could|should|would|might)\s+(?:i|we|you|one)\s+|to\s+)$",
-                       re.I)
-_OPTION = re.compile(r"(?<![\w\-])--?[A-Za-z][\w\-]*")  # --version, -v
-_WHERE = re.compile(r"^\s*where\b", re.I)
-# "how many", and a size asked by its adjective ("how wide is the progress bar?"): a number;
-# not "how long is a token valid?", which the code that signs it may say (jwt.sign's expiresIn)
-_HOW_MANY = re.compile(r"\bhow\s+(?:many|much|wide|tall|high|deep|big|large)\b", re.I)
-# "how is a relative url merged with the base url?", "how are environment variables mapped to
-# options?": how the code does something to something, answered by code, however many
-# setting words it says ("how is the database configured?" says no more than a setting does)
-_IRREGULAR = {"sent": "send", "built": "build", "made": "make", "done": "do", "found": "find",
-              "thrown": "throw", "caught": "catch", "held": "hold", "shown": "show", "drawn": "draw",
-              "spun": "spin", "split": "split", "read": "read"}
-_PARTICIPLE = r"([a-z]{3,}(?:ed|en)|" + "|".join(_IRREGULAR) + ")"
-_HOW_DOES = re.compile(r"^\s*(?:how|where)\s+(?:is|are|was|were)\s+(?:[\w'\-]+\s+){1,4}?" + _PARTICIPLE
-                       + r"\s+(to|with|into|from|by|on|for|in|when|between|across|before|after)\s+\w",
-                       re.I)
-# "how does click find the program name?", "how does the client follow redirects?": how the
-# code does something, unless it says how something is set up ("how does the app use redis?")
-# or the asker does it ("how do I run the tests?": a script or a tox environment)
-_HOW_DO_IT = re.compile(r"^\s*how\s+(?:do|does|did)\s+(?!(?:i|we|you)\b)((?:[\w'.\-]+\s+){0,3}[\w'.\-]+)",
-                        re.I)
-_SETUP_VERBS = frozenset({"configure", "set", "define", "specify", "pin", "install", "declare",
-                          "require", "name", "call", "build", "enable", "disable", "deploy", "host",
-                          "serve", "expose", "bind", "use", "store", "save", "keep", "need",
-                          "support", "have", "mean"})
-# "the Dockerfile": the question is about the Dockerfile's own facts, not compose or heroku.yml
-_DOCKERFILE = re.compile(r"\bDockerfile\b", re.I)
-# A file's path or name (`httpx/__version__.py`, `setup.cfg`): where the fact is, not what it is
-# about; its ".py" is no "python".
-FILE_SUFFIXES = ("py|pyi|pyx|toml|cfg|ini|txt|json|ya?ml|lock|js|jsx|mjs|cjs|ts|tsx|go|rs|java|md|rst"
-                 "|html")  # a regex alternation: the endings of the files questions and docs name
-_FILE_NAME = re.compile(r"/|\.(?:" + FILE_SUFFIXES + r")`?$")
+_HOW_VERB = _pattern("how_verb")
+_OPTION = _pattern("option")
+_WHERE = _pattern("where")
+_HOW_MANY = _pattern("how_many")
+_IRREGULAR = dict(_T["irregular"])
+_HOW_DOES = _pattern("how_does")
+_HOW_DO_IT = _pattern("how_do_it")
+_SETUP_VERBS = frozenset(_T["lists"]["setup_verbs"])
+_DOCKERFILE = _pattern("dockerfile")
+FILE_SUFFIXES = _T["parts"]["file_suffixes"]
+_FILE_NAME = _pattern("file_name")
 # Path parts no code calls a module-level function by
 _NOT_MODULES = {"src", "lib", "__init__", "index", "."}
 
@@ -201,21 +171,13 @@ def module_names(path: str) -> list[str]:
     return [p for p in path.rsplit(".", 1)[0].split("/") if p and p not in _NOT_MODULES]
 
 
-# "How wide is the progress bar?" asks for its width: ProgressBar.width.  "How long" is a length
-# unless it asks for a time ("how long is a token valid?").
-_MEASURED = re.compile(r"^(\s*how\s+(wide|tall|high|deep|big|large|long)\s+(?:is|are|was|were|can|could|"
-                       r"should|may|must)\s+)((?:(?!\bbe\b).)+?)(\s+be)?(\s*\??\s*)$", re.I)
-_DIMENSION = {"wide": "width", "tall": "height", "high": "height", "deep": "depth", "big": "size",
-              "large": "size", "long": "length"}
-_DURATION = re.compile(r"\b(?:valid|last|lasts|live|lives|kept|cached|take|takes|wait|waits|"
-                       r"expires?|timeout|until|ago|run|runs)\b", re.I)
+_MEASURED = _pattern("measured")
+_DIMENSION = dict(_T["dimension"])
+_DURATION = _pattern("duration")
 
 
-_HOW_LONG = re.compile(r"\bhow\s+long\b", re.I)
-# "when does the jwt expire?", "when do sessions time out?": after how long, not at what date
-# (history asks "when did ... change?")
-_WHEN_ENDS = re.compile(r"^\s*when\s+(?:does|do|will|would|should|must)\s+.*\b(?:expires?|"
-                        r"time\s*s?\s*out|times\s+out)\b", re.I)
+_HOW_LONG = _pattern("how_long")
+_WHEN_ENDS = _pattern("when_ends")
 
 
 def asks_duration(question: str) -> bool:
@@ -268,7 +230,7 @@ def intent(question: str) -> set[str]:
             kinds |= _SETTING  # the site's name, the redis URL
         elif not (cli and t == "option"):
             kinds |= _INTENTS.get(t, set()) | _NAMING_INTENTS.get(t, set())
-    if re.search(r"\b(GET|POST|PUT|DELETE|PATCH)\b", question):
+    if _HTTP_METHOD.search(question):
         kinds.add("route")
     if "python" in toks:  # "which Python does X require": the interpreter, not a package, nor
         # the package's own version ("Python versions declared in the package metadata")
@@ -326,10 +288,10 @@ def identifiers(question: str, project: frozenset[str] | set[str] = frozenset())
         if not name or name in slot:
             continue
         if name in project and not (
-                re.match(r"\s+(?:version|pin|dependency|requirement)\b", question[m.end():], re.I)
-                or re.search(r"\bversion\s+of\s+$", question[:m.start()], re.I)):
+                _VERSION_AFTER.match(question, m.end())
+                or _VERSION_OF_BEFORE.search(question[:m.start()])):
             continue
-        shaped = bool(quoted) or bool(re.search(r"[_\d.\-]|[a-z][A-Z]", raw))
+        shaped = bool(quoted) or bool(_SHAPED.search(raw))
         if not shaped and _HOW_VERB.search(question, 0, m.start()):
             continue
         # "the echo function", "echo()", "the User model": a plain word written as a name is
@@ -354,12 +316,7 @@ def _qualified_word(question: str, start: int) -> bool:
     return m is not None and bool(tokens(m.group(1))) and m.group(1).lower() not in _FRAME
 
 
-# "which database does the project use?": the repository itself, no word of any fact's name
-# (not projectType); "the project name", "the project's version" are its settings
-_SELF = re.compile(r"\b(?:the|this|our|my|your)\s+(project|repo|repository|codebase)\b"
-                   r"(?=\s*[?.!,]|\s*$|\s+(?:use|uses|need|needs|require|requires|depend|depends|"
-                   r"run|runs|support|supports|target|targets|have|has|rely|relies|ship|ships|"
-                   r"build|builds|deploy|deploys|talk|talks|store|stores|connect|connects)\b)", re.I)
+_SELF = _pattern("self")
 
 
 def framing(question: str) -> set[str]:
@@ -374,11 +331,11 @@ def _js_alias(name: str) -> list[tuple[str, bool, str]]:
     """Node.js is "node" in package.json's engines; Vue.js is the package vue."""
     if name in ("node_js", "nodejs"):
         return [("node", True, "node")]
-    m = re.fullmatch(r"([a-z]\w*?)_?js", name)
+    m = _JS_NAME.fullmatch(name)
     return [(m.group(1), True, m.group(1))] if m and name.endswith("_js") else []
 
 
-_PLAIN_RUN = re.compile(r"[A-Za-z]+(?:\s+[A-Za-z]+)+")
+_PLAIN_RUN = _pattern("plain_run")
 
 
 def joined(question: str) -> list[tuple[str, bool, str]]:
@@ -392,7 +349,7 @@ def joined(question: str) -> list[tuple[str, bool, str]]:
             for i in range(len(words) - n + 1):
                 raw = "_".join(words[i:i + n])
                 out.append((norm_ident(raw), False, raw))
-                if len(words[i + n - 1]) > 3 and re.search(r"[^su]s$", words[i + n - 1]):
+                if len(words[i + n - 1]) > 3 and _PLURAL.search(words[i + n - 1]):
                     # "the node versions": a node-version key states several
                     out.append((norm_ident(raw[:-1]), False, raw[:-1]))
     for m in _PREDICATE.finditer(question):  # "which apps are installed?": installed_apps
@@ -407,37 +364,23 @@ def joined(question: str) -> list[tuple[str, bool, str]]:
     return out
 
 
-# a phrasal verb, as code names it in one word (logout, signup, setup, lookup, teardown,
-# timeout), with the word before it (what times out)
-_PHRASAL = re.compile(r"\b(?:([A-Za-z]+)\s+)?(log|sign|check|set|look|clean|tear|shut|start|back|roll|time)"
-                      r"(?:s|ged|ging|ed|ing|ting|d)?\s+(?:[A-Za-z']+\s+){0,2}?(in|out|on|up|down|back)\b",
-                      re.I)
+_PHRASAL = _pattern("phrasal")
 
 
-_PREDICATE = re.compile(r"\b([A-Za-z]{3,})\s+(?:is|are)\s+([A-Za-z]{3,}ed)\b")
+_PREDICATE = _pattern("predicate")
 
 
-# What a route does, by the HTTP methods that do it: "which route returns the user's feed?" is a
-# GET, "which route creates an article?" a POST
-_METHOD_VERBS = (
-    ({"GET"}, re.compile(r"\b(?:returns?|returning|lists?|listing|gets?|getting|fetch(?:es|ing)?|"
-                          r"shows?|showing|retriev(?:es?|ing)|displays?|displaying)\b", re.I)),
-    ({"POST"}, re.compile(r"\b(?:creat(?:es?|ing)|adds?|adding|registers?|registering|submits?|"
-                           r"submitting|uploads?|uploading)\b", re.I)),
-    ({"PUT", "PATCH"}, re.compile(r"\b(?:updat(?:es?|ing)|edits?|editing|modif(?:y|ies|ying))\b", re.I)),
-    ({"DELETE"}, re.compile(r"\b(?:delet(?:es?|ing)|remov(?:es?|ing)|destroy(?:s|ing)?)\b", re.I)),
-)
+_METHOD_VERBS = tuple((set(methods.split(",")), _pattern(methods, "route_method_verbs"))
+                      for methods in _T["route_method_verbs"])
 
 
-# ...said of the route ("which route returns ..."): not "what does the login route return?"
-# (what its response holds)
-_ROUTE_DOES = re.compile(r"\b(?:routes?|endpoints?|handlers?|apis?)\s+(?:that\s+|which\s+)?(\w+)", re.I)
+_ROUTE_DOES = _pattern("route_does")
 
 
 def route_methods(question: str) -> set[str]:
     """The HTTP methods the verb said of a route says it answers with ("which route returns
     ...?": GET); none when no verb is said of it, or verbs of two."""
-    if re.search(r"\b(?:does|do|did)\b", question, re.I):  # "what does the route return?"
+    if _DOES.search(question):  # "what does the route return?"
         return set()
     verbs = " ".join(m.group(1) for m in _ROUTE_DOES.finditer(question))
     said = [methods for methods, rx in _METHOD_VERBS if rx.search(verbs)]
@@ -446,9 +389,9 @@ def route_methods(question: str) -> set[str]:
 
 def groups(question: str) -> set[str]:
     """Dependency groups the question names ("the docs build", "type checking", `tests-random`)."""
-    words = {w.lower() for w in re.findall(r"[\w\-]+", _without_slots(question))}
+    words = {w.lower() for w in _GROUP_WORD.findall(_without_slots(question))}
     return {_GROUPS[w] for w in words if w in _GROUPS} | \
-        {norm_ident(q) for q in re.findall(r"`([^`]+)`", question)}
+        {norm_ident(q) for q in _QUOTED.findall(question)}
 
 
 def names_setting(question: str) -> bool:
@@ -457,28 +400,10 @@ def names_setting(question: str) -> bool:
     return "name" in _owned(question)
 
 
-# "which functions call `make_context`?", "who calls bcrypt.hash?", "where is make_context()
-# called?", "the callers of X": the functions whose bodies call the name (attrs calls), not the
-# function of that name.
-_NAME = r"`?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(?:\(\))?`?"
-# ...where the name ends the question or a clause ("what calls the payment service" names none)
-_END = r"(?=\s*(?:[?.!,;:]|$|\s(?:function|method|in|from|directly|now)\b))"
-_CALLERS = re.compile(
-    r"\b(?:which|what)\s+(?:other\s+)?(?:functions?|methods?|code|places?|handlers?|callers?)\s+"
-    r"(?:call|calls|invoke|invokes|use|uses)\s+(?:the\s+)?(?:function\s+|method\s+)?" + _NAME + _END +
-    r"|\b(?:who|what)\s+(?:calls|invokes)\s+(?:the\s+)?(?:function\s+|method\s+)?" + _NAME + _END +
-    r"|\bwhere\s+(?:is|are)\s+(?:the\s+)?(?:function\s+|method\s+)?" + _NAME +
-    r"\s+(?:being\s+)?(?:called|invoked|used)\b"
-    r"|\bcallers?\s+of\s+(?:the\s+)?(?:function\s+|method\s+)?" + _NAME + _END, re.I)
+_CALLERS = _pattern("callers")
 
 
-# "how are passwords hashed?", "how is the session cookie signed?": the action asked about,
-# done by the functions whose bodies call it (bcrypt.hash, sign)
-# ...an irregular participle too ("how are emails sent?"), and an adverb after it ("how are
-# emails sent asynchronously?", "how is the config loaded lazily?"); "where is the default SSL
-# context created?" asks for the code that does it as well
-_DONE = re.compile(r"^\s*(how|where)\s+(?:is|are|was|were)\s+(?:[\w'\-]+\s+){1,4}?" + _PARTICIPLE
-                   + r"(?:\s+[a-z]+ly)?\s*\??\s*$", re.I)
+_DONE = _pattern("done")
 
 
 def action(question: str) -> str | None:
@@ -494,7 +419,7 @@ def callee(question: str) -> str | None:
     """The name whose callers the question asks for (``make_context``, ``bcrypt.hash``)."""
     m = _CALLERS.search(question)
     name = next((g for g in m.groups() if g), None) if m else None
-    return re.sub(r"^(?:self|this|cls)\.", "", name) if name else None
+    return _SELF_PREFIX.sub("", name) if name else None
 
 
 def asks_how(question: str) -> bool:
@@ -512,10 +437,8 @@ def asks_how(question: str) -> bool:
     return not _SETTING_VERB.match(verb) or m is not None and m.group(2).lower() in _BY_WHAT
 
 
-# "how is the database configured?", "how is debug enabled?": a setting answers
-_SETTING_VERB = re.compile(r"(?:configur|set|defin|specifi|pinn|install|declar|requir|nam|call|buil|"
-                           r"enabl|disabl|deploy|host|serv|expos|bound|given|writt|us|stor|sav|kept)", re.I)
-_BY_WHAT = {"from", "by", "with", "into"}
+_SETTING_VERB = _pattern("setting_verb")
+_BY_WHAT = set(_T["lists"]["by_what"])
 
 
 def asks_function(question: str) -> bool:
@@ -523,26 +446,12 @@ def asks_function(question: str) -> bool:
     return bool(_ASKS_FUNCTION.search(question))
 
 
-# "which orm does the project use?", "what is used to hash passwords?", "which library sends
-# emails?": a role a package fills, asked without its name.  The role's phrase comes right after
-# "which"/"what" (a word or two before it: "which python orm"), or after "which library/tool..."
-# or "what is used to/for" anywhere later.
-_ROLE_WORD = re.compile(r"[a-z0-9]+")
-_ROLE_LEAD = re.compile(r"^\s*(?:which|what)\s+(?:(?:kind|sort|type)\s+of\s+)?", re.I)
-_ROLE_ASKED = re.compile(r"^\s*(?:which|what)\s+(?:(?:kind|sort|type)\s+of\s+)?(?:librar(?:y|ies)|"
-                         r"packages?|modules?|tools?|dependenc(?:y|ies)|frameworks?|services?)\b"
-                         r"|\bwhat\s+(?:is|are|was|were|gets|get)\s+used\s+(?:to|for)\b"
-                         r"|\bwhat\s+(?:does|do|did)\s+.+\buse\s+(?:to|for)\b", re.I)
-# Words that end the lead-in before a role's phrase: "what is the orm ..." names no role, "which
-# function sends email?" asks for a function, "which middleware serves static files?" for one.
-_KIND_WORDS = frozenset("function method class route endpoint handler helper middleware model "
-                        "setting config configuration option variable constant file test command "
-                        "decorator exception error field hook view script job step".split())
-_ROLE_STOPS = frozenset("is are was were does do did the a an of to for in on by and or with its "
-                        "this that".split()) | _KIND_WORDS
-# A setting asked ("what view engine is used by default?", "which linter config is used?"): its
-# value answers, not the package
-_ROLE_SETTING = re.compile(r"\bdefault\b|\bconfigur", re.I)
+_ROLE_WORD = _pattern("role_word")
+_ROLE_LEAD = _pattern("role_lead")
+_ROLE_ASKED = _pattern("role_asked")
+_KIND_WORDS = frozenset(_T["lists"]["kind_words"])
+_ROLE_STOPS = frozenset(_T["lists"]["role_stops"]) | _KIND_WORDS
+_ROLE_SETTING = _pattern("role_setting")
 ROLE_MODIFIERS = 2  # words allowed between "which" and the role ("which python orm")
 
 
@@ -559,6 +468,17 @@ def _roles() -> tuple[tuple[tuple[str, ...], frozenset[str]], ...]:
                  for role in tomllib.loads(text).values() for phrase in role["asked"])
 
 
+@functools.cache
+def _role_starts() -> dict[str, list[tuple[tuple[str, ...], frozenset[str]]]]:
+    """_roles by the first word of the phrase (a question is compared with the phrases it may
+    hold only)."""
+    out: dict[str, list[tuple[tuple[str, ...], frozenset[str]]]] = {}
+    for phrase, packages in _roles():
+        if phrase:
+            out.setdefault(phrase[0], []).append((phrase, packages))
+    return out
+
+
 def package_roles(question: str) -> frozenset[str]:
     """The packages that fill the role the question asks for by its name ("which orm ...":
     sqlalchemy, prisma, ...), normalized as the facts' names are (norm_ident); empty when it asks for no role, or
@@ -571,7 +491,8 @@ def package_roles(question: str) -> frozenset[str]:
     words = _role_words(question[lead.end():])
     anywhere = bool(_ROLE_ASKED.search(question))
     found: set[str] = set()
-    for phrase, packages in _roles():
+    starts = _role_starts()
+    for phrase, packages in (x for w in dict.fromkeys(words) for x in starts.get(w, ())):
         n = len(phrase)
         for at in range(len(words) - n + 1):
             if tuple(words[at:at + n]) != phrase or words[at + n:at + n + 1] and \
@@ -583,34 +504,15 @@ def package_roles(question: str) -> frozenset[str]:
     return frozenset(found)
 
 
-# "when did click switch to flit?", "when did we start using ruff?", "when was whitenoise
-# adopted?": the tool, package or service the project took up.  Not a version ("when did we
-# move to django 5.2?" asks when a pin reached it), nor a file ("move to pyproject.toml").
-_TAKEN = r"(?:the\s+|a\s+|an\s+)?`?(@?[A-Za-z](?:[\w.\-/]*\w)?)`?(?![\w\-/]|\.\w)(?!\s+v?\d)"
-_ADOPTED = re.compile(
-    r"\b(?:switch|mov|migrat|chang|convert|port|go|went|transition)\w*\s+(?:[\w'\-]+\s+){0,3}?"
-    r"to\s+(?:using\s+)?" + _TAKEN +
-    r"|\b(?:start|began|begin|begun)\w*\s+(?:using|to\s+use)\s+" + _TAKEN +
-    r"|\badopt\w*\s+" + _TAKEN +
-    r"|\breplac\w*\s+(?:[\w'\-]+\s+){0,3}?with\s+" + _TAKEN +  # "replace setuptools with flit"
-    r"|\b(?:was|were)\s+" + _TAKEN + r"\s+(?:adopted|introduced|(?:first\s+)?used)\b", re.I)
-_WHEN = re.compile(r"\bwhen\b", re.I)
-_NOT_TAKEN = {"the", "a", "an", "it", "its", "this", "that", "them", "use", "using", "version",
-              "new", "newer", "latest", "another", "other", "something", "which", "what",
-              # a file, however spelled: "move to pyproject", "switch to requirements files"
-              "pyproject", "setup", "requirements", "package", "dockerfile", "makefile"}
+_ADOPTED = _pattern("adopted")
+_WHEN = _pattern("when")
+_NOT_TAKEN = set(_T["lists"]["not_taken"])
 
 
-_WORD = re.compile(r"[a-z0-9]+")
-# Tools named in two words, as their files say them: GitHub Actions' workflows are in
-# .github/workflows, GitLab CI's in .gitlab-ci.yml
-_TWO_WORDS = {"github actions": "github workflows", "github action": "github workflows",
-              "gitlab ci": "gitlab ci", "travis ci": "travis", "circle ci": "circleci",
-              "docker compose": "docker compose"}
+_WORD = _pattern("word")
+_TWO_WORDS = dict(_T["two_words"])
 
-# "when did we add whitenoise?" (not "add h2 support", "add the timeout setting"): a package's
-# name, when a package bears it ("when did we add a login?" asks for code)
-_ADDED = re.compile(r"\badd(?:ed|s)?\s+" + _TAKEN + r"(?=\s*(?:[?.!]|$)|\s+(?:to|in|as)\b)", re.I)
+_ADDED = _pattern("added")
 
 
 def adopted(question: str, added: bool = False) -> str | None:
@@ -645,3 +547,308 @@ def spoken(text: str) -> str:
 def said_in(words: str, name: str) -> bool:
     """:func:`mentions` on words :func:`spoken` gave."""
     return f" {name}" in words if len(name) >= 3 else f" {name} " in words
+
+
+# -- the question model: a question or prompt read once ------------------------------------------
+_ASKS_AUX = _pattern("asks_aux")
+_HANDLING = _pattern("handling")
+_STILL = _pattern("still")
+_EXCEPTION_WORD = _pattern("exception_word")
+_IMAGE_WORDS = _pattern("image_words")
+_CAPITALISED = _pattern("capitalised")
+_THE_MODEL = _pattern("the_model")
+_LOWER_WORD, _IMAGE_NAME = _pattern("lower_word"), _pattern("image_name")
+_LITERAL_WORDS, _HAS_WORD, _WORDS = _pattern("literal_words"), _pattern("has_word"), _pattern("words")
+_ASKED_WHEN, _SINCE_WHEN, _BEFORE = _pattern("asked_when"), _pattern("since_when"), _pattern("before")
+_REACHED, _WHO_WHY, _FIRST_SET = _pattern("reached"), _pattern("who_why"), _pattern("first_set")
+_TASK, _ING_ROUTE = _pattern("task"), _pattern("ing_route")
+_ABOUT = frozenset(_T["lists"]["about"])
+CHATTER = frozenset(_T["lists"]["chatter"].split())
+
+
+def code_shaped(text: str) -> bool:
+    """Whether TEXT is spelled as code: snake_case, camelCase, res.redirect."""
+    return bool(_CODE_SHAPE.search(text))
+
+
+def has_word(text: str) -> bool:
+    """Whether TEXT has a word at all (an empty question would match arbitrary facts)."""
+    return bool(_HAS_WORD.search(text))
+
+
+def is_words(text: str) -> bool:
+    """Whether TEXT is words, not a name ("minimum python version" given where a key is)."""
+    return bool(_WORDS.search(text))
+
+
+def plural_of_name(name: str) -> bool:
+    """"follows" of "which route follows a user?": a verb's -s on a name a route bears."""
+    return bool(_ING_ROUTE.fullmatch(name))
+
+
+def asked_when(question: str) -> str | None:
+    """The date or datetime a question asks about ("On 2024-01-02, which ...", "as of
+    2024-01-02T12:00:00Z", "in 2019": that year's last day), as ``--as-of`` takes it; None when
+    it names none."""
+    m = _ASKED_WHEN.search(question)
+    if m is None:
+        return None
+    return m.group(1) or f"{m.group(2)}-12-31"
+
+
+def task_subject(prompt: str) -> str:
+    """The prompt without its task framing ("fix the bug where redirect drops the query" is
+    about redirect and the query): what it is about, for ranking; the prompt itself when
+    nothing else is left."""
+    rest = _TASK.sub("", prompt, count=1)
+    return rest if has_word(rest) else prompt
+
+
+def qualifying_word(question: str, raw: str) -> str | None:
+    """The content word that qualifies RAW in QUESTION: right before it ("static" in "static
+    files"), else the noun right after it ("server" in "the email server"); None when neither
+    is one (a stop word, a framing word, or a noun saying which part of it is asked about: "the
+    email field")."""
+    m = _template("word_before", name=raw).search(question)
+    if m is None or m.group(1).lower() in _FRAME or not _lexical(m.group(1)):
+        m = _template("word_after", name=raw).search(question)
+        if m is None or m.group(1).lower() in _FRAME | _ABOUT:
+            return None
+    return m.group(1)
+
+
+def says_major(question: str, name: str, major: str) -> bool:
+    """Whether QUESTION says NAME then a major version ("drop Python 2")."""
+    return _template("named_major", name=name, major=major).search(question) is not None
+
+
+def _lexical(text: str) -> list[str]:
+    return list(lexical_tokens(text))
+
+
+def has_content(question: str) -> bool:
+    """Whether QUESTION has a word that may name something in a repository (not only thanks,
+    assent, "go on")."""
+    return bool(set(_lexical(question)) - _chatter())
+
+
+@functools.cache
+def _chatter() -> frozenset[str]:
+    return frozenset(_lexical(" ".join(sorted(CHATTER))))
+
+
+_ASK_SPLIT = _pattern("ask_split")
+MAX_ASKS = 3  # asks of one prompt looked up apart (each is a ranking of the snapshot)
+
+
+def asks(prompt: str) -> list[str]:
+    """The asks of a prompt: its sentences, and the clauses or names it joins with a comma or
+    "and" ("Upgrade Django to 6.1 and Wagtail to 7.5": two), each with a word that may name
+    something; the first MAX_ASKS, the last holding the rest; [PROMPT] when it asks one thing."""
+    parts = [p.strip() for p in _ASK_SPLIT.split(prompt) if p and p.strip()]
+    parts = [p for p in parts if has_content(p)]
+    if len(parts) <= 1:
+        return [prompt]
+    if len(parts) <= MAX_ASKS:
+        return parts
+    return parts[:MAX_ASKS - 1] + [" ".join(parts[MAX_ASKS - 1:])]
+
+
+class Question:
+    """A question or an agent's prompt, read once: every feature of its wording that ranking and
+    answering use, each computed on first use and kept (a warm process asks the same question
+    of ranking, the relevance floor and the answer's notes).  Build with :func:`parse`."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"Question({self.text!r})"
+
+    @functools.cached_property
+    def measured(self) -> Question:
+        """The record of the question as ranking reads it ("how wide is the progress bar?":
+        its width; a time asked: "timeout"), see :func:`measured`."""
+        text = measured(self.text)
+        return self if text == self.text else parse(text)
+
+    # what it asks for
+    @functools.cached_property
+    def kinds(self) -> frozenset[str]:
+        return frozenset(intent(self.text))
+
+    @functools.cached_property
+    def asks_function(self) -> bool:
+        return asks_function(self.text)
+
+    @functools.cached_property
+    def asks_how(self) -> bool:
+        return asks_how(self.text)
+
+    @functools.cached_property
+    def asks_number(self) -> bool:
+        return asks_number(self.text)
+
+    @functools.cached_property
+    def asks_duration(self) -> bool:
+        return asks_duration(self.text)
+
+    @functools.cached_property
+    def names_setting(self) -> bool:
+        return names_setting(self.text)
+
+    @functools.cached_property
+    def asks_aux(self) -> bool:
+        """About the tests, examples or docs themselves."""
+        return bool(_ASKS_AUX.search(self.text))
+
+    @functools.cached_property
+    def handling(self) -> bool:
+        """How the code handles something ("how does click handle keyboard interrupts?")."""
+        return bool(_HANDLING.search(self.text))
+
+    @functools.cached_property
+    def still(self) -> bool:
+        """Whether a fact still holds, or when it stopped ("is colorama still a dependency?")."""
+        return bool(_STILL.search(self.text))
+
+    def is_still_word(self, raw: str) -> bool:
+        return bool(_STILL.fullmatch(raw))
+
+    @functools.cached_property
+    def says_exception(self) -> bool:
+        return bool(_EXCEPTION_WORD.search(self.text))
+
+    @functools.cached_property
+    def says_image(self) -> bool:
+        """An image, a version, a Dockerfile, a container, a base."""
+        return bool(_IMAGE_WORDS.search(self.text))
+
+    @functools.cached_property
+    def route_methods(self) -> frozenset[str]:
+        return frozenset(route_methods(self.text))
+
+    @functools.cached_property
+    def groups(self) -> frozenset[str]:
+        return frozenset(groups(self.text))
+
+    @functools.cached_property
+    def package_roles(self) -> frozenset[str]:
+        return package_roles(self.text)
+
+    # the words that may name a fact
+    @functools.cached_property
+    def tokens(self) -> frozenset[str]:
+        """core.tokens of the question less its command-line options."""
+        return frozenset(tokens(without_options(self.text)))
+
+    @functools.cached_property
+    def words(self) -> frozenset[str]:
+        """Its lexical tokens (BM25's)."""
+        return frozenset(_lexical(self.text))
+
+    @functools.cached_property
+    def lower_words(self) -> frozenset[str]:
+        return frozenset(_LOWER_WORD.findall(self.text.lower()))
+
+    @functools.cached_property
+    def image_names(self) -> frozenset[str]:
+        return frozenset(_IMAGE_NAME.findall(self.text.lower()))
+
+    @functools.cached_property
+    def capitalised(self) -> frozenset[str]:
+        """Words spelled as a class's name, not the question's first word."""
+        return frozenset(_CAPITALISED.findall(self.text.strip(), 1))
+
+    @functools.cached_property
+    def literal_words(self) -> frozenset[str]:
+        """What the question may quote of an earlier value (8000, >=3.7, /login)."""
+        return frozenset(_LITERAL_WORDS.findall(self.text))
+
+    @functools.cached_property
+    def model_words(self) -> tuple[str, ...]:
+        """The words before "model" in "where is the home page model?"."""
+        m = _THE_MODEL.search(self.text)
+        return tuple(m.group(1).split()) if m else ()
+
+    @functools.cached_property
+    def version_slots(self) -> frozenset[str]:
+        return frozenset(version_slots(self.text))
+
+    @functools.cached_property
+    def joined(self) -> tuple[tuple[str, bool, str], ...]:
+        return tuple(joined(self.text))
+
+    @functools.cached_property
+    def framing(self) -> frozenset[str]:
+        return frozenset(framing(self.text))
+
+    def identifiers(self, project: frozenset[str] | set[str] = frozenset()) -> list[tuple[str, bool, str]]:
+        key = frozenset(project)
+        got = self._idents.get(key)
+        if got is None:
+            got = self._idents[key] = identifiers(self.text, key)
+        return list(got)
+
+    @functools.cached_property
+    def _idents(self) -> dict:
+        return {}
+
+    # what it asks of code
+    @functools.cached_property
+    def callee(self) -> str | None:
+        return callee(self.text)
+
+    @functools.cached_property
+    def action(self) -> str | None:
+        return action(self.text)
+
+    @functools.cached_property
+    def asks(self) -> tuple[str, ...]:
+        """The asks of a prompt (see :func:`asks`)."""
+        return tuple(asks(self.text))
+
+    # what it asks of history
+    @functools.cached_property
+    def adopted(self) -> str | None:
+        return adopted(self.text)
+
+    @functools.cached_property
+    def added(self) -> str | None:
+        return adopted(self.text, added=True)
+
+    @functools.cached_property
+    def asked_when(self) -> str | None:
+        return asked_when(self.text)
+
+    @functools.cached_property
+    def since_when(self) -> bool:
+        """When the fact first held ("when was h2 added?", "since when ...")."""
+        return bool(_SINCE_WHEN.search(self.text))
+
+    @functools.cached_property
+    def before(self) -> bool:
+        """The value before the current one ("what was the previous version of X?")."""
+        return bool(_BEFORE.search(self.text))
+
+    @functools.cached_property
+    def reached(self) -> str | None:
+        """The version number a "when was X upgraded to 7?" asks when a floor reached."""
+        m = _REACHED.search(self.text)
+        return m.group(1) if m else None
+
+    @functools.cached_property
+    def who_why(self) -> bool:
+        """Who set a value, or why ("who bumped body-parser?")."""
+        return bool(_WHO_WHY.search(self.text))
+
+    @functools.cached_property
+    def first_set(self) -> bool:
+        """...the commit that first set it ("who added X?")."""
+        return bool(_FIRST_SET.search(self.text))
+
+
+@functools.lru_cache(maxsize=64)
+def parse(text: str) -> Question:
+    """The question model of TEXT (the same record for the same text in a warm process)."""
+    return Question(text)

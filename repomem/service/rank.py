@@ -23,51 +23,35 @@ from __future__ import annotations
 import functools
 import json
 import re
+from typing import Any
 
 from repomem.core.paths import is_test, tool_of
-from repomem.core.tokens import norm_ident, stem_word, tokens, uncamel
+from repomem.core.tokens import norm_ident, stem_word, uncamel
+from repomem.service import scorer
 from repomem.service.lexical import calls_of, catches_of, in_body, lexical_tokens, names, own_names, route_path
 from repomem.service.question import (
-    _CODE_SHAPE,
     _FRAME,
     _GROUPS,
-    action,
-    adopted,
-    asks_duration,
-    asks_function,
-    asks_how,
-    asks_number,
-    callee,
-    framing,
+    Question,
+    code_shaped,
     groups,
+    has_content,
     identifiers,
     intent,
-    joined,
-    measured,
     module_names,
-    names_setting,
-    package_roles,
-    route_methods,
+    parse,
+    plural_of_name,
+    qualifying_word,
     said_in,
+    says_major,
     spoken,
-    version_slots,
-    without_options,
 )
 from repomem.storage.store import stored_pair
 
-__all__ = ["rank", "intent", "identifiers", "groups"]
+__all__ = ["rank", "intent", "identifiers", "groups", "has_content"]
 
-RRF_K = 60  # the usual reciprocal-rank-fusion constant
-# Weights of the fused signals (each term is weight / (RRF_K + rank)); intent, scope, group and a
-# named fact of another kind add weight / (RRF_K + 1), as if ranked first by one more signal.
-# Chosen on the issue's examples, then a small grid on the dev half (vector 0.4 -> 0.7 fixed one
-# function asked by its docstring; intent 0.6 -> 0.8 changed nothing).
-SIGNALS = {"lexical": 1.0, "vector": 0.7, "intent": 0.6, "scope": 0.3, "exact": 0.5,
-           "group": 0.8, "path": 0.5, "summary": 0.5}
+RRF_K = 60  # the usual reciprocal-rank-fusion constant (lexical_rrf, vector_rrf: 1 / (RRF_K + rank))
 RARE = 5  # a plain word is an identifier when at most this many facts bear it as a name
-# "how does click handle keyboard interrupts?": the code that catches what the question names
-_HANDLING = re.compile(r"\b(?:handl|catch|caught|recover|deal|swallow|suppress|ignor|trap|intercept)",
-                       re.I)
 # A value that is a number: 30, -1, 0.5, a quantity ("60d", "10mb"), numbers made into one
 # (timedelta(days=7), Timeout(5.0))
 _NUMERIC = re.compile(r"[-+]?\d[\d_.]*\s*[A-Za-z]{0,5}|[\w.]+\((?:\w+=)?[-+]?\d[\d_.]*"
@@ -90,7 +74,7 @@ def _said(words: set[str], said: set[str]) -> bool:
     return all(w in said or len(w) >= 4 and any(q.startswith(w) for q in said) for w in words)
 
 
-def _said_in_words(function: str, parameter: str, words: set[str]) -> bool:
+def _said_in_words(function: str, parameter: str, words: set[str] | frozenset[str]) -> bool:
     """Whether a question names a function's parameter in words: the function by every word of
     its name after its verb, and the parameter by one of its own ("how long is an api token
     valid?": ``User.get_token``'s ``expires_in``, a timeout; not ``send_email``'s ``sync`` for
@@ -103,10 +87,6 @@ def _said_in_words(function: str, parameter: str, words: set[str]) -> bool:
 _AUX = re.compile(r"(?:^|/)(?:examples?|docs?|tests?|samples?|demos?|benchmarks?|fixtures)/"
                   r"|(?:^|/)(?:tests?|test_[^/]*|[^/]*_tests?|conftest)\.py$"  # microblog's tests.py
                   r"|\.(?:test|spec)\.[cm]?[jt]sx?$")
-# A question of no particular kind about the tests, examples or docs themselves: the project's
-# own files are not preferred to them
-_ASKS_AUX = re.compile(r"\b(?:tests?|testing|tested|specs?|examples?|samples?|demos?|docs?|"
-                       r"documentation|fixtures?|benchmarks?)\b", re.I)
 # Kinds named like code: case-sensitive, and only by a word written as a name (see _exact)
 _CODE_NAMES = ("function", "class")
 _TEST_KINDS = ("function", "class", "constant")
@@ -228,6 +208,8 @@ class _Facts:
         self.key_order = np.empty(len(rows), dtype=np.int64)
         self.key_order[by_key] = np.arange(len(rows))
         self._called: dict[str, list[tuple[int, str]]] | None = None
+        self._body_names: list[tuple[int, set[str]]] | None = None
+        self._kind_masks: dict[str, Any] = {}
         self._through: dict[str, set[int]] = {}
         self._doing: dict[str, set[int]] | None = None
         self._doing_part: dict[str, dict[str, set[int]]] = {}
@@ -235,6 +217,27 @@ class _Facts:
         self._bases: list[tuple[int, set[str], list[set[str]]]] | None = None
         # removed facts by the kinds asked, by name (filled by repomem.service.query._removed)
         self.gone: dict[frozenset[str], dict[str, list[dict]]] = {}
+
+    def of_kind(self, kinds) -> Any:
+        """Per row, whether its kind is one of KINDS (numpy; each kind's mask made once)."""
+        import numpy as np
+
+        out = np.zeros(len(self.rows), dtype=bool)
+        for k in kinds:
+            mask = self._kind_masks.get(k)
+            if mask is None:
+                mask = self._kind_masks[k] = self.kind == k
+            out |= mask
+        return out
+
+    def body_names(self) -> list[tuple[int, set[str]]]:
+        """(row, the words of its own name) of each value in a function's body."""
+        if self._body_names is None:
+            import numpy as np
+
+            self._body_names = [(int(i), _name_words(own_names(self.rows[i]["key"])[1]))
+                                for i in np.flatnonzero(self.in_body)]
+        return self._body_names
 
     def callers(self, name: str) -> list[int]:
         """The functions whose bodies call NAME (attrs calls): ``make_context`` is called as
@@ -383,11 +386,6 @@ def _facts(rows: list[dict]) -> _Facts:
     return _CACHE[0]
 
 
-# "is colorama still a dependency?", "does the project use six any more?", "when was colorama
-# removed?", "when did click drop colorama?": asks whether a fact still holds, or when it
-# stopped, so a plain word naming nothing valid now may name one that was removed
-_STILL = re.compile(r"\b(?:still|any\s*more|no\s+longer|gone|(?:remov|delet)(?:e|ed|es|ing)|"
-                    r"drop(?:s|ped|ping)?)\b", re.I)
 
 
 def gone_cache(rows: list[dict]) -> dict[frozenset[str], dict[str, list[dict]]]:
@@ -403,10 +401,11 @@ def unnamed(question: str, rows: list[dict]) -> tuple[dict[str, str], set[str]]:
     fact is in names no removed fact: "what is the build backend in pyproject.toml?" must not read the
     store of record (chromadb's import, and a wait while a writer holds the store)."""
     facts = _facts(rows)
-    kinds = intent(question)
-    plain = "dependency" in kinds or bool(_STILL.search(question))
-    out = {name: raw for name, shaped, raw in identifiers(question, facts.project)
-           if (shaped or plain and not _STILL.fullmatch(raw) and not facts.says(raw))
+    q = parse(question)
+    kinds = set(q.kinds)
+    plain = "dependency" in kinds or q.still
+    out = {name: raw for name, shaped, raw in q.identifiers(facts.project)
+           if (shaped or plain and not q.is_still_word(raw) and not facts.says(raw))
            and not (_bears(facts, name, shaped, raw) or facts.images.get(name)
                     or facts.a_file(raw))}
     return out, kinds
@@ -451,7 +450,7 @@ def _owned_by(row: dict, name: str) -> bool:
     return name not in {norm_ident(m) for n in own for m in (n, uncamel(n))}
 
 
-def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
+def _exact(q: Question, facts: _Facts, t: int, kinds: set[str]):
     """Per row, how many identifiers of the question name it; and lineage notes for the names
     that only a retired version bore."""
     import numpy as np
@@ -459,14 +458,14 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
     rows = facts.rows
     exact = np.zeros(len(rows), dtype=np.int32)
     lineage: list[dict] = []
-    idents = identifiers(question, facts.project)
-    toks = set(tokens(without_options(question)))
-    by_purpose = bool(asks_function(question))
-    packages = version_slots(question)
-    asks_exception = "class" in kinds and bool(_EXCEPTION_WORD.search(question))
+    idents = q.identifiers(facts.project)
+    toks = q.tokens
+    by_purpose = q.asks_function
+    packages = q.version_slots
+    asks_exception = "class" in kinds and q.says_exception
     if not by_purpose and "python" not in toks and "version" in toks and not any(
             facts.names.get(n) or facts.retired.get(n) or facts.images.get(n) for n, _, _ in idents
-            if not _own_project(facts, n, question)):
+            if not _own_project(facts, n, q)):
         # "which version is click at?", "what version number does express declare in its
         # package metadata?": no word names a fact, so the project's own version
         # (project.version, __version__, package.json's version) of its own files
@@ -481,7 +480,7 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
         # _get_text_stream (8 of the dev half's 11 renamed questions are such).
         hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] not in _CODE_NAMES
                 or (shaped and not by_purpose and _spelled(rows[i], raw))]
-        if not hits and not shaped and "route" in kinds and re.fullmatch(r"[a-z]{3,}[^s]s", name):
+        if not hits and not shaped and "route" in kinds and plural_of_name(name):
             # "which route follows a user?": the route of `follow` (POST /follow/<username>)
             hits = [i for i in facts.names.get(name[:-1], ()) if rows[i]["kind"] == "route"]
         if name in packages and name not in facts.project:
@@ -496,14 +495,14 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
         if not shaped and raw:
             # "where are static files collected": a plain word with a word qualifying it names
             # a fact only with that word too -- static files are not pre-commit's hooks' files
-            hits = _own_settings(facts, name, _qualified(question, raw, rows, hits))
+            hits = _own_settings(facts, name, _qualified(q, raw, rows, hits))
         if not raw:  # the project's own version: its manifest's or __version__, not an
             # example's or a test's, nor a tool's file format version (.readthedocs.yaml)
             hits = [i for i in hits if facts.own[i]] or hits
             hits = [i for i in hits if _PROJECT_VERSION.search(rows[i]["key"])] or hits
         if hits and (shaped or len(hits) <= RARE):
             exact[hits] += 1
-            if shaped and _CODE_SHAPE.search(raw):
+            if shaped and code_shaped(raw):
                 # a name written as code (`click.echo`, open_file, maxAge) says more than a
                 # plain word another fact bears ("colors": examples/colors' script)
                 exact[hits] += 1
@@ -527,7 +526,7 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
                 if value != rows[i]["value"]:  # not a value that came back ("`ejs` is now `ejs`")
                     lineage.append({"name": value, "key": rows[i]["key"], "now": rows[i]["value"],
                                     "commit": commit, "at": ended})
-    took = taken_up(question, rows)
+    took = taken_up(q, rows)
     if took:  # "when did click switch to flit?": the settings and packages named so or whose
         # value says it (build-backend = flit_core.buildapi, DATABASE_URL = postgres://...)
         named = set(facts.names.get(took.replace(" ", "_"), ()))
@@ -540,30 +539,30 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
         exact[[i for i in hits if i in own_file or i in named and facts.kind[i] == "dependency"]] += 1
     if asks_exception:  # "which exception is raised on a timeout": TimeoutException (not the
         # Timeout config class, nor a timeout setting): a word and the exception named after it
-        for word in set(re.findall(r"[a-z]+", question.lower())):
+        for word in q.lower_words:
             raised = [i for suffix in ("exception", "error") for i in facts.names.get(word + suffix, ())
                       if rows[i]["kind"] == "class"]
             if 0 < len(raised) <= RARE:
                 exact[raised] += 1
-    if "docker" in kinds and _IMAGE_WORDS.search(question):  # "what python version does the
+    if "docker" in kinds and q.says_image:  # "what python version does the
         # dockerfile use?": the python image (the word "python" names the interpreter's facts,
         # not an identifier); not "what is the node environment?", NODE_ENV
-        for word in set(re.findall(r"[a-z][a-z0-9_]*", question.lower())):
+        for word in q.image_names:
             images = facts.images.get(word, [])
             if 0 < len(images) <= RARE and not exact[images].any():
                 exact[images] += 1
     if "class" in kinds:  # "which class represents the URL?": a word spelled as a class's name
         # (capitalised, not the question's first word) names it, though "url" frames questions
-        for word in set(_CAPITALISED.findall(question.strip(), 1)):
+        for word in q.capitalised:
             spelled = [i for i in facts.names.get(norm_ident(word), ())
                        if rows[i]["kind"] == "class" and rows[i]["value"] == word]
             if 0 < len(spelled) <= RARE and not exact[spelled].any():
                 exact[spelled] += 1
         # "which class represents a choice parameter type?": Choice(ParamType), not ParamType
-        sub = facts.subclasses(set(lexical_tokens(question)))
+        sub = facts.subclasses(set(q.words))
         if 0 < len(sub) <= RARE:
             exact[sub] += 1
-    for name, _, _ in joined(question):  # "the HTTP read timeout": read_timeout
+    for name, _, _ in q.joined:  # "the HTTP read timeout": read_timeout
         hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] not in _CODE_NAMES] \
             or facts.names.get("/" + name, [])  # "logs the user out": the route /logout
         if not hits and "class" in kinds:  # "which exception is raised for a bad parameter": BadParameter
@@ -578,36 +577,33 @@ def _exact(question: str, facts: _Facts, t: int, kinds: set[str]):
     return exact, lineage
 
 
-_CAPITALISED = re.compile(r"\b[A-Z][A-Za-z0-9]*\b")
 _NOT_TAKEN_UP = ("function", "class", "route")  # code is written, not adopted
 
 
-def taken_up(question: str, rows: list[dict]) -> str | None:
+def taken_up(question: str | Question, rows: list[dict]) -> str | None:
     """The name a when-question says the project took up (question.adopted: "switch to flit"),
     or the one it says the project added when a package bears that name ("when did we add
     whitenoise?"; "when did we add a login?" asks for code).  Ranking and the answer's
     ``adopted`` notes both ask here, so they agree."""
-    took = adopted(question)
-    if took:
-        return took
-    added = adopted(question, added=True)
+    q = parse(question) if isinstance(question, str) else question
+    if q.adopted:
+        return q.adopted
+    added = q.added
     if added:
         facts = _facts(rows)
         if any(facts.kind[i] == "dependency" for i in facts.names.get(added.replace(" ", "_"), ())):
             return added
     return None
 
-_IMAGE_WORDS = re.compile(r"\b(?:images?|versions?|dockerfiles?|containers?|base)\b", re.I)
 # a keyword argument or an object's key in a value: `(max_connections=`, `{ maxAge:`, `, b: `
 _PASSED = re.compile(r"[({,]\s*([A-Za-z_]\w*)\s*(?:=(?!=)|:(?![:/]))")
 # an environment variable a value reads by name: env("DATABASE_URL"), ${DATABASE_URL}
 _ENV_NAMED = re.compile(r"""\benv\(\s*["']([A-Za-z_]\w*)["']\s*\)|\$\{([A-Za-z_]\w*)(?::?-[^}]*)?\}""")
 _LIST_ITEM = re.compile(r"\.\d+(?:\.|$)")  # include.3.name, steps.0.uses: a key by position
-_EXCEPTION_WORD = re.compile(r"\b(?:exception|error)s?\b", re.I)
 _REFERENCE = re.compile(r"\$\{\{[^}]*\}\}")  # a GitHub Actions expression standing for a value
 
 
-def _own_project(facts: _Facts, name: str, question: str) -> bool:
+def _own_project(facts: _Facts, name: str, q: Question) -> bool:
     """NAME is the repository's own project, which none of its own dependencies bears: "the
     express version" (of express) is its own version, though examples'
     `app.use(express.static(...))` bear the name; so is "the current version of click", though
@@ -615,25 +611,23 @@ def _own_project(facts: _Facts, name: str, question: str) -> bool:
     do the examples require?")."""
     if name not in facts.project:
         return False
-    aux = bool(_ASKS_AUX.search(question))
+    aux = q.asks_aux
     return not any(facts.kind[i] == "dependency" and (aux or facts.own[i])
                    for i in facts.names.get(name, ()))
 
 
-def _qualified(question: str, raw: str, rows: list[dict], hits: list[int]) -> list[int]:
+def _qualified(q: Question, raw: str, rows: list[dict], hits: list[int]) -> list[int]:
     """HITS whose key, subject or tool (tsconfig.json's typescript) also holds the word that
     qualifies RAW in the question (the content word right before it: "static" in "static
     files"), or else the noun RAW qualifies (right after it: "server" in "email server"); all of
     them when there is no such word."""
-    m = re.search(r"([A-Za-z][\w\-]*)\s+" + re.escape(raw) + r"\b", question)
-    if m is None or m.group(1).lower() in _FRAME or not lexical_tokens(m.group(1)):
-        # nothing qualifies it (or a stop word: "the", "which"); but it may qualify a noun
-        # after it: "the email server" is a server, not the email fields of two forms ("the
-        # email field", "the email address" are about email)
-        m = re.search(r"\b" + re.escape(raw) + r"\s+([A-Za-z][\w\-]*)", question)
-        if m is None or m.group(1).lower() in _FRAME | _ABOUT:
-            return hits
-    words = set(lexical_tokens(m.group(1)))
+    # ...nothing qualifies it (or a stop word: "the", "which"); but it may qualify a noun after
+    # it: "the email server" is a server, not the email fields of two forms ("the email field",
+    # "the email address" are about email)
+    word = qualifying_word(q.text, raw)
+    if word is None:
+        return hits
+    words = set(lexical_tokens(word))
     if not words:
         return hits
     return [i for i in hits if words & set(lexical_tokens(
@@ -641,28 +635,22 @@ def _qualified(question: str, raw: str, rows: list[dict], hits: list[int]) -> li
         .replace(".", " ").replace("_", " ")))]
 
 
-# Nouns after a name that say which of its facts or parts is asked about, not what it names
-_ABOUT = {"field", "fields", "column", "columns", "attribute", "property", "parameter", "param",
-          "argument", "address", "length", "size", "limit", "format", "type", "key", "id",
-          "validation", "validator", "validators", "label", "constraint", "constraints"}
-
-
-def _retired_values(question: str, top: list[dict], t: int, have: set, taken: set) -> list[dict]:
+def _retired_values(q: Question, top: list[dict], t: int, have: set, taken: set) -> list[dict]:
     """Lineage notes for the best facts whose earlier value the question quotes ("we listened on
     8000: what is the port now?").  Ranking is not changed: the value is no name to match.
     taken: names the question gave a current function or class (a new `Client` after the old
     one became `AsyncClient`): no note says such a name is now another's."""
-    words = set(re.findall(r"[\w.:/<>\-]+", question))
+    words = set(q.literal_words)
     out = []
     for row in top:
         former = row.get("former") or ()
         after = [f[0] for f in former[1:]] + [row["value"]]  # what each earlier value became
         for (value, commit, ended), then in zip(former, after):
             if row["kind"] in _CODE_NAMES and (value in taken or not (
-                    _CODE_SHAPE.search(value) or f"`{value}`" in question)):
+                    code_shaped(value) or f"`{value}`" in q.text)):
                 continue  # a plain word is no name: "how does express set the header?" says
                 # nothing of res.set, renamed res.header in 2012 (_exact matches code names)
-            if ended <= t and len(value) >= 3 and _quoted(row, value, words, then, question) \
+            if ended <= t and len(value) >= 3 and _quoted(row, value, words, then, q.text) \
                     and value != row["value"] \
                     and (row["key"], value) not in have and value.lower() not in ("true", "false"):
                 out.append({"name": value, "key": row["key"], "now": row["value"],
@@ -701,7 +689,7 @@ def _quoted(row: dict, value: str, words: set[str], then: str = "", question: st
     if major is None or (after is not None and after.group(1) == major.group(1)):
         return False
     name = "python" if row["kind"] == "python" else row["key"].rsplit(":", 1)[-1]
-    return re.search(rf"\b{re.escape(name)}\s+v?{major.group(1)}(?![\w.])", question, re.I) is not None
+    return says_major(question, name, major.group(1))
 
 
 SUMMARY_TOP = 30  # the best candidates so far whose summaries are compared with the question
@@ -790,148 +778,190 @@ def _first_route_first(rows: list[dict], best, level):
     return best
 
 
-# "where is the home page model?", "the post model": a class, when one is named so (not "the
-# embedding model", a setting that names a model to load); not "the user model's fields"
-_THE_MODEL = re.compile(r"\b(?:the|a|an)\s+((?:[A-Za-z][\w\-]*\s+){1,3}?)models?\b(?!'|\s+(?:fields?|"
-                        r"attributes?|columns?|names?|files?|versions?|settings?)\b)", re.I)
 
 
-def _names_model(question: str, facts: _Facts) -> bool:
-    m = _THE_MODEL.search(question)
-    words = m.group(1).split() if m else []
+def _names_model(q: Question, facts: _Facts) -> bool:
+    words = q.model_words
     # "home page": the class HomePage (a class is known by its name whole, homepage), then page
     return any(facts.rows[i]["kind"] == "class" for k in range(len(words))
                for name in {norm_ident("_".join(words[k:])), norm_ident("".join(words[k:]))}
                for i in facts.names.get(name, ()))
 
 
-def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
-    """rows: every version valid at t; sims: their vector similarities (numpy); lex: their
-    Lexical index.  Returns (the best n rows, each with its score, best first; lineage notes)."""
+def _asked(q: Question, facts: _Facts, t: int):
+    """The kinds of fact the question asks for, and per row how many of its identifiers name the
+    row (see _exact; the callers of a function it names, the packages of a role it names, the
+    code that catches what it says is handled); lineage notes for retired names."""
     import numpy as np
 
-    if not rows:
-        return [], []
-    question = measured(question)  # "how wide is the progress bar?": its width
-    facts = _facts(rows)
-    kinds = intent(question)
-    if not kinds and _names_model(question, facts):
+    rows = facts.rows
+    kinds = set(q.kinds)
+    if not kinds and _names_model(q, facts):
         kinds = {"class"}
-    name = callee(question)
+    name = q.callee
     callers = facts.callers(name) if name else []
     if callers:  # "which functions call make_context?": its callers first, not make_context
         kinds = {"function"}
         exact, lineage = np.zeros(len(rows), dtype=np.int32), []
         exact[callers] = 1
     else:
-        exact, lineage = _exact(question, facts, t, kinds)
-        roles = package_roles(question)
+        exact, lineage = _exact(q, facts, t, kinds)
+        roles = q.package_roles
         if roles:  # "which orm does the project use?": the dependencies that fill the role
             filling = sorted({i for p in roles for i in facts.names.get(p, ())
                               if rows[i]["kind"] == "dependency"})
             if filling:
                 kinds = {"dependency"}
                 exact[filling] = np.maximum(exact[filling], 1)
-    words = set(lexical_tokens(question))
+    words = q.words
     if facts.in_body.any():  # a value in a function's body is named with its function or callee:
         # "which status codes are redirects?" does not name ASGITransport's local status_code
         for i in np.flatnonzero(facts.in_body & (exact > 0)):
             context = own_names(rows[i]["key"])[0].split(".")[:-1]
             if not words & {w for part in context for w in _name_words(part)}:
                 exact[i] = 0
-    lex = lex.scores(question, facts.project | framing(question),
-                     "by_purpose" if asks_function(question) else "default",
-                     keep={"name"} if names_setting(question) else ())
-    fused = _rrf(lex, SIGNALS["lexical"], only_positive=True) + _rrf(sims, SIGNALS["vector"])
-    wanted = np.isin(facts.kind, sorted(kinds))
+    if q.handling:  # "how does click handle keyboard interrupts?": the code that catches
+        # KeyboardInterrupt is named by it, over STDIN_HANDLE, which only bears the verb as its
+        # name ("which click function swallows exceptions?": the project's name, not ClickException)
+        project = {w for p in facts.project for w in lexical_tokens(p)}
+        catchers = facts.catching(set(words) - project)
+        if 0 < len(catchers) <= RARE:
+            exact[catchers] = np.maximum(exact[catchers], 1)
+    if q.asks_duration:  # "how long is a password reset token valid?": a setting the
+        # question names answers it when its value is a number (not ResetPasswordForm.password)
+        for i in np.flatnonzero((exact > 0) & facts.of_kind(("config", "constant"))):
+            if not _DIGIT.search(rows[i]["value"]):
+                exact[i] = 0
+    return kinds, exact, lineage
+
+
+def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, sims,
+              w: dict[str, float], every: bool = False):
+    """The feature columns of scorer.FEATURES over all rows (each a numpy array, 1/0 for a
+    rule's test) and the score, their weighted sum.  Features of weight 0 are skipped unless
+    EVERY (fitting reads them all).  LEX: the Lexical index; LEXICAL: its scores."""
+    import numpy as np
+
+    rows = facts.rows
+    size = len(rows)
+    cols: dict[str, object] = {}
+    score = np.zeros(size, dtype=np.float64)
+
+    def add(feature: str, column) -> None:
+        nonlocal score
+        cols[feature] = column
+        if w[feature]:
+            score = score + np.asarray(column, dtype=np.float64) * w[feature]
+
+    def wants(feature: str) -> bool:
+        return every or bool(w[feature])
+
+    add("lexical_rrf", _rrf(lexical, 1.0, only_positive=True))
+    add("vector_rrf", _rrf(sims, 1.0))
+    wanted = facts.of_kind(kinds)
     if kinds & {"dependency", "python"}:
         wanted |= facts.runtime
-    fused += wanted * SIGNALS["intent"] / (RRF_K + 1)
-    if asks_number(question):  # "how long is a jwt valid?": 60d, not the secret it is signed with
-        numeric = np.array([_NUMERIC.fullmatch(r["value"]) is not None for r in rows])
-        fused += numeric * SIGNALS["intent"] / (RRF_K + 1) / 2
-    methods = route_methods(question) if "route" in kinds else set()
-    if methods:  # "which route returns the user's feed?": a GET, not POST /users
-        # a route's methods: GET of "GET /api/articles/feed", GET and POST of "GET,POST /edit"
-        by_method = [r["kind"] == "route" and not methods.isdisjoint(r["value"].split(" ", 1)[0].split(","))
-                for r in rows]
-        fused += np.array(by_method) * SIGNALS["intent"] / (RRF_K + 1) / 2
-    wanted_groups = groups(question) if "dependency" in kinds else set()
+    add("kind_wanted", wanted)
+    if q.asks_number:  # "how long is a jwt valid?": 60d, not the secret it is signed with
+        add("number_value", np.array([_NUMERIC.fullmatch(r["value"]) is not None for r in rows]))
+    methods = q.route_methods if "route" in kinds else frozenset()
+    if methods:  # "which route returns the user's feed?": a GET, not POST /users (a route's
+        # methods: GET of "GET /api/articles/feed", GET and POST of "GET,POST /edit")
+        add("route_method", np.array([r["kind"] == "route" and not methods.isdisjoint(
+            r["value"].split(" ", 1)[0].split(",")) for r in rows]))
+    wanted_groups = q.groups if "dependency" in kinds else frozenset()
     if wanted_groups:  # "the docs build", "type checking": that group's pin
-        in_group = np.isin(facts.group, sorted(wanted_groups)) & wanted
-        fused += in_group * SIGNALS["group"] / (RRF_K + 1)
+        add("dependency_group", np.isin(facts.group, sorted(wanted_groups)) & wanted)
     else:  # the root project's runtime requirement over examples, docs and dev pins
-        fused += (facts.root_dep & wanted) * SIGNALS["scope"] / (RRF_K + 1)
+        add("root_dependency", facts.root_dep & wanted)
     # for other kinds, the project's own files over its examples, docs and tests; a question of
     # no particular kind too ("how are cookies stored between requests?"), unless it asks about
     # them ("which test checks that cookies persist?")...
-    own = facts.own & (facts.kind != "dependency") & \
-        (wanted if kinds else not _ASKS_AUX.search(question))
-    fused += own * SIGNALS["scope"] / (RRF_K + 1) / 2
+    own = facts.own & (facts.kind != "dependency") & (wanted if kinds else not q.asks_aux)
+    add("own_file", own)
     # ...and a function or class of the code itself over a test's: a test's name and docstring
-    # paraphrase the behaviour it checks (test_cookie_persistence, "a response with UTF-8
-    # content should decode correctly")
-    fused += (own & wanted & np.isin(facts.kind, _CODE_NAMES)) * SIGNALS["scope"] / (RRF_K + 1) / 2
-    if not _ASKS_AUX.search(question):  # a test's own functions least: no question not about
-        fused -= facts.test_code * SIGNALS["scope"] / (RRF_K + 1)  # the tests is answered by one
-    if not kinds or asks_how(question):  # "how are cookies stored?": the API before a private
-        # helper of it (a private method may be how it is done: "how is a url merged?")
-        private = facts.private & (facts.kind == "class") if kinds else facts.private
-        fused -= private * SIGNALS["scope"] / (RRF_K + 1) / 2
-    verb = action(question)
-    about = words - {stem_word(verb or "")}
+    # paraphrase the behaviour it checks (test_cookie_persistence)
+    add("own_code", own & wanted & facts.of_kind(_CODE_NAMES))
+    if not q.asks_aux:  # a test's own functions least: no question not about the tests is
+        add("test_code", facts.test_code)  # answered by one
+    if not kinds or q.asks_how:  # "how are cookies stored?": the API before a private helper
+        # of it (a private method may be how it is done: "how is a url merged?")
+        add("private", facts.private & (facts.kind == "class") if kinds else facts.private)
+    verb = q.action
+    about = set(q.words) - {stem_word(verb or "")}
     doers = facts.doing(verb, about) if verb else []
     if 0 < len(doers) <= RARE:  # "how are passwords hashed?": what calls bcrypt.hash...
         # ...those named after what the question is about, when some are ("how is a comment
         # deleted?": deleteComment, not deleteArticle, though both call delete)
         named_so = [i for i in doers if about & set(lexical_tokens(rows[i]["value"]))]
-        fused[named_so or doers] += SIGNALS["exact"] / (RRF_K + 1)
-    if _HANDLING.search(question):  # "how does click handle keyboard interrupts?": the code
-        # that catches KeyboardInterrupt is named by it, over STDIN_HANDLE, which only bears
-        # the verb as its name
-        # ("which click function swallows exceptions?": the project's name, not ClickException)
-        project = {w for p in facts.project for w in lexical_tokens(p)}
-        catchers = facts.catching(words - project)
-        if 0 < len(catchers) <= RARE:
-            exact[catchers] = np.maximum(exact[catchers], 1)
-    if kinds and kinds <= {"route", "function", "class"}:
-        fused += _summary_said(question, rows, np.argsort(-fused, kind="stable")[:SUMMARY_TOP],
-                               kinds) * SIGNALS["summary"] / (RRF_K + 1)
-    if asks_duration(question):  # "how long is a password reset token valid?": a setting the
-        # question names answers it when its value is a number (not ResetPasswordForm.password)
-        for i in np.flatnonzero((exact > 0) & np.isin(facts.kind, ["config", "constant"])):
-            if not _DIGIT.search(rows[i]["value"]):
-                exact[i] = 0
-    named = exact > 0
-    fused += _named_in_path(question, rows, np.flatnonzero(named), facts.project) \
-        * SIGNALS["path"] / (RRF_K + 1)
+        add("does_action", _at(size, named_so or doers))
+    if kinds and kinds <= {"route", "function", "class"}:  # (among the best so far)
+        add("summary_said", _summary_said(q.text, rows, np.argsort(-score, kind="stable")[:SUMMARY_TOP],
+                                          kinds))
+    add("path_named", _named_in_path(q.text, rows, np.flatnonzero(named), facts.project))
     # "which example shows content negotiation?": what lies in examples/content-negotiation/
-    fused[facts.in_dirs({n for n, _, _ in joined(question)})] += SIGNALS["path"] / (RRF_K + 1)
-    tier = (named & (wanted if kinds else True)).astype(np.int32)
-    # named, but not the kind of fact asked for: a strong signal, not a tier
-    fused += (named & (tier == 0)) * SIGNALS["exact"] / (RRF_K + 1)
+    add("in_named_dir", _at(size, facts.in_dirs({n for n, _, _ in q.joined})))
+    tier = named & (wanted if kinds else True)
+    add("named_other_kind", named & ~tier)  # a strong signal, not a tier
     if facts.param_of.any():  # a function's parameter defaults answer when it is named: not
         # get.timeout for "what is the default timeout?", nor send_email.sync for "the admin
         # email" (httpx's nine request functions share four defaults)
-        said = {n for x in identifiers(question, facts.project) for n in (x[0], x[2].lower())}
+        said = {n for x in q.identifiers(facts.project) for n in (x[0], x[2].lower())}
         said |= {n.rsplit(".", 1)[-1] for n in said}
         unsaid = (facts.param_of != "") & ~np.isin(facts.param_of, sorted(said))
         for i in np.flatnonzero(unsaid):
             function, _, parameter = own_names(rows[i]["key"])[0].rpartition(".")
-            if _said_in_words(function, parameter, words):
+            if _said_in_words(function, parameter, q.words):
                 unsaid[i] = False
-        fused -= unsaid * SIGNALS["intent"] / (RRF_K + 1)
-    if facts.in_body.any() and not asks_number(question):
+        add("parameter_unsaid", unsaid)
+    if facts.in_body.any() and not q.asks_number:
         # a value in a function's body answers a number asked, or its own name ("when does the
         # jwt expire?"), not the words of the code around it ("what is the secret used to sign
         # tokens?" is not jwt.sign's expiresIn)
-        for i in np.flatnonzero(facts.in_body):
-            if not _name_words(own_names(rows[i]["key"])[1]) & words:
-                fused[i] -= SIGNALS["intent"] / (RRF_K + 1)
-    fused = np.round(fused, 6)
+        add("body_value_unsaid", _at(size, [i for i, own in facts.body_names() if not own & q.words]))
+    if wants("lexical_share"):
+        add("lexical_share", lexical / max(float(lexical.max()), 1e-9))
+    if wants("vector_sim"):
+        add("vector_sim", np.asarray(sims, dtype=np.float64))
+    for field in ("name", "purpose"):
+        if wants(f"{field}_share"):
+            alone = lex.field_scores(q.text, field, facts.project | q.framing) \
+                if hasattr(lex, "field_scores") else _field_scores(lex, q.text, field, facts.project | q.framing)
+            add(f"{field}_share", alone / max(float(alone.max()), 1e-9))
+    return cols, score, tier.astype(np.int32)
+
+
+def _at(size: int, where) -> object:
+    import numpy as np
+
+    out = np.zeros(size, dtype=bool)
+    out[list(where)] = True
+    return out
+
+
+def _field_scores(lex, question: str, field: str, drop):
+    """BM25 of one field alone (unweighted), from the Lexical index's columns."""
+    import numpy as np
+
+    out = np.zeros(lex.n, dtype=np.float64)
+    drop = {stem_word(d) for d in drop}
+    for t in sorted(set(lexical_tokens(question)) - drop):
+        i = lex.vocab.get(f"{field}:{t}")
+        if i is not None and i + 1 < len(lex.indptr):
+            s, e = lex.indptr[i], lex.indptr[i + 1]
+            out[lex.indices[s:e]] += lex.data[s:e]
+    return out
+
+
+def _aside(q: Question, facts: _Facts, tier):
+    """Per row, 1 for a named fact of an example, docs or tests when the project's own file has
+    one of the same name ("where is the error handler?": the app's own, before an example's,
+    however many more of the question's words it says); none when the question is about them."""
+    import numpy as np
+
+    rows = facts.rows
     aside = np.zeros(len(rows), dtype=np.int32)
-    if not _ASKS_AUX.search(question):  # "where is the error handler?": the app's own, before
-        # an example's of the same name, however many more of the question's words it says
+    if not q.asks_aux:
         alike: dict[str, list[int]] = {}
         for i in np.flatnonzero(tier):
             alike.setdefault(rows[i]["key"].rsplit(":", 1)[-1] if rows[i]["kind"] not in _CODE_NAMES
@@ -939,39 +969,73 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
         for group in alike.values():
             if any(facts.own[i] for i in group):
                 aside[[i for i in group if not facts.own[i]]] = 1
+    return aside
+
+
+def feature_table(question: str, rows: list[dict], sims, lex, t: int) -> dict:
+    """What rank reads of every row, for fitting the weights (bench/fit_ranker.py): every
+    feature column, and the named tiers that order facts before the score does (``level``:
+    rows of equal level are ordered by the score alone)."""
+    import numpy as np
+
+    q = parse(question).measured
+    facts = _facts(rows)
+    kinds, exact, _ = _asked(q, facts, t)
+    lexical = lex.scores(q.text, facts.project | q.framing,
+                         "by_purpose" if q.asks_function else "default",
+                         keep={"name"} if q.names_setting else ())
+    cols, score, tier = _features(q, facts, kinds, exact > 0, lex, lexical, sims, scorer.weights(),
+                                  every=True)
+    aside = _aside(q, facts, tier)
+    level = np.stack([tier, exact * tier, -aside], axis=1)
+    return {"features": {f: np.asarray(cols[f], dtype=np.float64) if f in cols else
+                         np.zeros(len(rows)) for f in scorer.FEATURES},
+            "level": level, "score": np.round(score, 6), "key_order": facts.key_order}
+
+
+def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
+    """rows: every version valid at t; sims: their vector similarities (numpy); lex: their
+    Lexical index.  Returns (the best n rows, each with its score, best first; lineage notes).
+
+    The order: facts the question names, of a kind it asks for, first (``tier``; among them
+    those named by more of its identifiers, and the project's own before an example's of the
+    same name); then by the score, scorer's weighted sum of the features (_features)."""
+    import numpy as np
+
+    if not rows:
+        return [], []
+    q = parse(question).measured  # "how wide is the progress bar?": its width
+    facts = _facts(rows)
+    kinds, exact, lineage = _asked(q, facts, t)
+    lexical = lex.scores(q.text, facts.project | q.framing,
+                         "by_purpose" if q.asks_function else "default",
+                         keep={"name"} if q.names_setting else ())
+    named = exact > 0
+    _, fused, tier = _features(q, facts, kinds, named, lex, lexical, sims, scorer.weights())
+    fused = np.round(fused, 6)
+    aside = _aside(q, facts, tier)
     order = np.lexsort((facts.key_order, -fused, -(exact * tier), aside, -tier))[:n]
     score = [round(float(tier[i] + fused[i]), 6) for i in order]  # a position keeps its score
     best = _first_route_first(rows, order, exact * tier)
     keep = {rows[i]["key"] for i in best}
     taken = {rows[i]["value"] for i in np.flatnonzero(named) if rows[i]["kind"] in _CODE_NAMES}
-    lineage += _retired_values(question, [rows[i] for i in best[:3]], t,
+    lineage += _retired_values(q, [rows[i] for i in best[:3]], t,
                                {(x["key"], x["name"]) for x in lineage}, taken)
     lineage = sorted((x for x in lineage if x["key"] in keep), key=lambda x: (x["at"], x["key"]))
     # what the relevance floor reads (see relevant): the question's words the fact bears (BM25),
     # and whether the question names it
-    return [dict(rows[i], score=sc, lexical=float(lex[i]), named=bool(exact[i] > 0 or tier[i]))
+    return [dict(rows[i], score=sc, lexical=float(lexical[i]), named=bool(exact[i] > 0 or tier[i]))
             for i, sc in zip(best, score)], lineage
 
 
 # -- the relevance floor (the agent's context: nothing rather than something unrelated) -------
-# Words of a prompt that ask nothing of the repository: thanks, assent, "go on".  A prompt of
-# only these ("thanks, looks good", "ok, continue") has nothing to look up.
-_CHATTER = frozenset(lexical_tokens(
-    "thanks thank you thx ty ok okay yes yeah yep yup no nope sure please continue go ahead "
-    "proceed on looks look good great nice perfect cool awesome lgtm done fine right correct "
-    "agreed agree sounds sound that this it do again retry try stop wait hi hello hey now next "
-    "keep going alright exactly approve approved ship well much lot also too so then just "
-    "let us me we i you"))
+# A prompt of only chatter ("thanks, looks good", "ok, continue") has nothing to look up
+# (question.has_content).
 # A fact whose BM25 score is below this share of the best one's is not shown, however much of
 # the budget is left: it shares a word or two with the prompt by chance.  On the hand-written
 # questions of three training histories (express, microblog, node-express-realworld) it cut no
 # answer that was in the top 8 and 14-47% of the facts shown (docs/agents.md).
 FLOOR = 0.3
-
-
-def has_content(question: str) -> bool:
-    """Whether QUESTION has a word that may name something in a repository."""
-    return bool(set(lexical_tokens(question)) - _CHATTER)
 
 
 def relevant(question: str, ranked: list[dict]) -> list[dict]:

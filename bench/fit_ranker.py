@@ -1,0 +1,235 @@
+"""Fit the ranking weights (repomem/service/rank_weights_fitted.json) on the TRAINING histories.
+
+Reads only the training repositories of ../shared/realrepos (repomem.bench.real.TRAINING; the
+held-out ones are never opened): their current-time questions (bench/realrepos) and their task
+prompts (bench/tasks), over the benchmark's cached stores (repomem.bench.realstore: the same
+ingest the benchmarks use).  For each question, rank.feature_table gives every fact's feature
+vector and the named tiers that order facts before the score; the judges of the benchmarks say
+which facts answer (realjudge.right, taskjudge.serves).
+
+Method: pairwise logistic regression (scikit-learn).  Within one question, each answering fact
+is paired with each of the 30 best-ranked non-answering facts of the same named tier (only the
+score orders those); the model learns sign(w . (x_pos - x_neg)).  The regularisation C is the one
+whose leave-one-repository-out top-1 is best; the final fit uses every training repository.
+The script prints, per held-out-of-the-fit repository, top-1 and top-3 of the hand weights and
+of the fitted ones, and writes the weights file.  Deterministic: the same stores and question
+files give the same file (lbfgs, no random sampling, weights rounded to 6 significant digits).
+
+    .venv/bin/pip install -e '.[fit]'
+    .venv/bin/python bench/fit_ranker.py [--realrepos ../shared/realrepos] [--out FILE] [--check]
+
+--check: fit, and fail unless the file written equals the one in the repository.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+NEGATIVES = 30  # best-ranked non-answering facts of the same tier paired with each answer
+POOL = 200  # facts of each question kept for re-ranking with other weights
+C_GRID = (0.001, 0.01, 0.1, 1.0)
+
+
+def _log(*a) -> None:
+    print(*a, file=sys.stderr, flush=True)
+
+
+def collect(sources: list[Path]) -> list[dict]:
+    """One record per training question or prompt: the pool's features, tiers and labels."""
+    from repomem.adapters.embed import get_embedder
+    from repomem.bench import real, realjudge, realstore, taskjudge, tasks
+    from repomem.service import viewcache
+    from repomem.service.query import fact_json
+    from repomem.service.question import task_subject
+    from repomem.service.rank import feature_table
+
+    hist = {h.name: h for h in realstore.discover(sources)}
+    questions = real.load_questions(real.QUESTIONS, split="train")
+    prompts = tasks.load()
+    out: list[dict] = []
+    for name in real.TRAINING:
+        if name not in hist:
+            _log(f"{name}: no history given, skipped")
+            continue
+        work = realstore.checkout(hist[name])
+        store, _ = realstore.store_for(hist[name], work, log=_log)
+        snap = viewcache.load_search(store)
+        if snap is None:
+            _log(f"{name}: no snapshot, skipped")
+            continue
+        state, rows, matrix, lex = snap
+        if lex is None:
+            from repomem.service.lexical import Lexical
+
+            lex = Lexical.build(rows)
+        emb = get_embedder(state["embedder"])
+        t = int(time.time())
+        jrows = [fact_json(x) for x in rows]
+        by_kind: dict[str, list[int]] = {}
+        for i, x in enumerate(rows):
+            by_kind.setdefault(x["kind"], []).append(i)
+
+        # (id, text, [the facts answering each need], a prompt?)
+        asks: list[tuple[str, str, list[list[int]], bool]] = []
+        for q in questions.get(name, ()):
+            if q["as_of"] is None and not q["absent"]:
+                e = q["expect"]
+                asks.append((q["id"], q["question"],
+                             [_answering(lambda f, e=e: realjudge.right(f, e), e["kinds"], by_kind, jrows)], False))
+        for p in prompts.get(name, {}).get("prompts", ()):
+            asks.append((p["id"], task_subject(p["prompt"]),
+                         [_answering(lambda f, n=n: taskjudge.serves(f, n), n["kinds"], by_kind, jrows)
+                          for n in p["needs"]],
+                         True))
+        _log(f"{name}: {len(asks)} questions and prompts over {len(rows)} facts")
+        for qid, text, needs, is_prompt in asks:
+            sims = matrix @ np.asarray(emb.embed([text])[0], dtype=np.float32)
+            table = feature_table(text, rows, sims, lex, t)
+            score, level = table["score"], table["level"]
+            order = np.lexsort((table["key_order"], -score, -level[:, 2], -level[:, 1], -level[:, 0]))
+            pool = order[:POOL]
+            # every need is one positive set: a question has one, a prompt one per needed fact
+            extra = sorted({i for need in needs for i in need} - set(pool.tolist()))
+            pool = np.concatenate([pool, np.asarray(extra, dtype=np.int64)])
+            pos = {int(i): k for k, i in enumerate(pool)}
+            out.append({"repo": name, "id": qid, "prompt": is_prompt,
+                        "X": np.stack([table["features"][f][pool] for f in _features()], axis=1),
+                        "level": level[pool], "key_order": table["key_order"][pool],
+                        "needs": [[pos[i] for i in need] for need in needs]})
+    return out
+
+
+def _answering(test, kinds, by_kind: dict[str, list[int]], jrows: list[dict]) -> list[int]:
+    """The rows TEST accepts, among those of KINDS (the judges accept no other kind)."""
+    return [i for k in kinds for i in by_kind.get(k, ()) if test(jrows[i])]
+
+
+def _features() -> tuple[str, ...]:
+    from repomem.service.scorer import FEATURES
+
+    return FEATURES
+
+
+def _order(rec: dict, w: np.ndarray) -> np.ndarray:
+    score = np.round(rec["X"] @ w, 6)
+    lv = rec["level"]
+    return np.lexsort((rec["key_order"], -score, -lv[:, 2], -lv[:, 1], -lv[:, 0]))
+
+
+def evaluate(recs: list[dict], w: np.ndarray) -> dict:
+    """top-1 and top-3 of the questions (first need answered at 1 / within 3), and for prompts
+    the share of needs within the first 8 (what the context may show)."""
+    q1 = q3 = nq = served = needs = 0
+    for rec in recs:
+        order = _order(rec, w)
+        rank_of = np.empty(len(order), dtype=np.int64)
+        rank_of[order] = np.arange(len(order))
+        if rec["prompt"]:
+            for need in rec["needs"]:
+                needs += 1
+                served += bool(need) and int(rank_of[need].min()) < 8
+        else:
+            need = rec["needs"][0]
+            nq += 1
+            best = int(rank_of[need].min()) if need else 10**9
+            q1 += best == 0
+            q3 += best < 3
+    return {"questions": nq, "top1": round(q1 / max(nq, 1), 3), "top3": round(q3 / max(nq, 1), 3),
+            "prompt_needs": needs, "needs_at8": round(served / max(needs, 1), 3)}
+
+
+def pairs(recs: list[dict]) -> tuple[np.ndarray, np.ndarray]:
+    hand = _hand()
+    diffs = []
+    for rec in recs:
+        order = _order(rec, hand)
+        lv = rec["level"]
+        for need in rec["needs"]:
+            good = set(need)
+            for p in need:
+                same = [i for i in order if i not in good and (lv[i] == lv[p]).all()][:NEGATIVES]
+                diffs += [rec["X"][p] - rec["X"][i] for i in same]
+    d = np.asarray(diffs, dtype=np.float64)
+    x = np.concatenate([d, -d])
+    y = np.concatenate([np.ones(len(d)), np.zeros(len(d))])
+    return x, y
+
+
+def fit(recs: list[dict], c: float) -> np.ndarray:
+    from sklearn.linear_model import LogisticRegression
+
+    x, y = pairs(recs)
+    hand = _hand()
+    # the hand rules' score is one more column: w = a * hand + d, the penalty pulling d (the
+    # correction to the rules' weights) toward none rather than every weight toward 0
+    x = np.concatenate([(x @ hand)[:, None], x], axis=1)
+    scale = x.std(axis=0)
+    scale[scale == 0] = 1.0
+    model = LogisticRegression(C=c, fit_intercept=False, max_iter=5000)
+    model.fit(x / scale, y)
+    coef = model.coef_[0] / scale
+    w = coef[0] * hand + coef[1:]
+    lead = w[list(_features()).index("lexical_rrf")]
+    w = w / (lead if lead > 0 else np.abs(w).sum())  # the score's scale: lexical_rrf weighs 1
+    return np.array([float(f"{v:.6g}") for v in w])
+
+
+def _hand() -> np.ndarray:
+    from repomem.service.scorer import DEFAULT, read_weights
+
+    hand = read_weights(DEFAULT)
+    return np.array([hand[f] for f in _features()])
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--realrepos", type=Path, default=ROOT.parent / "shared" / "realrepos")
+    ap.add_argument("--out", type=Path, default=ROOT / "repomem" / "service" / "rank_weights_fitted.json")
+    ap.add_argument("--check", action="store_true")
+    a = ap.parse_args(argv)
+    if not a.realrepos.exists():
+        _log(f"no histories at {a.realrepos}: nothing to fit on")
+        return 2
+    recs = collect([a.realrepos])
+    repos = sorted({r["repo"] for r in recs})
+    hand = _hand()
+    report: dict = {"hand": evaluate(recs, hand), "cv": {}}
+    for c in C_GRID:  # leave one repository out: fitted on the others, judged on it
+        held = [r for repo in repos for r in [evaluate([x for x in recs if x["repo"] == repo],
+                                                         fit([x for x in recs if x["repo"] != repo], c))]]
+        n = sum(h["questions"] for h in held)
+        report["cv"][c] = {"top1": round(sum(h["top1"] * h["questions"] for h in held) / n, 3),
+                           "top3": round(sum(h["top3"] * h["questions"] for h in held) / n, 3),
+                           "needs_at8": round(sum(h["needs_at8"] * h["prompt_needs"] for h in held)
+                                              / max(sum(h["prompt_needs"] for h in held), 1), 3)}
+        _log(f"C={c}: leave-one-repository-out {report['cv'][c]}")
+    best = max(C_GRID, key=lambda c: (report["cv"][c]["top1"], report["cv"][c]["top3"], -c))
+    w = fit(recs, best)
+    report["fitted"] = evaluate(recs, w)
+    report["C"] = best
+    _log(json.dumps(report, indent=1))
+    doc = {"about": "Weights of repomem.service.scorer.FEATURES fitted by bench/fit_ranker.py on the "
+                    "training repositories' questions and task prompts (pairwise logistic regression, "
+                    f"C={best} by leave-one-repository-out top-1); lexical_rrf weighs 1.",
+           "fit": {"repositories": repos, "questions": report["fitted"]["questions"],
+                   "prompt_needs": report["fitted"]["prompt_needs"], "cv": report["cv"][best]},
+           "weights": {f: v for f, v in zip(_features(), w.tolist())}}
+    text = json.dumps(doc, indent=1) + "\n"
+    if a.check:
+        same = a.out.exists() and a.out.read_text() == text
+        _log("the weights file is reproduced" if same else f"{a.out} differs from this fit")
+        return 0 if same else 1
+    a.out.write_text(text)
+    _log(f"wrote {a.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,76 @@
+"""The one scoring function of ranking: a weighted sum of named per-fact features.
+
+repomem.service.rank computes, for every fact valid at the asked time, a vector of features (the
+list FEATURES; docs/ranking.md says what each one is) as numpy columns over all rows at once; the
+score of a fact is the dot product of its vector with the weights of a weights file.  The
+default file, rank_weights.json beside this module, holds the weights the features had as hand
+rules; scripts/fit_ranker.py fits another on the training repositories' questions and task
+prompts only (``rank_weights_fitted.json``), and ``REPOMEM_RANK_WEIGHTS`` chooses a file (a
+path, or ``fitted``).  Nothing is fitted at run time: ranking only reads a file.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from importlib import resources
+from pathlib import Path
+
+# In the order rank adds them (a few read the score of those before them: see rank._features).
+FEATURES = (
+    "lexical_rrf",        # BM25 over the fact's fields, as a reciprocal rank
+    "vector_rrf",         # the embedder's cosine similarity, as a reciprocal rank
+    "kind_wanted",        # the fact's kind is one the question asks for
+    "number_value",       # a number asked, the value is a number
+    "route_method",       # the route answers with the HTTP method the question's verb says
+    "dependency_group",   # a dependency of the group the question names
+    "root_dependency",    # a runtime requirement of the root project (no group named)
+    "own_file",           # in the project's own files, not examples, docs or tests
+    "own_code",           # ...and code of the kind asked for
+    "test_code",          # a test's own function, class or constant (question not about tests)
+    "private",            # a private function or class (a how-question, or no kind asked)
+    "does_action",        # the function calls what the question's verb names (hash, sign)
+    "summary_said",       # every word of the fact's doc summary is in the question
+    "path_named",         # the question names the part of its path that sets it apart
+    "in_named_dir",       # it lies in a folder the question names in words
+    "named_other_kind",   # the question names it, but asks for another kind
+    "parameter_unsaid",   # a function's parameter default, the function not named
+    "body_value_unsaid",  # a value in a function's body, its own name not said
+    # raw signals, for fitting (zero weight in the hand file: not computed at run time then)
+    "lexical_share",      # BM25 over the best fact's BM25
+    "vector_sim",         # cosine similarity
+    "name_share",         # BM25 of the name field alone, over the best fact's
+    "purpose_share",      # BM25 of the doc comment alone, over the best fact's
+)
+ENV = "REPOMEM_RANK_WEIGHTS"
+DEFAULT = "rank_weights.json"
+FITTED = "rank_weights_fitted.json"
+
+
+def read_weights(name: str) -> dict[str, float]:
+    """The weights of a file (a path, or a file beside this module), every feature's."""
+    if os.sep in name or name.endswith(".json") and Path(name).exists():
+        text = Path(name).read_text("utf-8")
+    else:
+        text = resources.files("repomem.service").joinpath(name).read_text("utf-8")
+    data = json.loads(text)
+    weights = {k: float(v) for k, v in data["weights"].items()}
+    unknown = sorted(set(weights) - set(FEATURES))
+    if unknown:
+        raise ValueError(f"{name}: unknown features {unknown}")
+    return {f: weights.get(f, 0.0) for f in FEATURES}
+
+
+@functools.cache
+def _cached(name: str) -> dict[str, float]:
+    return read_weights(name)
+
+
+def weights() -> dict[str, float]:
+    """The weights in use: REPOMEM_RANK_WEIGHTS's file (``fitted``: the fitted file shipped
+    beside the hand one), else the default."""
+    chosen = os.environ.get(ENV, "").strip()
+    if chosen == "fitted":
+        chosen = FITTED
+    return _cached(chosen or DEFAULT)
