@@ -142,8 +142,12 @@ _NUMERIC_FIELDS = {"value", "purpose", "text"}  # where a bare number means some
 
 
 def doc_tokens(row: dict) -> list[str]:
+    return field_tokens(fields(row))
+
+
+def field_tokens(by_field: dict[str, str]) -> list[str]:
     # "urllib3" is indexed whole and as "urllib" + "3"; a bare "3" in a name is noise.
-    return [f"{f}:{t}" for f, text in fields(row).items() for t in lexical_tokens(text)
+    return [f"{f}:{t}" for f, text in by_field.items() for t in lexical_tokens(text)
             if f in _NUMERIC_FIELDS or not t.isdigit()]
 
 
@@ -174,9 +178,11 @@ class Lexical:
         known = known or {}
         docs, seen = [], {}
         for r in rows:
-            digest = short_hash(TOKENIZER, *fields(r).values())
+            by_field = fields(r)
+            digest = short_hash(TOKENIZER, *by_field.values())
             cached = known.get(digest)
-            toks = cached.split(" ") if cached is not None else (doc_tokens(r) or ["name:"])
+            toks = cached.split(" ") if cached is not None else \
+                (field_tokens(by_field) or ["name:"])
             seen[digest] = " ".join(toks)
             docs.append(toks)
         bm = bm25s.BM25(**BM25)
