@@ -76,8 +76,10 @@ def mine_tree(root, head: git.CommitInfo, workers: int = 1, progress=None, pool=
                 rec.skipped += part.skipped
                 if progress is not None:
                     progress.advance(len(chunk))
-        finally:
+        except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True)  # idle workers exit at once; reaped, their CPU time is ours
     else:
         with CommitMiner(root) as miner:
             miner.prefetch([info], {head.sha: changes})
