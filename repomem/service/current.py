@@ -126,7 +126,12 @@ def tree_ledger(root, chain: list[git.CommitInfo], workers: int = 1,
     """The ledger of HEAD's tree (chain: HEAD's first-parent history, oldest first), each
     version dated by the last commit that touched its file.  POOL: see ``mine_tree``."""
     head = chain[-1]
-    files = tree_files(root, head.sha)
+    try:
+        files = tree_files(root, head.sha)
+    except BaseException:
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+        raise
     # every mined path, not only those with facts: the same commit for each path, and the read
     # is over before the mining is
     meanwhile = _Meanwhile(root, {p for p, _ in files}, head.sha)
