@@ -214,3 +214,26 @@ def test_a_commit_in_a_linked_worktree_feeds_the_shared_store(new_repo, tmp_path
         assert git(wt, "rev-parse", "HEAD") in st.ingested()
     assert _port(wt) == "5555"
     assert _port(repo) == "8080"
+
+
+def test_the_shim_leaves_the_work_to_a_daemon_that_holds_its_lock(new_repo, tmp_path):
+    from repomem.integrations import daemon
+
+    repo = new_repo()
+    store = _init(repo)
+    assert worker.wait_idle(store, timeout=60)
+    spy, spy_log = _spy_python(tmp_path)
+    hooks.install(repo, python=str(spy))
+    env = dict(os.environ, GIT_INDEX_FILE=".git/index")
+    fd = daemon.acquire(store)  # this process stands for the daemon: it holds the lock
+    try:
+        daemon.announce(fd)
+        subprocess.run([".git/hooks/post-commit"], cwd=repo, env=env, check=True)
+        time.sleep(1.0)  # the worker would have been started in the background by now
+        assert not spy_log.exists()
+        assert (store / "pending").read_text().splitlines()[-1] == str(repo)
+        # a file naming a live process that does not have the lock open there: no daemon
+        (store / "daemon.lock").write_text(f"{os.getpid()} {fd + 1000}\n")
+        _run_hook(repo, os.environ, spy_log, 1)
+    finally:
+        daemon.release(fd)

@@ -65,11 +65,15 @@ esac
 # One line per request: the work tree it came from (worktrees share the store, each has a view).
 printf '%s\n' "$PWD" >> "$STORE/pending" 2>/dev/null
 # A running daemon watches the marker: no process is started.  Its liveness is the flock it
-# holds on daemon.lock (which names it), read from /proc/locks (Linux; else the worker checks).
-if read -r dpid 2>/dev/null < "$STORE/daemon.lock" && [ -r /proc/locks ]; then
-    while read -r _ kind _ mode pid _; do
-        [ "$kind $mode $pid" = "FLOCK WRITE $dpid" ] && exit $rc
-    done < /proc/locks
+# holds on daemon.lock, which names its pid and the lock's fd: that pid still has the file open
+# there (Linux; else the worker checks).  An older daemon names no fd: /proc/locks is read.
+if read -r dpid dfd 2>/dev/null < "$STORE/daemon.lock"; then
+    [ -n "$dfd" ] && [ "/proc/$dpid/fd/$dfd" -ef "$STORE/daemon.lock" ] && exit $rc
+    if [ -z "$dfd" ] && [ -r /proc/locks ]; then
+        while read -r _ kind _ mode pid _; do
+            [ "$kind $mode $pid" = "FLOCK WRITE $dpid" ] && exit $rc
+        done < /proc/locks
+    fi
 fi
 # A running worker re-checks the pending marker before it exits: no new process is needed.
 read -r pid 2>/dev/null < "$STORE/worker.pid" && kill -0 "$pid" 2>/dev/null && exit $rc
