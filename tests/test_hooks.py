@@ -4,6 +4,7 @@ keeps the index fresh through commits made by real git subprocesses."""
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -121,7 +122,7 @@ def test_shim_is_small_posix_sh(new_repo):
     repo = new_repo()
     hooks.install(repo)
     text = (repo / ".git" / "hooks" / "post-merge").read_text()
-    assert len(text.splitlines()) < 60
+    assert len(text.splitlines()) < 90
     assert sys.executable in text
     subprocess.run(["sh", "-n", str(repo / ".git" / "hooks" / "post-merge")], check=True)
 
@@ -152,3 +153,87 @@ def test_falls_back_to_repomem_on_path(new_repo, tmp_path):
     assert worker.wait_idle(store, timeout=60)
     assert _port(repo) == "4444"
     assert "is gone: falls back to 'repomem' on PATH" in cli("hooks", "status", "--repo", repo)[1]
+
+
+def _logging_git(tmp_path):
+    """A `git` first on PATH that logs each call, then runs the real one."""
+    real = shutil.which("git")
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    log = tmp_path / "git-calls.log"
+    stub = bindir / "git"
+    stub.write_text(f'#!/bin/sh\necho "$*" >> "{log}"\nexec "{real}" "$@"\n')
+    stub.chmod(0o755)
+    return bindir, log
+
+
+def _run_hook(repo, env, spy_log, n):
+    """The post-commit shim run as git runs it (from the top of the work tree, by the path
+    git names it with); returns once the spy interpreter logged its Nth request."""
+    subprocess.run([".git/hooks/post-commit"], cwd=repo, check=True,
+                   env=dict(env, GIT_INDEX_FILE=".git/index"))
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not (
+            spy_log.exists() and len(spy_log.read_text().split()) >= n):
+        time.sleep(0.02)
+    assert len(spy_log.read_text().split()) == n
+
+
+def test_the_shim_finds_the_store_without_a_git_process(new_repo, tmp_path):
+    repo = new_repo()
+    store = _init(repo)
+    assert worker.wait_idle(store, timeout=60)
+    spy, spy_log = _spy_python(tmp_path)
+    hooks.install(repo, python=str(spy))
+    bindir, calls = _logging_git(tmp_path)
+    env = dict(os.environ, PATH=f"{bindir}:/usr/bin:/bin")
+    _run_hook(repo, env, spy_log, 1)
+    assert not calls.exists()  # no git process on git's path
+    assert (store / "pending").read_text().splitlines()[-1] == str(repo)
+    # a store named in the config is read from git itself
+    git(repo, "config", "repomem.store", str(store))
+    _run_hook(repo, env, spy_log, 2)
+    assert calls.read_text().splitlines() == ["config --get repomem.store"]
+    # so is one that `git -c` may set
+    git(repo, "config", "--unset", "repomem.store")
+    calls.unlink()
+    _run_hook(repo, dict(env, GIT_CONFIG_PARAMETERS="'user.x'='1'"), spy_log, 3)
+    assert calls.read_text().splitlines() == ["config --get repomem.store"]
+
+
+def test_a_commit_in_a_linked_worktree_feeds_the_shared_store(new_repo, tmp_path):
+    repo = new_repo()
+    store = _init(repo)
+    assert worker.wait_idle(store, timeout=60)
+    wt = tmp_path / "wt"
+    git(repo, "worktree", "add", "-q", "-b", "side", str(wt))
+    commit(wt, "2026-01-02T10:00:00+00:00", "in the worktree", {"app.py": "PORT = 5555\n"})
+    assert worker.wait_idle(store, timeout=60)
+    with Repo.open(wt).store.reader() as st:
+        assert st.path == store
+        assert git(wt, "rev-parse", "HEAD") in st.ingested()
+    assert _port(wt) == "5555"
+    assert _port(repo) == "8080"
+
+
+def test_the_shim_leaves_the_work_to_a_daemon_that_holds_its_lock(new_repo, tmp_path):
+    from repomem.integrations import daemon
+
+    repo = new_repo()
+    store = _init(repo)
+    assert worker.wait_idle(store, timeout=60)
+    spy, spy_log = _spy_python(tmp_path)
+    hooks.install(repo, python=str(spy))
+    env = dict(os.environ, GIT_INDEX_FILE=".git/index")
+    fd = daemon.acquire(store)  # this process stands for the daemon: it holds the lock
+    try:
+        daemon.announce(fd)
+        subprocess.run([".git/hooks/post-commit"], cwd=repo, env=env, check=True)
+        time.sleep(1.0)  # the worker would have been started in the background by now
+        assert not spy_log.exists()
+        assert (store / "pending").read_text().splitlines()[-1] == str(repo)
+        # a file naming a live process that does not have the lock open there: no daemon
+        (store / "daemon.lock").write_text(f"{os.getpid()} {fd + 1000}\n")
+        _run_hook(repo, os.environ, spy_log, 1)
+    finally:
+        daemon.release(fd)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import math
 from typing import Callable, Protocol
 
 from repomem.core.tokens import tokens
@@ -44,22 +43,67 @@ class Embedder(Protocol):
     def embed(self, texts: list[str]) -> list[list[float]]: ...
 
 
+@functools.lru_cache(maxsize=1 << 17)
+def _token_columns(tok: str) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    """``_token_terms`` as two columns (buckets, weights), for ``HashEmbedder.embed``."""
+    terms = _token_terms(tok)
+    return tuple(i for i, _ in terms), tuple(s for _, s in terms)
+
+
 class HashEmbedder:
     name = f"hash-v1-{DIM}"
 
     def embed_one(self, text: str) -> list[float]:
-        vec = [0.0] * DIM
-        for tok in tokens(text):
-            for i, s in _token_terms(tok):
-                vec[i] += s
-        norm = math.sqrt(sum(x * x for x in vec))
-        if norm == 0:
-            vec[0] = 1.0  # Chroma rejects an all-zero vector under cosine distance
-            return vec
-        return [x / norm for x in vec]
+        return self.embed([text])[0]
 
     def embed(self, texts: list[str]) -> list[list[float]]:
-        return [self.embed_one(t) for t in texts]
+        return self._rows(texts).tolist()
+
+    def matrix(self, texts: list[str]):
+        """``embed`` as a float32 numpy array (one row a text), without a million floats in
+        Python lists in between."""
+        import numpy as np
+
+        return self._rows(texts).astype(np.float32)
+
+    def _rows(self, texts: list[str]):
+        """Each text's terms summed into its row by one ``bincount`` over all of them (in the
+        order they come, as a loop adding them one by one would: the same sums), then each row
+        scaled to unit length.  A tree's thousands of facts take a fraction of a Python loop's
+        time."""
+        import numpy as np
+
+        buckets: list[int] = []
+        weights: list[float] = []
+        counts = []
+        for text in texts:
+            n = len(buckets)
+            for tok in tokens(text):
+                b, w = _token_columns(tok)
+                buckets += b
+                weights += w
+            counts.append(len(buckets) - n)
+        where = np.repeat(np.arange(len(texts), dtype=np.int64) * DIM, counts) + \
+            np.asarray(buckets, dtype=np.int64)
+        m = np.bincount(where, weights=np.asarray(weights, dtype=np.float64),
+                        minlength=len(texts) * DIM)
+        m = m.reshape(len(texts), DIM)
+        norm = np.sqrt(np.einsum("ij,ij->i", m, m))
+        empty = norm == 0
+        m[empty, 0] = 1.0  # Chroma rejects an all-zero vector under cosine distance
+        norm[empty] = 1.0
+        return m / norm[:, None]
+
+
+def embed_matrix(emb: Embedder, texts: list[str]):
+    """TEXTS embedded as a float32 numpy array (one row a text), by ``matrix`` when the
+    embedder has one (the hash embedder: no Python lists of a million floats in between)."""
+    import numpy as np
+
+    direct = getattr(emb, "matrix", None)
+    got = direct(texts) if direct is not None else emb.embed(texts)
+    return np.asarray(got, dtype=np.float32).reshape(len(texts), -1) if texts else \
+        np.zeros((0, 1), dtype=np.float32)
 
 
 # -- the registry: embedders by name ---------------------------------------------------------------

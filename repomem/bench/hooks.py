@@ -40,6 +40,30 @@ def _time_commits(repo: Path, n: int, start: int, wait=None) -> list[float]:
     return out
 
 
+def _cpu_ticks(pid: int) -> int | None:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return int(fields[11]) + int(fields[12])  # utime + stime
+
+
+def _quiet(pid: int | None, timeout: float = 10.0) -> None:
+    """Wait until process PID used no CPU for 0.1 s (the daemon has handled its last batch:
+    its overlay refresh runs after the snapshot is written), so that the next timed commit
+    does not share the CPU with the work of the one before.  No-op where /proc is absent."""
+    if pid is None:
+        return
+    deadline = time.monotonic() + timeout
+    last = _cpu_ticks(pid)
+    while last is not None and time.monotonic() < deadline:
+        time.sleep(0.1)
+        now = _cpu_ticks(pid)
+        if now == last:
+            return
+        last = now
+
+
 def _summary(ms: list[float]) -> dict:
     s = sorted(ms)
     return {"median_ms": round(statistics.median(s), 1),
@@ -65,13 +89,14 @@ def measure(n: int = 20, wait_worker: bool = True, daemon: bool = False) -> dict
         r = Repo.open(repo)
         store = r.store.path
 
-        def indexed() -> None:  # the daemon wrote the snapshot of HEAD
+        def indexed() -> None:  # the daemon wrote the snapshot of HEAD, and is done
             head = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"],
                                   capture_output=True, text=True).stdout.strip()
             deadline = time.monotonic() + 30
             while viewcache.state(r.store).get("head") != head and time.monotonic() < deadline:
                 time.sleep(0.02)
             worker.wait_idle(store, timeout=30)
+            _quiet(daemons.running(store))
 
         if daemon:
             ingest(r, all_history=True, progress=False)

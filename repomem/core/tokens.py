@@ -70,6 +70,7 @@ def uncamel(name: str, sep: str = "_") -> str:
     return _CAMEL.sub(sep, name)
 
 
+@functools.lru_cache(maxsize=1 << 17)  # a tree's fact texts repeat their identifiers
 def norm_ident(word: str) -> str:
     """One spelling of an identifier: lower case, runs of - _ . as one underscore (PEP 503-like,
     so typing-extensions, typing_extensions and typing.extensions meet), edges trimmed."""
@@ -103,6 +104,7 @@ def _stem_synonyms() -> dict[str, str]:
 _LEXICAL_SYNONYMS = {"mani": "count", "linter": "lint", "formatt": "format"}
 
 
+@functools.lru_cache(maxsize=1 << 17)  # ~25 words a fact, most of them seen before
 def stem_word(word: str) -> str:
     """A plain word's Snowball stem, inflections of a synonym included ("listened" is "port")."""
     if not word.isalpha():
@@ -125,14 +127,19 @@ def lexical_tokens(text: str) -> tuple[str, ...]:
     normalised (norm_ident).  The stem makes "tries" meet tryRender and "initializes"
     initialize, which the embedder's light suffix stripping cannot ("tri" is not "try"); the
     embedder keeps its own words, so that stored embeddings keep their meaning."""
-    out = []
-    for raw in _SPLIT.findall(text):
-        w = _word(raw)
-        if w:
-            out.append(stem_word(w))
-    for raw in _IDENT.findall(text):
-        if len(_SPLIT.findall(raw)) > 1:
-            whole = norm_ident(raw)
-            if whole:
-                out.append(whole)
+    out = [w for raw in _SPLIT.findall(text) if (w := _lexical_word(raw))]
+    out += [w for raw in _IDENT.findall(text) if (w := _whole_ident(raw))]
     return tuple(out)
+
+
+@functools.lru_cache(maxsize=1 << 17)
+def _lexical_word(raw: str) -> str:
+    """A split word's lexical token; "" for a stop word."""
+    w = _word(raw)
+    return stem_word(w) if w else ""
+
+
+@functools.lru_cache(maxsize=1 << 17)
+def _whole_ident(raw: str) -> str:
+    """An identifier the words split, as one token (norm_ident); "" when it is one word."""
+    return norm_ident(raw) if len(_SPLIT.findall(raw)) > 1 else ""

@@ -114,8 +114,10 @@ def acquire(store: Path) -> int:
 
 
 def announce(fd: int) -> None:
-    """Write our pid into the held lock file: from now on ``running`` (and ``start``) see us."""
-    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    """Write our pid into the held lock file: from now on ``running`` (and ``start``) see us.
+    The lock's fd number follows it, so the hook shim can check that this pid still has the
+    file open (``/proc/PID/fd/FD``) with one stat, not a byte-by-byte read of /proc/locks."""
+    os.pwrite(fd, f"{os.getpid()} {fd}\n".encode(), 0)
 
 
 def release(fd: int) -> None:

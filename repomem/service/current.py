@@ -14,6 +14,7 @@ commit it was born in; until then the view is this ledger, ``applied = ["tree:<H
 from __future__ import annotations
 
 import logging
+import threading
 import time
 
 from repomem.adapters import git
@@ -26,30 +27,49 @@ log = logging.getLogger("repomem")
 PARALLEL_FILES = 150  # fewer files are mined in this process: starting workers costs more
 
 
-def mine_tree(root, head: git.CommitInfo, workers: int = 1, progress=None) -> CommitRecord:
-    """One record holding the facts of every file of HEAD's tree (each file mined once)."""
-    files = [(p, b) for p, b in git.tree_files(root, head.sha) if wants(p)]
+def tree_files(root, sha: str) -> list[tuple[str, str]]:
+    """(path, blob) of the files of commit SHA's tree that a miner reads."""
+    return [(p, b) for p, b in git.tree_files(root, sha) if wants(p)]
+
+
+def start_pool(root, files: int, workers: int):
+    """The mining workers for a tree of FILES files, started now (they take ~0.3 s to start,
+    seconds on a loaded machine: the caller lists the history meanwhile); None when this
+    process mines alone."""
+    if workers > 1 and files >= PARALLEL_FILES:
+        return worker_pool(root, workers, start=True)
+    return None
+
+
+def mine_tree(root, head: git.CommitInfo, workers: int = 1, progress=None, pool=None,
+              files: list[tuple[str, str]] | None = None) -> CommitRecord:
+    """One record holding the facts of every file of HEAD's tree (each file mined once).
+    POOL: WORKERS workers started by ``start_pool`` (shut down here); FILES: ``tree_files`` of
+    HEAD."""
+    files = tree_files(root, head.sha) if files is None else files
     info = git.CommitInfo(head.sha, None, head.ct)
     changes = [git.Change(p, None, b) for p, b in files]
     rec = CommitRecord(tree_name(head.sha), None, head.ct)
-    if workers > 1 and len(changes) >= PARALLEL_FILES:
+    if pool is None and workers > 1 and len(changes) >= PARALLEL_FILES:
+        pool = worker_pool(root, workers)
+    if pool is not None:
         sizes = git.blob_sizes(root, [b for _, b in files])
         # the largest first, dealt round-robin: chunks of about equal work
         order = sorted(changes, key=lambda ch: -sizes.get(ch.new_blob or "", 0))
-        chunks = [sorted(order[i::workers * 4], key=lambda ch: ch.path)
-                  for i in range(workers * 4)]
-        pool = worker_pool(root, workers)
+        chunks = [c for c in (sorted(order[i::workers * 4], key=lambda ch: ch.path)
+                              for i in range(workers * 4)) if c]
         try:
-            futures = [pool.submit(mine_batch, [info], {head.sha: chunk})
-                       for chunk in chunks if chunk]
-            for fut, chunk in zip(futures, [c for c in chunks if c]):
+            futures = [pool.submit(mine_batch, [info], {head.sha: chunk}) for chunk in chunks]
+            for fut, chunk in zip(futures, chunks):
                 part = fut.result()[0]
                 rec.files.update(part.files)
                 rec.skipped += part.skipped
                 if progress is not None:
                     progress.advance(len(chunk))
-        finally:
+        except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True)  # idle workers exit at once; reaped, their CPU time is ours
     else:
         with CommitMiner(root) as miner:
             miner.prefetch([info], {head.sha: changes})
@@ -63,14 +83,52 @@ def mine_tree(root, head: git.CommitInfo, workers: int = 1, progress=None) -> Co
     return rec
 
 
+class _Meanwhile(threading.Thread):
+    """What the tree's ledger needs besides the mined facts, done while the workers mine: the
+    last commit that touched each file (one ``git log`` read), and the imports the snapshot
+    needs next (bm25s, the stemmer: ~0.2 s this process would otherwise spend after mining)."""
+
+    def __init__(self, root, paths: set[str], head: str):
+        super().__init__(daemon=True)
+        self.root, self.paths, self.head = root, paths, head
+        self.touched: dict[str, str] = {}
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self.touched = git.last_touches(self.root, self.paths, self.head)
+            import bm25s  # noqa: F401
+
+            from repomem.core.tokens import stem_word
+            stem_word("warming")
+        except BaseException as e:  # re-raised by the caller, in its own thread
+            self.error = e
+
+    def result(self) -> dict[str, str]:
+        self.join()
+        if self.error is not None:
+            raise self.error
+        return self.touched
+
+
 def tree_ledger(root, chain: list[git.CommitInfo], workers: int = 1,
-                progress=None) -> Ledger:
+                progress=None, pool=None) -> Ledger:
     """The ledger of HEAD's tree (chain: HEAD's first-parent history, oldest first), each
-    version dated by the last commit that touched its file."""
+    version dated by the last commit that touched its file.  POOL: see ``mine_tree``."""
     head = chain[-1]
-    rec = mine_tree(root, head, workers, progress)
+    try:
+        files = tree_files(root, head.sha)
+    except BaseException:
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    # every mined path, not only those with facts: the same commit for each path, and the read
+    # is over before the mining is
+    meanwhile = _Meanwhile(root, {p for p, _ in files}, head.sha)
+    meanwhile.start()
+    rec = mine_tree(root, head, workers, progress, pool, files)
+    touched = meanwhile.result()
     eff = git.effective_times(chain)
-    touched = git.last_touches(root, set(rec.files), head.sha)
     ledger = Ledger()
     ledger.apply(rec, eff[head.sha], int(time.time()))
     for v in ledger.versions:

@@ -158,20 +158,26 @@ def tree_first(r: Repo, prog: Progress = OFF) -> dict:
     """Make HEAD's tree answerable now: mine each of its files once, fold them as one record
     dated file by file (service/current.py) and write that view; the history is left to
     ``index_history``.  Returns the view's stats."""
-    from repomem.miners import wants
-
     with r.store.writer():
-        emb = _embedder(r, True)
-        check_miners_version(r)
-        chain = git.first_parent_chain(r.root)
-        if not chain:
+        sha = git.head(r.root)
+        if sha is None:
             raise RepomemError("the repository has no commits yet",
                                hint="commit something first, then run 'repomem init' again")
-        storepath.record_identity(r.store.path, chain[0].sha)
+        files = len(current.tree_files(r.root, sha))
+        workers = _workers(files * 4)
+        pool = current.start_pool(r.root, files, workers)  # they start while the rest is read
+        try:
+            emb = _embedder(r, True)
+            check_miners_version(r)
+            chain = git.first_parent_chain(r.root, sha)
+            storepath.record_identity(r.store.path, chain[0].sha)
+        except BaseException:
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+            raise
         head = chain[-1]
-        files = sum(1 for p, _ in git.tree_files(r.root, head.sha) if wants(p))
         with prog.phase("current tree", total=files, unit="files") as task:
-            ledger = current.tree_ledger(r.root, chain, _workers(files * 4), task)
+            ledger = current.tree_ledger(r.root, chain, workers, task, pool)
         r.store.set_meta("tree", {"head": head.sha})
         with prog.phase("current view", total=len(ledger.versions), unit="facts") as task:
             stats = tree_snapshot(r, ledger, emb)  # Chroma's view: the backfill's first step

@@ -10,6 +10,7 @@ the cold-ask budget).  As-of questions build it for the versions valid then.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 
@@ -142,9 +143,21 @@ _NUMERIC_FIELDS = {"value", "purpose", "text"}  # where a bare number means some
 
 
 def doc_tokens(row: dict) -> list[str]:
+    return field_tokens(fields(row))
+
+
+def field_tokens(by_field: dict[str, str]) -> list[str]:
+    out: list[str] = []
+    for f, text in by_field.items():
+        out += _field_tokens(f, text)
+    return out
+
+
+@functools.lru_cache(maxsize=1 << 16)  # a file's facts share their path, a key's words repeat
+def _field_tokens(field: str, text: str) -> tuple[str, ...]:
     # "urllib3" is indexed whole and as "urllib" + "3"; a bare "3" in a name is noise.
-    return [f"{f}:{t}" for f, text in fields(row).items() for t in lexical_tokens(text)
-            if f in _NUMERIC_FIELDS or not t.isdigit()]
+    return tuple(f"{field}:{t}" for t in lexical_tokens(text)
+                 if field in _NUMERIC_FIELDS or not t.isdigit())
 
 
 class Lexical:
@@ -174,9 +187,11 @@ class Lexical:
         known = known or {}
         docs, seen = [], {}
         for r in rows:
-            digest = short_hash(TOKENIZER, *fields(r).values())
+            by_field = fields(r)
+            digest = short_hash(TOKENIZER, *by_field.values())
             cached = known.get(digest)
-            toks = cached.split(" ") if cached is not None else (doc_tokens(r) or ["name:"])
+            toks = cached.split(" ") if cached is not None else \
+                (field_tokens(by_field) or ["name:"])
             seen[digest] = " ".join(toks)
             docs.append(toks)
         bm = bm25s.BM25(**BM25)

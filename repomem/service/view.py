@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 
 from repomem.adapters import git
-from repomem.adapters.embed import get_embedder
+from repomem.adapters.embed import embed_matrix, get_embedder
 from repomem.core.crashpoint import crashpoint
 from repomem.core.errors import RepomemError
 from repomem.core.ledger import Ledger, fold
@@ -200,8 +200,6 @@ def tree_snapshot(r: Repo, ledger: Ledger, emb) -> dict:
     state and write the current-view snapshot from it, for the view id ``_target`` gives while
     the history is indexed.  The Chroma view is written by the next writer (the backfill's
     first step, or a reader's ``ensure_view``), from this fold state.  Under the writer lock."""
-    import numpy as np
-
     applied, eff, vid, missing, head = _target(r)
     if applied != ledger.applied:
         raise RepomemError("HEAD moved while its tree was indexed",
@@ -209,12 +207,13 @@ def tree_snapshot(r: Repo, ledger: Ledger, emb) -> dict:
     extra = summaries.digest(r.store.path)
     _save_fold(r, ledger, extra)
     versions = summaries.apply(r.store.path, list(ledger.open.values()))
+    docs = [version_document(v) for v in versions]
     rows = []
-    for v in versions:
+    for v, doc in zip(versions, docs):
         meta = version_meta(v)
-        meta["doc_hash"] = short_hash(version_document(v))
+        meta["doc_hash"] = short_hash(doc)
         rows.append(version_row(v.id, meta))
-    vectors = np.asarray(emb.embed([version_document(v) for v in versions]), dtype=np.float32)
+    vectors = embed_matrix(emb, docs)
     state = {"id": vid, "complete": True, "head": head, "head_time": eff.get(head or ""),
              "embedder": emb.name, "missing": missing}
     viewcache.write(r.store, state, rows, vectors)
