@@ -42,23 +42,23 @@ from repomem.miners._pysource import (
 from repomem.miners._pyurls import UrlConf
 from repomem.miners._pyvalues import fold, setting_value
 from repomem.miners._text import body_attrs
-from repomem.miners.lang import LANGS, load, query_source
+from repomem.miners.lang import LANGS, load, parse, query_source
 from repomem.miners.lang.purpose import describe
 
 ROUTE_VERBS = {"get", "post", "put", "delete", "patch", "head", "options", "websocket", "route", "api_route"}
 ROUTE_PURPOSE_SUFFIX = " (HTTP endpoint / API route / URL path)"
 MAX_CLASS_TOKENS = 600  # enough to recognise a class; keeps rename matching cheap
 PYTHON = LANGS["python"]
-_QUERIES: dict[str, object] = {}  # the other queries/python-*.scm, compiled on first use
+_QUERIES: dict[tuple[str, ...], object] = {}  # compiled on first use, by the query files joined
 
 
-def _query(name: str):
-    got = _QUERIES.get(name)
+def _query(*names: str):
+    got = _QUERIES.get(names)
     if got is None:
         import tree_sitter
 
         parser, _ = load(PYTHON)
-        got = _QUERIES[name] = tree_sitter.Query(parser.language, query_source(name))
+        got = _QUERIES[names] = tree_sitter.Query(parser.language, "".join(map(query_source, names)))
     return got
 
 
@@ -66,8 +66,9 @@ def _body_query():
     return _query("python-body.scm")
 
 
-# The queries of what a file configures, each run only over a file whose text may hold what it
-# finds: matching every call of every file against them costs more than these searches.
+# The queries of what a file configures, joined to the definitions' query (one pass over the
+# tree, not one per query file) only for a file whose text may hold what they find: their
+# patterns cost half a pass more on every file.
 _CONFIG_QUERIES = (("python-options.scm", re.compile(rb"@\s*(?:click\.|typer\.|cloup\.)?(?:option|argument)\s*\("
                                                      rb"|=\s*(?:typer\.)?(?:Option|Argument)\s*\(")),
                    ("python-middleware.scm", re.compile(rb"Middleware\b|add_middleware")))
@@ -90,13 +91,9 @@ def _definitions(src: _Source, root, configured: list[dict]) -> list[tuple[list,
     (CLI options, middleware) are added to CONFIGURED."""
     from tree_sitter import QueryCursor
 
-    _, query = load(PYTHON)
+    names = ("python.scm", *(name for name, mentioned in _CONFIG_QUERIES if mentioned.search(src.data)))
     found = []
-    matches = QueryCursor(query).matches(root)
-    for name, mentioned in _CONFIG_QUERIES:
-        if mentioned.search(src.data):
-            matches += QueryCursor(_query(name)).matches(root)
-    for _, caps in matches:
+    for _, caps in QueryCursor(_query(*names)).matches(root):
         if "option" in caps or "middleware" in caps:
             configured.append(caps)
             continue
@@ -519,8 +516,7 @@ def file_facts(path: str, text: str) -> list[Fact]:
     if not text.strip():
         return []
     src = _Source(text)
-    parser, _ = load(PYTHON)
-    root = parser.parse(src.data).root_node
+    root = parse(PYTHON, path, src.data).root_node
     if root.has_error:
         raise MineError(f"syntax error near line {_first_error_line(root)}")
     configured: list[dict] = []
