@@ -96,7 +96,7 @@ from repomem.miners._base import (
 #     redacted; a secret-named value that is a number, a short word or an identifier is not.
 # 19: Python value shapes: dict entries, None, calls and references as written, annotations,
 #     options, returns.
-MINERS_VERSION = 19
+MINERS_VERSION = 20
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",
            "MineError", "Miner", "all_miners", "excerpt", "mine_file", "redact_stored", "register_miner",
