@@ -5,7 +5,8 @@ function bodies state; with constants and settings (miners._pysettings), router 
 ``queries/python.scm`` finds the definitions (``@definition.function``,
 ``@definition.class``), ``queries/python-options.scm`` CLI options (``@option``: a decorator's
 or a parameter default's call) and ``python-middleware.scm`` middleware (``@middleware``) for
-miners._pyoptions, and
+miners._pyoptions, ``python-urls.scm`` a Django URLconf's bindings and route calls for
+miners._pyurls, and
 ``queries/python-body.scm`` the values
 a function's body passes to calls by name (``@argument``), binds local names to (``@local``)
 and binds local constants to (``@constant``), run per function and remembered by the
