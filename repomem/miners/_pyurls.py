@@ -51,10 +51,10 @@ def _captured(root):
     order, and every path()/re_path()/url() call by its start."""
     from tree_sitter import QueryCursor
 
-    from repomem.miners.lang.python import _query
+    from repomem.miners.lang import LANGS, query
 
     bindings, calls = [], []
-    for _, caps in QueryCursor(_query("python-urls.scm")).matches(root):
+    for _, caps in QueryCursor(query(LANGS["python"], "python-urls.scm")).matches(root):
         if "route" in caps:
             calls.append(caps["route"][0])
             continue

@@ -220,6 +220,22 @@ def _point(data: bytes, offset: int) -> tuple[int, int]:
     return data.count(b"\n", 0, offset), offset - (data.rfind(b"\n", 0, offset) + 1)
 
 
+_QUERIES: dict[tuple[str, ...], Any] = {}
+
+
+def query(lang: Lang, *names: str):
+    """The query of these query files joined (one pass over a tree finds what each finds),
+    compiled on first use for the language's grammar."""
+    key = (lang.name, *names)
+    got = _QUERIES.get(key)
+    if got is None:
+        import tree_sitter
+
+        parser, _ = load(lang)
+        got = _QUERIES[key] = tree_sitter.Query(parser.language, "".join(map(query_source, names)))
+    return got
+
+
 _INHERITS = re.compile(r"^; inherits: ([\w,]+)$", re.M)
 
 

@@ -43,24 +43,17 @@ from repomem.miners._pysource import (
 from repomem.miners._pyurls import UrlConf
 from repomem.miners._pyvalues import fold, setting_value
 from repomem.miners._text import body_attrs
-from repomem.miners.lang import LANGS, load, parse, query_source
+from repomem.miners.lang import LANGS, parse, query
 from repomem.miners.lang.purpose import describe
 
 ROUTE_VERBS = {"get", "post", "put", "delete", "patch", "head", "options", "websocket", "route", "api_route"}
 ROUTE_PURPOSE_SUFFIX = " (HTTP endpoint / API route / URL path)"
 MAX_CLASS_TOKENS = 600  # enough to recognise a class; keeps rename matching cheap
 PYTHON = LANGS["python"]
-_QUERIES: dict[tuple[str, ...], object] = {}  # compiled on first use, by the query files joined
 
 
 def _query(*names: str):
-    got = _QUERIES.get(names)
-    if got is None:
-        import tree_sitter
-
-        parser, _ = load(PYTHON)
-        got = _QUERIES[names] = tree_sitter.Query(parser.language, "".join(map(query_source, names)))
-    return got
+    return query(PYTHON, *names)
 
 
 def _body_query():
