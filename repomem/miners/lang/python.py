@@ -63,9 +63,16 @@ def _body_query():
 # The queries of what a file configures, joined to the definitions' query (one pass over the
 # tree, not one per query file) only for a file whose text may hold what they find: their
 # patterns cost half a pass more on every file.
-_CONFIG_QUERIES = (("python-options.scm", re.compile(rb"@\s*(?:click\.|typer\.|cloup\.)?(?:option|argument)\s*\("
-                                                     rb"|=\s*(?:typer\.)?(?:Option|Argument)\s*\(")),
-                   ("python-middleware.scm", re.compile(rb"Middleware\b|add_middleware")))
+_CONFIG_QUERIES = (("python-options.scm", (b"ption", b"rgument"),
+                    re.compile(rb"@\s*(?:click\.|typer\.|cloup\.)?(?:option|argument)\s*\("
+                               rb"|=\s*(?:typer\.)?(?:Option|Argument)\s*\(")),
+                   ("python-middleware.scm", (b"iddleware",), re.compile(rb"Middleware\b|add_middleware")))
+
+
+def _mentions(data: bytes, words: tuple[bytes, ...], pattern: re.Pattern[bytes]) -> bool:
+    """Whether the text may hold what a query finds: a word it needs (a substring search, far
+    cheaper than the pattern's), then the pattern."""
+    return any(w in data for w in words) and pattern.search(data) is not None
 
 
 # ----------------------------------------------------------------------------- definitions
@@ -85,7 +92,7 @@ def _definitions(src: _Source, root, configured: list[dict]) -> list[tuple[list,
     (CLI options, middleware) are added to CONFIGURED."""
     from tree_sitter import QueryCursor
 
-    names = ("python.scm", *(name for name, mentioned in _CONFIG_QUERIES if mentioned.search(src.data)))
+    names = ("python.scm", *(name for name, words, pattern in _CONFIG_QUERIES if _mentions(src.data, words, pattern)))
     found = []
     for _, caps in QueryCursor(_query(*names)).matches(root):
         if "option" in caps or "middleware" in caps:
