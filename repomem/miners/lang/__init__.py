@@ -162,9 +162,11 @@ def load(lang: Lang):
 # The last version parsed of each of the latest TREES_MAX paths, with its tree: the next version
 # of a path is parsed incrementally from it (tree-sitter reuses every subtree outside the changed
 # span), which cost a fresh parse's ~45% over click's history.  An ingest mines a path's versions
-# in commit order, so the previous version parsed is almost always the one just before.
+# in commit order, so the previous version parsed is almost always the one just before.  Bounded
+# by count and by the source bytes kept (a tree takes several times its source's size).
 _TREES: OrderedDict[tuple[str, str], tuple[bytes, Any]] = OrderedDict()
 TREES_MAX = 64
+TREES_BYTES = 4 << 20
 
 
 def parse(lang: Lang, path: str, data: bytes):
@@ -186,8 +188,9 @@ def parse(lang: Lang, path: str, data: bytes):
                   new_end_point=_point(data, len(data) - tail))
         tree = parser.parse(data, tree)
     _TREES[key] = (data, tree)
-    if len(_TREES) > TREES_MAX:
-        _TREES.popitem(last=False)
+    kept = sum(len(d) for d, _ in _TREES.values())
+    while len(_TREES) > TREES_MAX or kept > TREES_BYTES and len(_TREES) > 1:
+        kept -= len(_TREES.popitem(last=False)[1][0])
     return tree
 
 
