@@ -294,3 +294,22 @@ def test_a_key_beside_a_secret_read_is_no_secret():
            b"        \"TOKEN\": os.environ[\"FRONTEND_CACHE_CLOUDFLARE_TOKEN\"],\n    }\n")
     read = next(f for f in mine_file("site/settings/production.py", src) if dict(f.attrs).get("read"))
     assert (read.value, read.text) == ("<required>", '"TOKEN": os.environ["FRONTEND_CACHE_CLOUDFLARE_TOKEN"],')
+
+
+@pytest.mark.parametrize("text", [
+    "Log in with password Tr0ub4dor3xyzzyQ.", "xpassword Tr0ub4dor3xyzzyQ", "PASSWORD is Tr0ub4dor3xyzzyQ",
+    "the password is Tr0ub4dor3xyzzyQ. token ab12-CD34-ef56", "passwordpassword Ab12345678",
+    "café: the API key is AbCd1234EfGh5678", "pa\u017fsword Tr0ub4dor3xyzzyQ",  # re.I folds ſ onto s
+    "\u0130\u0130 Token Ab12cd34EFgh and secret Zq8#vL2pMx9!", "\u212aey api\u212aey Ab12cd34EFgh",
+])
+def test_prose_secret_found_as_the_case_blind_pattern_finds_it(text):
+    """The search by lower-cased text finds each secret the pattern finds scanning case-blind."""
+    from repomem.core import secrets
+
+    expected = []
+    for m in secrets._PROSE_SECRET.finditer(text):
+        v = m.group("v").rstrip(".!?")
+        if secrets._credential_word(v):
+            expected.append((m.start("v"), m.start("v") + len(v)))
+    assert secrets._prose_spans(text) == expected
+    assert bool(expected) != text.startswith(("xpassword", "passwordpassword"))

@@ -23,6 +23,7 @@ import dataclasses
 import functools
 import hashlib
 import re
+from collections.abc import Iterable
 
 from repomem.core.envreads import reads
 from repomem.core.model import CONFIG, CONSTANT, DOCKER, Fact
@@ -115,9 +116,29 @@ def _credential_word(v: str) -> bool:
 _PROSE_HINT = re.compile(r"pass|pwd|secret|token|api.?key")
 
 
+# Where a secret's name may start, found in the lower-cased text: the case-blind search itself
+# (re.I over an alternation tried at every offset) was 6% of mining click's history.  The letters re.I also
+# matches outside ASCII are folded first, so a name is never missed; each start is then matched
+# by the pattern itself, on the text as it is.
+_PROSE_START = re.compile(r"pass|pwd|secret|token|api")
+_FOLDED = "\u0130\u0131\u017f\u212a"  # İ ı ſ K
+_FOLD = str.maketrans(_FOLDED, "iisk")
+
+
 def _prose_spans(text: str) -> list[tuple[int, int]]:
-    out = []
-    for m in _PROSE_SECRET.finditer(text):
+    low = text.lower()
+    if not text.isascii() and any(c in text for c in _FOLDED):
+        low = text.translate(_FOLD).lower()
+    found: Iterable[re.Match[str] | None]
+    if len(low) == len(text):  # every offset kept
+        found = (_PROSE_SECRET.match(text, s.start()) for s in _PROSE_START.finditer(low))
+    else:
+        found = _PROSE_SECRET.finditer(text)
+    out, end = [], 0
+    for m in found:
+        if m is None or m.start() < end:
+            continue
+        end = m.end()
         v = m.group("v").rstrip(".!?")
         if _credential_word(v):
             out.append((m.start("v"), m.start("v") + len(v)))

@@ -14,6 +14,9 @@ route's identity in Django), else by its view as written: ``route:<path>:<name o
 value is ``ANY /search/`` (a Django view takes every method unless it says otherwise).  Every
 statement of the module that binds or extends ``urlpatterns`` counts, also under ``if
 settings.DEBUG:``; ``i18n_patterns(...)`` and ``+`` concatenations are looked into.
+
+``queries/python-urls.scm`` finds the bindings and the route calls; this module keeps the
+module-level bindings, the calls not inside another, and composes ``include()`` prefixes.
 """
 
 from __future__ import annotations
@@ -26,60 +29,51 @@ from repomem.miners._pysettings import _BLOCKS
 from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _Source, _string_value, _words
 from repomem.miners._pyvalues import _args
 
-ROUTE_CALLS = {"path", "re_path", "url"}
 NAME = "urlpatterns"
 MAX_ROUTES = 500  # one URLconf; a generated table past this states nothing anyone asks about
+MAX_BLOCKS = 8  # if/try/with blocks around a binding that counts
 
 
-def _statements(node, depth: int = 0):
-    """Module-level statements, and those inside module-level if/try/with blocks (the blocks
-    the constants miner reads too), in source order."""
-    for child in node.named_children:
-        if child.type not in _BLOCKS:
-            yield child
-        elif depth < 8:
-            yield from _statements(child, depth + 1)
+def _module_level(stmt) -> bool:
+    """A statement of the module, or inside its if/try/with blocks (the blocks the constants
+    miner reads too) at most MAX_BLOCKS deep; not one of a function's or a class's body."""
+    depth, p = 0, stmt.parent
+    while p is not None and p.type != "module":
+        if p.type not in _BLOCKS or depth == MAX_BLOCKS:
+            return False
+        depth, p = depth + 1, p.parent
+    return p is not None
 
 
-def _bound_values(root):
-    """The right-hand sides of ``urlpatterns = ...`` / ``urlpatterns += ...``, in source order."""
-    for stmt in _statements(root):
-        if stmt.type != "expression_statement" or stmt.named_child_count != 1:
+def _captured(root):
+    """(bindings, route calls) of the file, from queries/python-urls.scm: the module-level
+    ``name = value`` / ``name += value`` statements as (name, value, operator node) in source
+    order, and every path()/re_path()/url() call by its start."""
+    from tree_sitter import QueryCursor
+
+    from repomem.miners.lang import LANGS, query
+
+    bindings, calls = [], []
+    for _, caps in QueryCursor(query(LANGS["python"], "python-urls.scm")).matches(root):
+        if "route" in caps:
+            calls.append(caps["route"][0])
             continue
-        asg = stmt.named_children[0]
-        if asg.type not in ("assignment", "augmented_assignment"):
-            continue
-        left, right = asg.child_by_field_name("left"), asg.child_by_field_name("right")
-        if left is not None and right is not None and left.type == "identifier" \
-                and left.text == NAME.encode():
-            yield right
+        asg = caps["binding"][0]
+        stmt = asg.parent
+        if stmt.named_child_count == 1 and _module_level(stmt):
+            bindings.append((asg.start_byte, asg, caps["binding.name"][0], caps["binding.value"][0]))
+    bindings.sort(key=lambda b: b[0])
+    calls.sort(key=lambda c: c.start_byte)
+    return [b[1:] for b in bindings], calls
 
 
-def _bound_lists(root) -> dict[str, object]:
-    """The lists (or tuples) module-level statements bind names to: ``api_urls = [...]``."""
-    out: dict[str, object] = {}
-    for stmt in _statements(root):
-        if stmt.type != "expression_statement" or stmt.named_child_count != 1:
-            continue
-        asg = stmt.named_children[0]
-        left, right = asg.child_by_field_name("left"), asg.child_by_field_name("right")
-        if asg.type == "assignment" and left is not None and right is not None \
-                and left.type == "identifier" and right.type in ("list", "tuple"):
-            out.setdefault(left.text.decode("utf-8", "replace"), right)
-    return out
-
-
-def _calls(node):
-    """The path()/re_path()/url() calls in an expression, in source order (not inside them)."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n.type == "call":
-            f = n.child_by_field_name("function")
-            if f is not None and f.text.decode("utf-8", "replace").rsplit(".", 1)[-1] in ROUTE_CALLS:
-                yield n
-                continue
-        stack.extend(reversed(n.named_children))
+def _calls(calls: list, node):
+    """The route calls in an expression, in source order (not inside them)."""
+    end = node.start_byte
+    for call in calls:
+        if call.start_byte >= node.start_byte and call.end_byte <= node.end_byte and call.start_byte >= end:
+            yield call
+            end = call.end_byte
 
 
 def _url(pattern: str, regex: bool) -> str:
@@ -98,10 +92,14 @@ class UrlConf:
         self.rid = f"{module}:{NAME}"
         self.facts: list[Fact] = []
         self.per_key: dict[str, int] = {}
-        values = list(_bound_values(root))
+        bindings, self.calls = _captured(root)
+        values = [value for _, name, value in bindings if name.text == NAME.encode()]
         if not values:
             return
-        self.lists = _bound_lists(root)
+        self.lists: dict[str, object] = {}  # the lists (or tuples) names are bound to: api_urls = [...]
+        for asg, name, value in bindings:
+            if asg.type == "assignment" and value.type in ("list", "tuple"):
+                self.lists.setdefault(name.text.decode("utf-8", "replace"), value)
         self.routes = 0
         first = values[0]
         line = first.parent.start_point[0]
@@ -113,7 +111,7 @@ class UrlConf:
             self._calls(value, "", 0)
 
     def _calls(self, value, prefix: str, depth: int) -> None:
-        for call in _calls(value):
+        for call in _calls(self.calls, value):
             if self.routes >= MAX_ROUTES:
                 return
             self.routes += self._call(call, prefix, depth)

@@ -15,6 +15,12 @@ scoped by the pom's directory, named ``groupId:artifactId``:
   the compiler plugin's ``<release>``/``<source>``) -> ``dependency:maven:<project>:engines:java``.
 * Each ``<properties>`` entry and the project's own ``<version>`` are settings keyed by file:
   ``config:<path>:properties.<name>``, ``config:<path>:version``.
+* Each ``<modules><module>`` of an aggregator pom: ``config:<path>:modules.<module>`` (value the
+  module's folder as written).
+* A ``<profile>``'s properties, dependencies and plugins, under its ``<id>``:
+  ``config:<path>:profiles.<id>.properties.<name>``, dependency group ``profile-<id>`` (and
+  ``profile-<id>-plugin``), versions resolved from the profile's properties over the project's;
+  ``config:<path>:profiles.<id>.active`` is ``true`` for a profile active by default.
 
 Parsed by defusedxml's SAX reader (the file is untrusted input: no entity expansion, no
 external fetch), which also gives each element's line; an XML error is a MineError.
@@ -198,8 +204,36 @@ class _Pom:
         for plugin in r.path("build", "pluginManagement", "plugins", "plugin"):
             self.artifact(plugin, "managed-plugin", "Maven build plugin (managed version)",
                           "org.apache.maven.plugins")
+        for module in r.path("modules", "module"):
+            name = module.text.strip()
+            if name:
+                self.setting(f"modules.{name}", name, module, "a module (sub-project) of the Maven build")
+        for profile in r.path("profiles", "profile"):
+            self.profile(profile)
         self.java()
         return list(self.out.facts.values())
+
+    def profile(self, profile: _El) -> None:
+        pid = profile.value("id")
+        if not pid or "." in pid:  # a dotted id would read as a path of the key
+            return
+        own = [c for p in profile.path("properties") for c in p.children]
+        saved = self.props
+        self.props = {**saved, **{c.tag: c.text.strip() for c in own}}
+        try:
+            active = profile.path("activation", "activeByDefault")
+            if active and active[0].text.strip() == "true":
+                self.setting(f"profiles.{pid}.active", "true", active[0], f"Maven profile {pid} active by default")
+            for p in own:
+                self.setting(f"profiles.{pid}.properties.{p.tag}", p.text.strip(), p,
+                             f"Maven build property of profile {pid}")
+            for dep in profile.path("dependencies", "dependency"):
+                self.artifact(dep, f"profile-{pid}", f"Maven artifact (profile {pid})")
+            for plugin in profile.path("build", "plugins", "plugin"):
+                self.artifact(plugin, f"profile-{pid}-plugin", f"Maven build plugin (profile {pid})",
+                              "org.apache.maven.plugins")
+        finally:
+            self.props = saved
 
     def java(self) -> None:
         """The Java version the project compiles for: a property, else the compiler plugin's."""

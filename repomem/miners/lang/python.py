@@ -5,7 +5,8 @@ function bodies state; with constants and settings (miners._pysettings), router 
 ``queries/python.scm`` finds the definitions (``@definition.function``,
 ``@definition.class``), ``queries/python-options.scm`` CLI options (``@option``: a decorator's
 or a parameter default's call) and ``python-middleware.scm`` middleware (``@middleware``) for
-miners._pyoptions, and
+miners._pyoptions, ``python-urls.scm`` a Django URLconf's bindings and route calls for
+miners._pyurls, and
 ``queries/python-body.scm`` the values
 a function's body passes to calls by name (``@argument``), binds local names to (``@local``)
 and binds local constants to (``@constant``), run per function and remembered by the
@@ -42,35 +43,36 @@ from repomem.miners._pysource import (
 from repomem.miners._pyurls import UrlConf
 from repomem.miners._pyvalues import fold, setting_value
 from repomem.miners._text import body_attrs
-from repomem.miners.lang import LANGS, load, query_source
+from repomem.miners.lang import LANGS, parse, query
 from repomem.miners.lang.purpose import describe
 
 ROUTE_VERBS = {"get", "post", "put", "delete", "patch", "head", "options", "websocket", "route", "api_route"}
 ROUTE_PURPOSE_SUFFIX = " (HTTP endpoint / API route / URL path)"
 MAX_CLASS_TOKENS = 600  # enough to recognise a class; keeps rename matching cheap
 PYTHON = LANGS["python"]
-_QUERIES: dict[str, object] = {}  # the other queries/python-*.scm, compiled on first use
 
 
-def _query(name: str):
-    got = _QUERIES.get(name)
-    if got is None:
-        import tree_sitter
-
-        parser, _ = load(PYTHON)
-        got = _QUERIES[name] = tree_sitter.Query(parser.language, query_source(name))
-    return got
+def _query(*names: str):
+    return query(PYTHON, *names)
 
 
 def _body_query():
     return _query("python-body.scm")
 
 
-# The queries of what a file configures, each run only over a file whose text may hold what it
-# finds: matching every call of every file against them costs more than these searches.
-_CONFIG_QUERIES = (("python-options.scm", re.compile(rb"@\s*(?:click\.|typer\.|cloup\.)?(?:option|argument)\s*\("
-                                                     rb"|=\s*(?:typer\.)?(?:Option|Argument)\s*\(")),
-                   ("python-middleware.scm", re.compile(rb"Middleware\b|add_middleware")))
+# The queries of what a file configures, joined to the definitions' query (one pass over the
+# tree, not one per query file) only for a file whose text may hold what they find: their
+# patterns cost half a pass more on every file.
+_CONFIG_QUERIES = (("python-options.scm", (b"ption", b"rgument"),
+                    re.compile(rb"@\s*(?:click\.|typer\.|cloup\.)?(?:option|argument)\s*\("
+                               rb"|=\s*(?:typer\.)?(?:Option|Argument)\s*\(")),
+                   ("python-middleware.scm", (b"iddleware",), re.compile(rb"Middleware\b|add_middleware")))
+
+
+def _mentions(data: bytes, words: tuple[bytes, ...], pattern: re.Pattern[bytes]) -> bool:
+    """Whether the text may hold what a query finds: a word it needs (a substring search, far
+    cheaper than the pattern's), then the pattern."""
+    return any(w in data for w in words) and pattern.search(data) is not None
 
 
 # ----------------------------------------------------------------------------- definitions
@@ -90,13 +92,12 @@ def _definitions(src: _Source, root, configured: list[dict]) -> list[tuple[list,
     (CLI options, middleware) are added to CONFIGURED."""
     from tree_sitter import QueryCursor
 
-    _, query = load(PYTHON)
+    names = ("python.scm", *(name for name, words, pattern in _CONFIG_QUERIES if _mentions(src.data, words, pattern)))
+    cursor = QueryCursor(_query(*names))
+    if "python-middleware.scm" not in names:  # middleware is configured anywhere, even in a function
+        cursor.set_max_start_depth(_fact_depth(root))
     found = []
-    matches = QueryCursor(query).matches(root)
-    for name, mentioned in _CONFIG_QUERIES:
-        if mentioned.search(src.data):
-            matches += QueryCursor(_query(name)).matches(root)
-    for _, caps in matches:
+    for _, caps in cursor.matches(root):
         if "option" in caps or "middleware" in caps:
             configured.append(caps)
             continue
@@ -109,6 +110,19 @@ def _definitions(src: _Source, root, configured: list[dict]) -> list[tuple[list,
             found.append((d.start_byte, decorators, d, scope))
     found.sort(key=lambda f: f[0])
     return [f[1:] for f in found]
+
+
+def _fact_depth(root) -> int:
+    """How deep a definition that is a fact may lie: one below the deepest node the module
+    reaches through _OPEN nodes alone.  The query starts no match below it: its pass over every
+    node of every function body cost 3-4x this walk and the bounded pass together (the HEAD
+    trees of click, typer and uvicorn)."""
+    deepest, stack = 0, [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        stack.extend((c, depth + 1) for c in node.children if c.type in _OPEN)
+    return deepest + 1
 
 
 def _configured(src: _Source, path: str, captures: list[dict]) -> list[Fact]:
@@ -519,8 +533,7 @@ def file_facts(path: str, text: str) -> list[Fact]:
     if not text.strip():
         return []
     src = _Source(text)
-    parser, _ = load(PYTHON)
-    root = parser.parse(src.data).root_node
+    root = parse(PYTHON, path, src.data).root_node
     if root.has_error:
         raise MineError(f"syntax error near line {_first_error_line(root)}")
     configured: list[dict] = []

@@ -11,8 +11,9 @@
 * Go: ``http.HandleFunc("/x", h)`` (method from a Go 1.22 ``"GET /x"`` pattern, else ``ANY``),
   gin/echo ``r.GET``, chi ``r.Get``; ``v1 := r.Group("/v1")`` prefixes within the file.
 * axum (Rust): ``.route("/todos/{id}", patch(update).delete(remove))`` -- a route per method of
-  the chain (``get``, ``post``, ... ``any``; ``routing::get`` and ``get_service`` alike), the path
-  as written; a ``.nest("/api", ...)`` prefix is not composed.
+  the chain (``get``, ``post``, ... ``any``; ``routing::get`` and ``get_service`` alike), under
+  the ``.nest("/api", ...)`` prefixes of the same file: a router built in the nest's argument, or
+  by a function of the file the nest calls (``.nest("/api", api_routes())``, mounted once).
 * Spring: ``@RequestMapping`` on the class, ``@GetMapping``/``@PostMapping``/...,
   ``@RequestMapping(value=..., method=RequestMethod.X)`` on the method.
 
@@ -246,16 +247,53 @@ class Routes(JsRoutes):
 
     # -- axum ---------------------------------------------------------------------------------------
     def _axum(self) -> None:
+        nests = {_key(caps["nest.router"][0]): caps for caps in self.ff.matches if "nest.router" in caps}
         for caps in self.ff.matches:
             if "route.path" not in caps:
                 continue
             url = self.ff.string(caps["route.path"][0])
             if url is None or not url.startswith("/"):
                 continue
+            for prefix in self._nested(caps["route"][0], nests)[::-1] if nests else ():
+                url = join(prefix, url)
             for method, handler in _method_chain(self.ff, caps["route.args"][0]):
                 # at the .route( of a chain that may start lines above (Router::new())
                 self.emit(method, url, f"{method} {url}", (), caps["route.verb"][0], self._handler_anchor(handler),
                           self.ff.text(handler), handler)
+
+    def _nested(self, node, nests: dict) -> list[str]:
+        """The ``.nest`` prefixes a router built at NODE is mounted under, outermost first: the
+        nests whose router argument holds it, and for one built in a function of the file, the
+        one nest that mounts that function's router (``.nest("/api", api_routes())``)."""
+        prefixes: list[str] = []
+        for _ in range(8):  # nests of nests, as deep as anyone writes them
+            p = node
+            while p is not None and _key(p) not in nests and p.type != "function_item":
+                p = p.parent
+            if p is None:
+                break
+            if p.type == "function_item":
+                name = self.ff.text(p.child_by_field_name("name"))
+                by = [c for c in nests.values() if _called(self.ff, c["nest.router"][0]) == name]
+                if len(by) != 1:
+                    break
+                caps = by[0]
+            else:
+                caps = nests[_key(p)]
+            prefix = self.ff.string(caps["nest.path"][0])
+            if prefix is None:
+                break
+            prefixes.append(prefix)
+            node = caps["nest"][0]
+        return prefixes[::-1]
+
+
+def _called(ff, node) -> str | None:
+    """The name of the function a router argument calls (``api_routes()``), else None."""
+    if node.type != "call_expression":
+        return None
+    f = node.child_by_field_name("function")
+    return ff.text(f) if f is not None and f.type == "identifier" else None
 
 
 def _method_chain(ff, node) -> list[tuple[str, object]]:

@@ -26,7 +26,7 @@ from repomem.miners._base import MineError
 from repomem.miners._pysettings import MAX_LEAVES, _expression
 from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _first_error_line, _Source, _words
 from repomem.miners._text import body_attrs
-from repomem.miners.lang import Lang, load
+from repomem.miners.lang import Lang, load, parse
 from repomem.miners.lang import values as lang_values
 from repomem.miners.lang.purpose import describe, doc_text, param_names
 from repomem.miners.lang.routes import Routes
@@ -67,8 +67,8 @@ class FileFacts:
         self.lang, self.path, self.src = lang, path, _Source(text)
         from tree_sitter import QueryCursor
 
-        parser, query = load(lang)
-        self.root = parser.parse(self.src.data).root_node
+        _, query = load(lang)
+        self.root = parse(lang, path, self.src.data).root_node
         check_parse(self.root, len(self.src.data))
         self.matches: list[dict] = []
         spans: list[tuple[int, int]] = []

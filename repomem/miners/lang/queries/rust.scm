@@ -17,5 +17,11 @@
   arguments: (arguments . (string_literal) @route.path . (_) @route.args .)
   (#eq? @route.verb "route")) @route
 
+; axum: .nest("/api", api_routes()) or .nest("/api", Router::new().route(...)): a prefix
+(call_expression
+  function: (field_expression field: (field_identifier) @nest.verb)
+  arguments: (arguments . (string_literal) @nest.path . (_) @nest.router .)
+  (#eq? @nest.verb "nest")) @nest
+
 ; comments: left out of function fingerprints
 [(line_comment) (block_comment)] @comment
