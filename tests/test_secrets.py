@@ -313,3 +313,18 @@ def test_prose_secret_found_as_the_case_blind_pattern_finds_it(text):
             expected.append((m.start("v"), m.start("v") + len(v)))
     assert secrets._prose_spans(text) == expected
     assert bool(expected) != text.startswith(("xpassword", "passwordpassword"))
+
+
+def test_a_raw_string_beside_a_secret_name_keeps_its_file():
+    """A Go raw string (or a JS template literal) after a secret-shaped name is quoted, not an
+    unquoted value: redacting from its opening backtick broke the file's syntax and every fact
+    of it was skipped.  A secret in backticks is still redacted, quotes kept."""
+    go = (b'package middleware\n\nimport "testing"\n\nfunc TestBasicAuth(t *testing.T) {\n'
+          b'\ttests := []struct{ expectedAuth string }{\n'
+          b'\t\t{expectedAuth: `basic realm="Restricted"`},\n\t}\n\t_ = tests\n}\n')
+    facts = mine_file("middleware/basic_auth_test.go", go)
+    assert any(f.value == "TestBasicAuth" for f in facts), facts
+    js = b"export const apiToken = `abcDEF123456ghiJKL789`;\n"
+    (token,) = [f for f in mine_file("src/keys.js", js) if "apiToken" in f.key]
+    assert "abcDEF123456ghiJKL789" not in everywhere([token])
+    assert tok("abcDEF123456ghiJKL789") in token.value

@@ -40,10 +40,11 @@ _BOOL = {"true", "false", "yes", "no", "on", "off", "read", "write", "read-all",
 _LONG = re.compile(r"[A-Za-z0-9+/_-]{32,}={0,2}")
 # NAME = value / NAME: value / "NAME": "value".  The regex starts at a secret-ish word (cheap:
 # the engine skips positions by first character); the rest of the name is found by walking
-# back, and secret_name() decides.  A quoted value may hold spaces and escaped quotes.
+# back, and secret_name() decides.  A quoted value may hold spaces and escaped quotes; a backtick
+# quotes too (a Go raw string, a JS template literal, Markdown code).
 _ASSIGN_SRC = (
     r"""(?:pass|pwd|secret|token|cred|dsn|auth|key)[A-Za-z0-9_.-]*["']?[ \t]*(?::=|=|:)(?![=:])[ \t]*"""
-    r"""(?:(?P<q>["'])(?P<qval>(?:\\.|(?!(?P=q))[^\\\r\n])+)(?P=q)|(?P<val>[^\s"',;#(){}\[\]]+))""")
+    r"""(?:(?P<q>["'`])(?P<qval>(?:\\.|(?!(?P=q))[^\\\r\n])+)(?P=q)|(?P<val>[^\s"'`,;#(){}\[\]]+))""")
 # run on the lower-cased text (a case-insensitive regex is several times slower); the ignore-case
 # one only when lower-casing changed the length (some non-ASCII letters), so spans still agree
 _ASSIGN = re.compile(_ASSIGN_SRC)

@@ -141,6 +141,17 @@ def _encodable(f: Fact) -> Fact:
             attrs=tuple((_clean(k), _clean(v)) for k, v in f.attrs))
 
 
+def is_code(path: str) -> bool:
+    """Source of a language the miners parse: the redactor reads it as code (only quoted values
+    of secret-named assignments; an unquoted one is an expression, and replacing it, or half of a
+    raw string, would break the syntax and lose every fact of the file)."""
+    from repomem.miners.lang import EXTENSIONS
+
+    base = path.rsplit("/", 1)[-1]
+    dot = base.rfind(".")
+    return dot > 0 and (base[dot:].lower() in EXTENSIONS or base[dot:] in (".py", ".pyi"))
+
+
 def mine_file(path: str, data: bytes) -> list[Fact]:
     """All facts of one file version, secrets redacted.  Raises MineError when it can't be read."""
     from repomem.core.secrets import redact_blob, redact_fact
@@ -156,7 +167,7 @@ def mine_file(path: str, data: bytes) -> list[Fact]:
     miners = accepting(path)
     if not miners:
         return []
-    text = redact_blob(text, code=path.endswith((".py", ".pyi")))
+    text = redact_blob(text, code=is_code(path))
     facts: list[Fact] = []
     try:
         for miner in miners:
