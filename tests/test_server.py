@@ -257,8 +257,8 @@ def test_server_killed_mid_publish_then_the_next_publish_completes(chroma, clone
     assert len(recs) == 2 and all(c.get_collection(n).count() == 4 for n in recs)
 
 
-def test_publisher_killed_mid_publish_is_completed_by_the_next_run(chroma, clones, monkeypatch):
-    _, gate = chroma
+def test_publisher_killed_mid_publish_is_completed_by_the_next_run(shared_chroma, clones, monkeypatch):
+    _, gate = shared_chroma  # the publisher dies, not the server
     a, b = clones
     env = dict(REPOMEM_CRASH_AT="view:2")  # after the versions were written, before the fold
     monkeypatch.setenv("REPOMEM_CRASH_AT", env["REPOMEM_CRASH_AT"])
