@@ -125,6 +125,30 @@ def chroma(tmp_path, monkeypatch):
         server.kill()
 
 
+@pytest.fixture(scope="module")
+def _one_server(tmp_path_factory):
+    server = Server(tmp_path_factory.mktemp("shared-chroma") / "chroma-db")
+    server.start()
+    gate = Gate(server, TOKEN)
+    try:
+        yield server, gate
+    finally:
+        gate.close()
+        server.kill()
+
+
+@pytest.fixture
+def shared_chroma(_one_server, monkeypatch):
+    """One server for the module's tests that neither stop it, nor kill it through the gate, nor
+    count the collections on it (a ``chroma run`` costs ~2.5 s of CPU to start): each publishes
+    under its own repository's name (its tmp origin, or a name of its own), so none sees
+    another's collections."""
+    server, gate = _one_server
+    assert server.proc is not None and server.proc.poll() is None, "the shared server died"
+    monkeypatch.setenv("REPOMEM_CHROMA_TOKEN", TOKEN)
+    return server, gate
+
+
 def history(root: Path) -> list[str]:
     """A small real history: a constant that changes, a dependency bump, a renamed function."""
     git(root, "init", "-q", "-b", "main")
@@ -177,8 +201,8 @@ def answers(repo: Path, *server: str) -> dict:
             "then": then, "added": added, "gone": gone}
 
 
-def test_publish_in_one_clone_answer_in_another(chroma, clones):
-    _, gate = chroma
+def test_publish_in_one_clone_answer_in_another(shared_chroma, clones):
+    _, gate = shared_chroma
     a, b = clones
     out = cli_json("publish", "--repo", a, "--chroma", gate.url)
     assert (out["new"], out["commits"]) == (4, 4)
@@ -197,8 +221,8 @@ def test_publish_in_one_clone_answer_in_another(chroma, clones):
     assert cli_json("ask", "--repo", b, "which port", "--chroma", gate.url)["answer"] == "7070"
 
 
-def test_facts_through_the_server_equal_the_embedded_store(chroma, clones):
-    _, gate = chroma
+def test_facts_through_the_server_equal_the_embedded_store(shared_chroma, clones):
+    _, gate = shared_chroma
     a, b = clones
     cli("publish", "--repo", a, "--chroma", gate.url)
     cli("init", "--repo", b, "--no-hooks")
@@ -233,8 +257,8 @@ def test_server_killed_mid_publish_then_the_next_publish_completes(chroma, clone
     assert len(recs) == 2 and all(c.get_collection(n).count() == 4 for n in recs)
 
 
-def test_publisher_killed_mid_publish_is_completed_by_the_next_run(chroma, clones, monkeypatch):
-    _, gate = chroma
+def test_publisher_killed_mid_publish_is_completed_by_the_next_run(shared_chroma, clones, monkeypatch):
+    _, gate = shared_chroma  # the publisher dies, not the server
     a, b = clones
     env = dict(REPOMEM_CRASH_AT="view:2")  # after the versions were written, before the fold
     monkeypatch.setenv("REPOMEM_CRASH_AT", env["REPOMEM_CRASH_AT"])
@@ -278,8 +302,8 @@ def test_wrong_token_wrong_url_and_server_down(chroma, clones, monkeypatch):
     assert rc == 1 and "unreachable" in err and "Traceback" not in err
 
 
-def test_no_origin_needs_a_name(chroma, tmp_path):
-    _, gate = chroma
+def test_no_origin_needs_a_name(shared_chroma, tmp_path):
+    _, gate = shared_chroma
     repo = tmp_path / "solo"
     repo.mkdir()
     history(repo)
@@ -353,9 +377,9 @@ def test_the_hook_worker_on_a_feature_branch_publishes_nothing(chroma, clones, m
     assert worker.catch_up(Repo.open(a))["new"] == 1  # the default branch is published
 
 
-def test_the_mcp_server_answers_from_the_server(chroma, clones):
+def test_the_mcp_server_answers_from_the_server(shared_chroma, clones):
     pytest.importorskip("mcp.server.mcpserver")
-    _, gate = chroma
+    _, gate = shared_chroma
     a, b = clones
     cli("publish", "--repo", a, "--chroma", gate.url)
 
@@ -384,8 +408,8 @@ def _mcp_with(repo, extra, script):
     return anyio.run(main)
 
 
-def test_ask_from_a_current_snapshot_does_not_import_the_chroma_client(chroma, clones):
-    _, gate = chroma
+def test_ask_from_a_current_snapshot_does_not_import_the_chroma_client(shared_chroma, clones):
+    _, gate = shared_chroma
     a, b = clones
     cli("publish", "--repo", a, "--chroma", gate.url)
     cli("ask", "--repo", b, "which port", "--chroma", gate.url)  # writes the snapshot
@@ -397,8 +421,8 @@ def test_ask_from_a_current_snapshot_does_not_import_the_chroma_client(chroma, c
     assert "9090" in out.stdout
 
 
-def test_rebuild_on_the_server_keeps_the_ledger(chroma, clones):
-    _, gate = chroma
+def test_rebuild_on_the_server_keeps_the_ledger(shared_chroma, clones):
+    _, gate = shared_chroma
     a, b = clones
     cli("publish", "--repo", a, "--chroma", gate.url)
     before = answers(b, "--chroma", gate.url)

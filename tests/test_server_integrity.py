@@ -10,8 +10,9 @@ import shutil
 
 import chromadb
 from conftest import cli, cli_json, commit, git
-from test_server import chroma, clones  # noqa: F401  (fixtures)
+from test_server import _one_server, clones, shared_chroma  # noqa: F401  (fixtures)
 
+# The tests share one server (test_server.shared_chroma): each publishes under a name of its own.
 NAME = "team/victim"
 
 
@@ -32,15 +33,16 @@ def server_client(server):
     return chromadb.HttpClient(host="127.0.0.1", port=server.port)
 
 
-def versions_collection(server) -> str:
+def versions_collection(server, name: str) -> str:
+    stem = "rm-" + name.replace("/", "-")
     return next(c.name for c in server_client(server).list_collections()
-                if c.name.startswith("rm-team-victim") and c.name.endswith("_versions"))
+                if c.name.startswith(stem + "-") and c.name.endswith("_versions"))
 
 
-def test_another_repository_cannot_publish_over_yours(chroma, clones, tmp_path):  # noqa: F811
-    _, gate = chroma
+def test_another_repository_cannot_publish_over_yours(shared_chroma, clones, tmp_path):  # noqa: F811
+    _, gate = shared_chroma
     a, b = clones
-    srv = ["--chroma", gate.url, "--name", NAME]
+    srv = ["--chroma", gate.url, "--name", f"{NAME}-over"]
     assert cli_json("publish", "--repo", a, *srv)["new"] == 4
     other = tmp_path / "attacker"
     other.mkdir()
@@ -55,30 +57,31 @@ def test_another_repository_cannot_publish_over_yours(chroma, clones, tmp_path):
              "is not this repository's")
 
 
-def test_invalid_rows_are_named_and_publish_repairs_them(chroma, clones):  # noqa: F811
-    server, gate = chroma
+def test_invalid_rows_are_named_and_publish_repairs_them(shared_chroma, clones):  # noqa: F811
+    server, gate = shared_chroma
     a, b = clones
-    srv = ["--chroma", gate.url, "--name", NAME]
+    name = f"{NAME}-rows"
+    srv = ["--chroma", gate.url, "--name", name]
     cli("publish", "--repo", a, *srv)
-    col = server_client(server).get_collection(versions_collection(server))
+    col = server_client(server).get_collection(versions_collection(server, name))
     got = col.get(limit=5, include=["metadatas"])
     col.update(ids=got["ids"], metadatas=[dict(m, valid_from="not-a-date")
                                           for m in got["metadatas"]])
     for args in (["ask", "which port"], ["context", "which port"], ["facts"]):
         one_line(*cli(*args, "--repo", fresh(b), *srv, check=False),
-                 versions_collection(server), "invalid row", "valid_from")
+                 versions_collection(server, name), "invalid row", "valid_from")
     rc, out, err = cli("publish", "--repo", a, *srv)
     assert "repaired the published view" in out and "valid_from" in out
     assert cli_json("ask", "--repo", fresh(b), "which port", *srv)["answer"] == "9090"
     assert "repaired" not in cli("publish", "--repo", a, *srv)[1]  # once repaired, stays so
 
 
-def test_a_deleted_or_emptied_view_is_named_and_publish_repairs_it(chroma, clones):  # noqa: F811
-    server, gate = chroma
+def test_a_deleted_or_emptied_view_is_named_and_publish_repairs_it(shared_chroma, clones):  # noqa: F811
+    server, gate = shared_chroma
     a, b = clones
-    srv = ["--chroma", gate.url, "--name", NAME]
+    srv = ["--chroma", gate.url, "--name", f"{NAME}-view"]
     total = cli_json("publish", "--repo", a, *srv)["versions"]
-    name = versions_collection(server)
+    name = versions_collection(server, f"{NAME}-view")
     server_client(server).delete_collection(name)
     one_line(*cli("ask", "--repo", fresh(b), "which port", *srv, check=False), name, "missing")
     one_line(*cli("facts", "--repo", fresh(b), *srv, check=False), name, "missing")
