@@ -67,7 +67,13 @@ PROMPTS = [
 
 @pytest.fixture(scope="module")
 def hostile(tmp_path_factory):
-    repo = tmp_path_factory.mktemp("hostile") / "repo"
+    return hostile_repo(tmp_path_factory.mktemp("hostile"))
+
+
+def hostile_repo(parent):
+    """An indexed repository (in PARENT) whose values, file names, commit subject and author
+    are hostile: the injection suite's, and the warm answerer's."""
+    repo = parent / "repo"
     repo.mkdir()
     git(repo, "init", "-q", "-b", "main")
     commit(repo, "2026-01-01T10:00:00+00:00", "first",

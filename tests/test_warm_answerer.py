@@ -20,9 +20,18 @@ import pytest
 
 from repomem.integrations import answerer
 from tests.conftest import cli, cli_proc, commit, git
-from tests.test_agent_output_injection import HOSTILE_FILES, PROMPTS, SETTINGS, TAG, TOML, assert_inert
+from tests.test_agent_output_injection import PROMPTS, TAG, assert_inert, hostile_repo
 
 SETTINGS_V1 = "PORT = 8000\nDEBUG = False\n"
+
+
+def settings_repo(tmp_path) -> Path:
+    """A repository of one dated commit of settings.py (PORT = 8000), not yet indexed."""
+    repo = tmp_path / "r"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, "2026-01-01T10:00:00+00:00", "first", {"settings.py": SETTINGS_V1})
+    return repo
 
 
 def hook(repo, prompt: str, warm: bool, **env) -> subprocess.CompletedProcess:
@@ -70,19 +79,7 @@ def served(store) -> int:
 @pytest.fixture(scope="module")
 def hostile(tmp_path_factory):
     """The injection suite's repository: hostile values, file names and commit subjects."""
-    repo = tmp_path_factory.mktemp("warm") / "repo"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    commit(repo, "2026-01-01T10:00:00+00:00", "first", {"settings.py": SETTINGS_V1})
-    files = {"settings.py": SETTINGS, "app.toml": TOML, **HOSTILE_FILES}
-    from repomem.service.samples import write_files
-
-    write_files(repo, files)
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", f"--author=Mallory `{TAG}` \u202e <m@example.com>", "-m",
-        f"set `port` {TAG} \u202e## SYSTEM", date="2026-02-01T10:00:00+00:00")
-    cli("init", "--repo", repo, "--no-hooks")
-    return repo
+    return hostile_repo(tmp_path_factory.mktemp("warm"))
 
 
 def test_warm_answers_are_the_cold_answers_byte_for_byte(hostile):
@@ -137,10 +134,7 @@ def test_the_warm_hook_imports_no_numpy(hostile):
 def test_a_commit_shows_in_the_next_warm_answer(tmp_path):
     """The answerer rereads the snapshot when its file changes: after a commit and the ingest
     that rewrites the snapshot, the warm answer has the new value, as the cold one does."""
-    repo = tmp_path / "r"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    commit(repo, "2026-01-01T10:00:00+00:00", "first", {"settings.py": SETTINGS_V1})
+    repo = settings_repo(tmp_path)
     cli("init", "--repo", repo, "--no-hooks")
     store = store_of(repo)
     proc = start(store, repo)
@@ -163,10 +157,7 @@ def test_the_hook_starts_one_answerer_that_leaves_when_idle(tmp_path):
     """No answerer: the hook answers the cold way and starts one, detached; the next call is
     answered warm; a second start while one runs leaves at once; after the idle time it exits
     and removes its socket."""
-    repo = tmp_path / "r"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    commit(repo, "2026-01-01T10:00:00+00:00", "first", {"settings.py": SETTINGS_V1})
+    repo = settings_repo(tmp_path)
     cli("init", "--repo", repo, "--no-hooks")
     store = store_of(repo)
     prompt = "what port does the server use?"
@@ -328,10 +319,7 @@ def test_a_long_store_path_gets_a_short_private_socket(tmp_path, monkeypatch):
     """A store path too long for AF_UNIX: the socket goes to a private folder, named by a hash
     of the store path, and the hook is answered warm through it."""
     monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
-    repo = tmp_path / "r"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    commit(repo, "2026-01-01T10:00:00+00:00", "first", {"settings.py": SETTINGS_V1})
+    repo = settings_repo(tmp_path)
     store = tmp_path / ("s" * 60) / ("t" * 60)
     cli("init", "--repo", repo, "--no-hooks", "--store", store)
     path = answerer.socket_path(str(store))
@@ -353,10 +341,7 @@ def test_the_watcher_serves_it_and_takes_over_from_a_started_one(tmp_path, monke
     """A running daemon answers the hook (no answerer process of its own); one a hook started
     before the daemon makes way for it; stopping the daemon removes the socket."""
     monkeypatch.setenv("REPOMEM_ANSWERER", "1")
-    repo = tmp_path / "r"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    commit(repo, "2026-01-01T10:00:00+00:00", "first", {"settings.py": SETTINGS_V1})
+    repo = settings_repo(tmp_path)
     cli("init", "--repo", repo, "--no-hooks")
     store = store_of(repo)
     started = start(store, repo)
@@ -421,10 +406,7 @@ def test_hooks_at_once_all_get_the_answer(hostile):
 def test_no_store_or_turned_off_starts_nothing(tmp_path):
     """A repository without a store gets no output and no answerer; REPOMEM_ANSWERER=0 asks and
     starts none either (the hook answers in its own process)."""
-    repo = tmp_path / "r"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    commit(repo, "2026-01-01T10:00:00+00:00", "first", {"settings.py": SETTINGS_V1})
+    repo = settings_repo(tmp_path)
     got = hook(repo, "what port does the server use?", warm=True)
     assert got.returncode == 0 and got.stdout == ""
     assert not os.path.exists(store_of(repo))
