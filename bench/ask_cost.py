@@ -3,7 +3,7 @@ new process, as a shell or an agent's tool call starts one), where it goes (the 
 snapshot path, one by one), and the cost of 1 KB / 100 KB / 1 MB questions in a warm process
 (as the MCP server and the hook's daemon answer them).
 
-Usage: python benchmarks/ask_cost.py [--repo DIR] [--runs N]
+Usage: python -m bench ask-cost [--repo DIR] [--runs N]
 Without --repo it builds a small repository with a real history in a temporary folder.
 CPU is user + system seconds of the child process (os.wait4), the minimum of N runs (the
 least disturbed by other work on the machine) and the median."""

@@ -1,93 +1,204 @@
-"""Benchmark repomem: stale facts against RAG baselines, and ingestion/query performance.
+"""``python -m bench COMMAND [ARGS]``: repomem's benchmarks, run from a checkout.
 
-  repomem bench                      the full suite (all scenarios x conditions) and a
-                                     5,000-commit generated repository
-  repomem bench --quick              one scenario per family and a 400-commit repository (CI);
-                                     exits 1 if repomem answers any question with a stale value
-  repomem bench --repo PATH          also measure ingestion of a local repository
-  repomem bench --json               machine-readable results
-  repomem bench --real [PATH...]     the real-history benchmark (bench/realrepos questions over
-                                     git bundles, a folder of them, or clones; default
-                                     ../shared/realrepos): --quick, --split, --repo NAME,
-                                     --misses, --fresh
-  repomem bench --tasks [PATH...]    the task benchmark (bench/tasks prompts, repomem context
-                                     at 250 and 400 tokens): --quick, --repo NAME, --misses
+The benchmarks with a report (this module parses their arguments):
 
-Run from a clone of repomem (the scenarios live in sample_repos/scenarios/).  Repositories,
-stores and the chart are written under --out (default bench_out/).  Nothing is downloaded."""
+  stale [--quick]            the stale-fact suite against RAG baselines, and the performance run on a
+                             generated repository (--quick: the CI subset; exits 1 when repomem
+                             answers any question with a superseded value)
+  real [PATH...] [--quick]   the real-history benchmark (bench/realrepos questions over git bundles,
+                             a folder of them, or clones; default ../shared/realrepos); exits 1 on
+                             any stale top-1 answer
+  tasks [PATH...] [--quick]  the task benchmark (bench/tasks prompts, repomem context at the hook's
+                             and the CLI's budgets)
+  speed [PATH...]            ingestion speed on real histories against git log -p
+
+Every other command is a script of this folder run as its own program (``COMMAND`` with ``-`` for
+``_`` names the module: ``python -m bench hook-latency`` runs bench/hook_latency.py); its
+arguments are its own (``python -m bench COMMAND --help``, or the module's docstring).
+
+Run from the top of a checkout: ``bench`` is found there, not in the installed package, and the
+scenarios (sample_repos/scenarios/) and the truth data (bench/realrepos, bench/tasks) are read by
+path.  Repositories, stores and charts are written under --out (default bench_out/).  Nothing is
+downloaded."""
 
 from __future__ import annotations
 
+import argparse
+import ast
 import json
 import os
+import runpy
 import sys
 from pathlib import Path
 
+from repomem.core.errors import RepomemError
 from repomem.core.termsafe import echo
 
-HELP = "benchmark stale-fact errors against RAG baselines, and performance"
+HERE = Path(__file__).resolve().parent
+PROG = "python -m bench"
+# The scripts that measure one thing each: command -> module under bench/ (its docstring's first
+# line is the summary --help prints).  The truth generators write the committed data.
+SCRIPTS = {name.replace("_", "-"): f"bench.{name}" for name in (
+    "first_answer", "tree_vs_history", "hook_latency", "hook_overhead", "freshness",
+    "daemon_idle_cpu", "ask_cost", "concurrent_ask", "ingest_floor", "mining_cpu",
+    "kinds_before_after", "same_facts", "rename_links", "hostile_files")}
+GENERATORS = {"truth-generate": "bench.realtruth.generate", "truth-hand": "bench.realtruth.hand",
+              "truth-devprobes": "bench.realtruth.devprobes", "tasks-derive": "bench.tasks.derive",
+              "fit-ranker": "bench.fit_ranker"}
+REPORTS = {
+    "stale": "the stale-fact suite against RAG baselines, and the generated-repository performance run",
+    "real": "the real-history benchmark: questions with a known answer over real git histories",
+    "tasks": "the task benchmark: developer prompts and the context repomem gives for them",
+    "speed": "ingestion speed on real histories against git log -p",
+}
 
 
-def argparse_suppress():
-    import argparse
-
-    return argparse.SUPPRESS
-
-
-def add_arguments(p) -> None:
-    p.add_argument("--quick", action="store_true",
-                   help="the CI subset (under 2 minutes; no semantic embedder)")
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--quick", action="store_true", help="the CI subset")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--out", default="bench_out", metavar="DIR", help="work folder (default bench_out)")
-    p.add_argument("--repo", action="append", default=[], metavar="PATH",
-                   help="also measure ingestion of this local repository (repeatable); with "
-                        "--real: only the repository of this name (click, httpx, ...)")
-    p.add_argument("--commits", type=int, default=None, metavar="N",
-                   help="size of the generated repository (default 5000; 400 with --quick)")
-    p.add_argument("--conditions", default=None, metavar="LIST",
-                   help="comma-separated subset of the conditions")
-    p.add_argument("--no-perf", action="store_true", help="skip the performance benchmark")
-    p.add_argument("--no-stale", action="store_true", help="skip the stale-fact benchmark")
-    p.add_argument("--no-semantic", action="store_true",
-                   help="skip the semantic embedder even when its weights are installed")
-    p.add_argument("--chart", default=None, metavar="PNG",
-                   help="where to write the chart (default OUT/stale_error.png)")
-    p.add_argument("--real", nargs="*", default=None, metavar="PATH",
-                   help="the real-history benchmark over these bundles, bundle folders or clones "
-                        "(default ../shared/realrepos); --repo then names repositories")
-    p.add_argument("--tasks", nargs="*", default=None, metavar="PATH",
-                   help="the task benchmark over these bundles, bundle folders or clones "
-                        "(default ../shared/realrepos); --repo then names repositories")
-    p.add_argument("--speed", nargs="*", default=None, metavar="PATH",
-                   help="ingestion speed on real histories (bundles or clones; default click, "
-                        "httpx and express from ../shared/realrepos): time against git log -p, "
-                        "1 and 2 workers, peak RSS, bytes per version, a new commit, a profile")
-    p.add_argument("--no-profile", action="store_true", help="with --speed: skip the profile")
-    p.add_argument("real_paths", nargs="*", metavar="PATH", help=argparse_suppress())
-    p.add_argument("--split", choices=["train", "held-out", "all"], default="all",
-                   help="with --real: the training or the held-out repositories (default both)")
-    p.add_argument("--questions", default=None, metavar="DIR",
-                   help="with --real: the question files (default bench/realrepos)")
-    p.add_argument("--misses", action="store_true",
-                   help="with --real: list each miss (question, expected, top 3 returned)")
+
+
+def _histories(p: argparse.ArgumentParser, dest: str, what: str) -> None:
+    p.add_argument(dest, nargs="*", metavar="PATH",
+                   help=f"{what} over these git bundles, bundle folders or clones (default "
+                        "$REPOMEM_REALREPOS, else ../shared/realrepos beside the checkout)")
+
+
+def _embedder(p: argparse.ArgumentParser) -> None:
     p.add_argument("--embedder", default=None, metavar="SPEC",
-                   help="with --real or --tasks: the embedder of the stores (default hash; "
-                        "e.g. minilm-l6-v2-numpy, docs/embedders.md); each has its own cache")
-    p.add_argument("--fresh", action="store_true",
-                   help="with --real: ingest again even when a cached store matches")
+                   help="the embedder of the stores (default hash; e.g. minilm-l6-v2-numpy, "
+                        "docs/embedders.md); each has its own cache")
+    p.add_argument("--fresh", action="store_true", help="ingest again even when a cached store matches")
+
+
+def parser(command: str) -> argparse.ArgumentParser:
+    """The arguments of one report benchmark."""
+    p = argparse.ArgumentParser(prog=f"{PROG} {command}", description=REPORTS[command])
+    if command == "stale":
+        _common(p)
+        p.add_argument("--repo", action="append", default=[], metavar="PATH",
+                       help="also measure ingestion of this local repository (repeatable)")
+        p.add_argument("--commits", type=int, default=None, metavar="N",
+                       help="size of the generated repository (default 5000; 400 with --quick)")
+        p.add_argument("--conditions", default=None, metavar="LIST",
+                       help="comma-separated subset of the conditions")
+        p.add_argument("--no-perf", action="store_true", help="skip the performance benchmark")
+        p.add_argument("--no-stale", action="store_true", help="skip the stale-fact benchmark")
+        p.add_argument("--no-semantic", action="store_true",
+                       help="skip the semantic embedder even when its weights are installed")
+        p.add_argument("--chart", default=None, metavar="PNG",
+                       help="where to write the chart (default OUT/stale_error.png)")
+    elif command == "real":
+        _histories(p, "real", "the real-history benchmark")
+        _common(p)
+        p.add_argument("--repo", action="append", default=[], metavar="NAME",
+                       help="only the repository of this name (click, httpx, ...; repeatable)")
+        p.add_argument("--split", choices=["train", "held-out", "all"], default="all",
+                       help="the training or the held-out repositories (default both)")
+        p.add_argument("--questions", default=None, metavar="DIR",
+                       help="the question files (default bench/realrepos)")
+        p.add_argument("--misses", action="store_true",
+                       help="list each miss (question, expected, top 3 returned)")
+        p.add_argument("--chart", default=None, metavar="PNG",
+                       help="where to write the chart (default OUT/real_bench.png)")
+        _embedder(p)
+    elif command == "tasks":
+        _histories(p, "tasks", "the task benchmark")
+        _common(p)
+        p.add_argument("--repo", action="append", default=[], metavar="NAME",
+                       help="only the repository of this name (repeatable)")
+        p.add_argument("--misses", action="store_true", help="list each needed fact not shown")
+        _embedder(p)
+    else:
+        _histories(p, "speed", "ingestion speed (default: click, httpx and express)")
+        p.add_argument("--json", action="store_true", help="machine-readable output")
+        p.add_argument("--out", default="bench_out", metavar="DIR", help="work folder (default bench_out)")
+        p.add_argument("--no-profile", action="store_true", help="skip the profile")
+    return p
+
+
+def summary(module: str) -> str:
+    """The first line of a script's docstring, read without importing it (--help stays fast)."""
+    path = HERE.parent.joinpath(*module.split(".")).with_suffix(".py")
+    doc = ast.get_docstring(ast.parse(path.read_text())) or ""
+    first = " ".join(doc.strip().split("\n\n")[0].split())  # the first paragraph, one line
+    first = first.split(". ")[0].rstrip(".")
+    return first if len(first) <= 90 else first[:first.rfind(" ", 0, 87)] + " ..."
+
+
+def usage() -> str:
+    lines = [f"usage: {PROG} COMMAND [ARGS]", "",
+             "repomem's benchmarks, run from the top of a checkout (docs/benchmarks.md).", "",
+             "benchmarks with a report:"]
+    lines += [f"  {name:18s} {text}" for name, text in REPORTS.items()]
+    lines += ["", "measurements:"]
+    lines += [f"  {name:18s} {summary(mod)}" for name, mod in SCRIPTS.items()]
+    lines += ["", "truth data and fitted weights:"]
+    lines += [f"  {name:18s} {summary(mod)}" for name, mod in GENERATORS.items()]
+    lines += ["", f"'{PROG} COMMAND --help' shows a command's arguments."]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        sys.stdout.write(usage())
+        return 0 if argv else 2
+    command, rest = argv[0], argv[1:]
+    try:
+        if command in REPORTS:
+            args = parser(command).parse_intermixed_args(rest)
+            os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+            return {"stale": run_stale, "real": run_real, "tasks": run_tasks,
+                    "speed": run_speed}[command](args)
+        module = SCRIPTS.get(command) or GENERATORS.get(command)
+        if module is None:
+            raise RepomemError(f"no benchmark command {command!r}", hint=f"see '{PROG} --help'")
+        return run_script(command, module, rest)
+    except RepomemError as e:
+        echo(f"bench: error: {e}", file=sys.stderr)
+        if e.hint:
+            echo(f"hint: {e.hint}", file=sys.stderr)
+        return 1
+
+
+def run_script(command: str, module: str, rest: list[str]) -> int:
+    """The script as its own program would run: ``__main__``, its arguments in sys.argv."""
+    saved = sys.argv
+    sys.argv = [f"{PROG} {command}", *rest]
+    try:
+        runpy.run_module(module, run_name="__main__", alter_sys=True)
+    except SystemExit as e:
+        if e.code is None or isinstance(e.code, int):
+            return e.code or 0
+        print(e.code, file=sys.stderr)
+        return 1
+    finally:
+        sys.argv = saved
+    return 0
+
+
+def run_tasks(args) -> int:
+    from bench import taskbench
+
+    return taskbench.main(args)
 
 
 def run_real(args) -> int:
-    from repomem.bench import real, realreport
+    from bench import real, realreport
+
+    os.environ.setdefault("GIT_CONFIG_NOSYSTEM", "1")
+    os.environ.setdefault("GIT_CONFIG_GLOBAL", os.devnull)
 
     sources = [Path(p) for p in args.real] or real.default_sources()
     qdir = Path(args.questions) if args.questions else real.QUESTIONS
-    from repomem.bench import realstore
+    from bench import realstore
 
     present = [p for p in sources if p.exists()]
     if not present or not qdir.is_dir() or not realstore.discover(present):
         where = ", ".join(str(p) for p in sources) if qdir.is_dir() else str(qdir)
-        print(f"repomem bench --real: skipped, no real histories (git bundles or clones) or "
+        print(f"python -m bench real: skipped, no real histories (git bundles or clones) or "
               f"questions at {where}")
         return 0
     out = Path(args.out).resolve()
@@ -108,11 +219,10 @@ def run_real(args) -> int:
 
 
 def run_speed(args) -> int:
-    from repomem.bench import speed
+    from bench import speed
 
-    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
     if not speed.sources(args.speed):
-        print("repomem bench --speed: skipped, no real histories at ../shared/realrepos "
+        print("python -m bench speed: skipped, no real histories at ../shared/realrepos "
               "(pass bundles or clones, or set REPOMEM_REALREPOS)")
         return 0
     res = speed.run(args.speed, Path(args.out) / "speed", profile=not args.no_profile,
@@ -125,27 +235,8 @@ def run_speed(args) -> int:
     return 0
 
 
-def run(args) -> int:
-    from repomem.bench import perf, report, stale
-
-    if args.real_paths and args.real is None:
-        from repomem.core.errors import RepomemError
-
-        raise RepomemError(f"unexpected argument {args.real_paths[0]!r}",
-                           hint="paths belong to --real: repomem bench --real PATH...")
-    if args.speed is not None:
-        return run_speed(args)
-    if args.tasks is not None:
-        from repomem.bench import tasks
-
-        os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
-        return tasks.main(args)
-    if args.real is not None:
-        args.real = list(args.real) + list(args.real_paths)
-        os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
-        os.environ.setdefault("GIT_CONFIG_NOSYSTEM", "1")
-        os.environ.setdefault("GIT_CONFIG_GLOBAL", os.devnull)
-        return run_real(args)
+def run_stale(args) -> int:
+    from bench import perf, report, stale
 
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
     os.environ.setdefault("GIT_CONFIG_NOSYSTEM", "1")
@@ -157,7 +248,7 @@ def run(args) -> int:
         echo(msg, file=sys.stderr, flush=True)
 
     result: dict = {"quick": bool(args.quick)}
-    md: list[str] = ["# repomem bench" + (" --quick" if args.quick else ""), ""]
+    md: list[str] = ["# python -m bench stale" + (" --quick" if args.quick else ""), ""]
     failed = False
     if not args.no_stale:
         conds = args.conditions.split(",") if args.conditions else None
@@ -166,7 +257,7 @@ def run(args) -> int:
         md += ["## Stale-fact benchmark", "", report.stale_tables(res), ""]
         runs = [res]
         if not (args.no_semantic or args.quick):
-            from repomem.bench import minilm
+            from repomem.adapters import minilm
 
             if minilm.available():
                 log("semantic embedder found: running the in-order and many-versions "
@@ -184,7 +275,7 @@ def run(args) -> int:
         chart = report.chart(res, Path(args.chart) if args.chart else out / "stale_error.png")
         result["chart"] = chart
         md.append(f"Chart: {chart}" if chart else
-                  "Chart: not written (matplotlib missing: pip install 'repomem[bench]')")
+                  "Chart: not written (matplotlib missing: pip install -e '.[bench]')")
         md.append("")
         bad = [r for r in res["rows"] if r["system"] == "repomem" and r["stale"]]
         if bad:

@@ -2,8 +2,8 @@
 the command line), with the turns of repomem/cli/slots.py and without them
 (REPOMEM_ASK_SLOTS=0): each ask's latency (median, max) and the time until the last answered.
 
-Usage: python benchmarks/concurrent_ask.py [N] [--repo DIR]
-Without --repo it uses the small repository of benchmarks/ask_cost.py."""
+Usage: python -m bench concurrent-ask [N] [--repo DIR]
+Without --repo it uses the small repository of bench/ask_cost.py."""
 
 from __future__ import annotations
 
@@ -11,13 +11,11 @@ import argparse
 import os
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ask_cost import PY, ROOT, small_repo  # noqa: E402
+from bench.ask_cost import PY, ROOT, small_repo
 
 
 def burst(repo: Path, n: int, slots: str | None) -> tuple[list[float], float]:

@@ -1,7 +1,7 @@
 """Measure the CPU an idle 'repomem daemon' uses: start it on a small throwaway repository, let it
 settle, then read its user+system CPU time from /proc over a window (default 10 s).
 
-Usage: python benchmarks/daemon_idle_cpu.py [SECONDS]"""
+Usage: python -m bench daemon-idle-cpu [SECONDS]"""
 
 import json
 import os

@@ -1,8 +1,8 @@
 """Fit the ranking weights (repomem/service/rank_weights_fitted.json) on the TRAINING histories.
 
-Reads only the training repositories of ../shared/realrepos (repomem.bench.real.TRAINING; the
+Reads only the training repositories of ../shared/realrepos (bench.real.TRAINING; the
 held-out ones are never opened): their current-time questions (bench/realrepos) and their task
-prompts (bench/tasks), over the benchmark's cached stores (repomem.bench.realstore: the same
+prompts (bench/tasks), over the benchmark's cached stores (bench.realstore: the same
 ingest the benchmarks use).  For each question, rank.feature_table gives every fact's feature
 vector and the named tiers that order facts before the score; the judges of the benchmarks say
 which facts answer (realjudge.right, taskjudge.serves).
@@ -16,7 +16,7 @@ of the fitted ones, and writes the weights file.  Deterministic: the same stores
 files give the same file (lbfgs, no random sampling, weights rounded to 6 significant digits).
 
     .venv/bin/pip install -e '.[fit]'
-    .venv/bin/python bench/fit_ranker.py [--realrepos ../shared/realrepos] [--out FILE] [--check]
+    .venv/bin/python -m bench fit-ranker [--realrepos ../shared/realrepos] [--out FILE] [--check]
 
 --check: fit, and fail unless the file written equals the one in the repository.
 """
@@ -43,8 +43,9 @@ def _log(*a) -> None:
 
 def collect(sources: list[Path]) -> list[dict]:
     """One record per training question or prompt: the pool's features, tiers and labels."""
+    from bench import real, realjudge, realstore, taskjudge
+    from bench import taskbench as tasks
     from repomem.adapters.embed import get_embedder
-    from repomem.bench import real, realjudge, realstore, taskjudge, tasks
     from repomem.service import viewcache
     from repomem.service.query import fact_json
     from repomem.service.question import task_subject

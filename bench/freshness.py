@@ -1,7 +1,7 @@
 """Seconds from 'git commit' returning to the commit's fact being answerable, with the hooks alone
 (a detached worker per burst) and with the daemon running.  Small repository, 5 commits each.
 
-Usage: python benchmarks/freshness.py"""
+Usage: python -m bench freshness"""
 
 import json
 import statistics

@@ -14,7 +14,7 @@ Besides wall times (which, on a shared machine, include waiting for a core) it p
 seconds per hook call: of the hook's process and its git calls, plus, warm, the answerer's CPU
 for that answer.  The load average is printed at the start and at the end.
 
-Usage: python benchmarks/hook_latency.py [BUNDLE_OR_CLONE] [--prompts N] [--rounds N]
+Usage: python -m bench hook-latency [BUNDLE_OR_CLONE] [--prompts N] [--rounds N]
 (default: httpx, the training history with the most fact versions, from ../shared/realrepos)"""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from repomem.bench.speed import _clone, sources
+from bench.speed import _clone, sources
 
 EXTRA = ["is body-parser still a dependency?", "do we still depend on connect?",
          "bump qs and check the cookie dependency", "thanks, looks good", "ok, continue",

@@ -5,13 +5,13 @@ summary: the added commit time without and with the daemon, and the hook alone a
 the whole measurement follows.  The load average is printed too: on a shared machine the
 neighbours' load moves a commit's time by more than the hook does.
 
-Usage: python benchmarks/hook_overhead.py [N]"""
+Usage: python -m bench hook-overhead [N]"""
 
 import json
 import os
 import sys
 
-from repomem.bench.hooks import measure
+from bench.hooks import measure
 
 if __name__ == "__main__":
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 20

@@ -9,7 +9,7 @@ fresh subprocess so that ru_maxrss is that run's peak:
   includes Chroma itself (~150 MB before any file is read).
 
 Targets (issue 9): peak RSS of ingesting any single file <= 200 MB; a 1 MB minified JSON
-ingests in <= 5 s or is skipped.  Run: ``python benchmarks/hostile_files.py [--no-ingest]``.
+ingests in <= 5 s or is skipped.  Run: ``python -m bench hostile-files [--no-ingest]``.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ parts, with no fact built, no redaction, no fold and no record written, and comp
 their CPU time spread perfectly over the machine's cores with ``git log -p --first-parent``.
 If that is already over 10x, no implementation of that design reaches 10x on this machine.
 
-Usage: python benchmarks/ingest_floor.py [BUNDLE_OR_CLONE ...]
+Usage: python -m bench ingest-floor [BUNDLE_OR_CLONE ...]
 (default: the speed bench's, click, httpx and express from ../shared/realrepos; a bundle is
 cloned into a temporary folder; each is ingested once into a temporary store, untimed, to learn
 its fact versions)"""
@@ -73,15 +73,15 @@ def measure(src: Path, work: Path) -> dict:
 
     from tree_sitter import Language, Parser
 
-    from repomem.bench.perf import _timed_child
-    from repomem.bench.speed import _clone
+    from bench.perf import _timed_child
+    from bench.speed import _clone
 
     repo = _clone(src, work)
     store = work / f"store-{repo.name}"
     env = dict(os.environ, ANONYMIZED_TELEMETRY="False")
     subprocess.run([sys.executable, "-m", "repomem", "ingest", "--all", "-q", "--repo", str(repo),
                     "--store", str(store)], env=env, check=True)
-    # as the speed bench times it (repomem/bench/speed.py): best of 3
+    # as the speed bench times it (bench/speed.py): best of 3
     git_log = min(_timed_child(["git", "-C", str(repo), "log", "-p", "--first-parent", "--no-color",
                                 "HEAD"])[0] for _ in range(3))
     res: dict = {"repo": repo.name, "git_log_s": git_log, "parts": {}}
@@ -145,7 +145,7 @@ def measure(src: Path, work: Path) -> dict:
 
 
 def main(argv: list[str]) -> int:
-    from repomem.bench.speed import sources
+    from bench.speed import sources
 
     with tempfile.TemporaryDirectory(prefix="repomem-floor-") as tmp:
         for src in sources(argv):

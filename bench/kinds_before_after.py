@@ -6,7 +6,7 @@ For each bundle of ../shared/realrepos named, a clone in a temporary folder is i
 each; prints the current facts and all versions by kind of each side, the keys only one side
 has (the first few), and the median wall and CPU seconds of the ingests:
 
-  python benchmarks/kinds_before_after.py OLD_CODE NEW_CODE REPO... [--runs 3]
+  python -m bench kinds-before-after OLD_CODE NEW_CODE REPO... [--runs 3]
 
 Timings on a shared machine are noisy: the CPU seconds (the ingest and its workers) less so.
 """

@@ -294,10 +294,10 @@ def measure(repo: Path, work: Path, label: str, asks: int = 30, cold: int = 5,
 
 
 def hook_overhead(repo: Path, n: int = 20):
-    """Added wall time of `git commit` with repomem's hooks (repomem.bench.hooks builds its own
+    """Added wall time of `git commit` with repomem's hooks (bench.hooks builds its own
     repository; ``repo`` is unused).  A failure is reported in the table, not raised: the other
     figures of the run stay valid."""
-    from repomem.bench import hooks as bench_hooks
+    from bench import hooks as bench_hooks
     from repomem.core.errors import RepomemError
 
     try:

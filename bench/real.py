@@ -4,7 +4,7 @@ Questions live in ``bench/realrepos/<repo>.json`` (generated from git itself by
 ``bench/realtruth/generate.py``; never from repomem's output).  Each history is cloned from its
 bundle into the cache, ingested once per version of the mining code (see realstore), and every
 question is asked in-process with ``repomem.service.query.ask`` (k = 5, ``as_of`` when given), then judged
-by :mod:`repomem.bench.realjudge`.  Scores are kept per repository, per family and per group:
+by :mod:`bench.realjudge`.  Scores are kept per repository, per family and per group:
 the split is by repository (``TRAINING`` / ``HELD_OUT``, fixed by the bundles' README), and the
 two groups are always reported side by side; only the training group may be tuned on.
 """
@@ -20,11 +20,11 @@ import sys
 import time
 from pathlib import Path
 
-from repomem.bench import realjudge, realstore
+from bench import realjudge, realstore
 from repomem.core.errors import RepomemError
 
 K = 5
-ROOT = realstore.PKG.parent
+ROOT = Path(__file__).resolve().parents[1]  # the checkout: bench/ sits at its top
 QUESTIONS = ROOT / "bench" / "realrepos"
 # The split is by repository (../shared/realrepos/README.md): a rule, weight or threshold fitted
 # on a repository's questions says nothing about a repository nobody tuned on.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from repomem.bench.report import bar_chart
+from bench.report import bar_chart
 
 FAMILIES = ["dependency", "python", "settings", "constant", "route", "function", "renamed",
             "docker"]
@@ -53,7 +53,7 @@ def markdown(res: dict, misses: bool = False) -> str:
     repos = sorted(res["repos"], key=lambda n: (res["repos"][n].get("split") != "train", n))
     fams = [f for f in FAMILIES if f in res["by_family"]] + sorted(
         f for f in res["by_family"] if f not in FAMILIES and f != "ALL")
-    out = [f"# repomem bench --real{' --quick' if res['quick'] else ''}", "",
+    out = [f"# python -m bench real{' --quick' if res['quick'] else ''}", "",
            f"Embedder `{res.get('embedder', 'hash')}`; k = {res['k']}; questions from "
            "bench/realrepos (truth from git, never from "
            "repomem): generated from the histories and written by hand (hand/). The split is by "

@@ -3,7 +3,7 @@ leave unlinked: every first-parent commit is mined as ingestion mines it (Commit
 function (or method) that a commit removes while the same commit adds another is linked when
 the commit's record carries the pair, unlinked when not.
 
-  python benchmarks/rename_links.py REPO [--code DIR] [--links]
+  python -m bench rename-links REPO [--code DIR] [--links]
 
 DIR: the repomem package to measure (an export of another branch), else the installed one.
 Prints one line: linked, unlinked, and the commits that removed and added functions; with

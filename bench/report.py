@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from repomem.bench.stale import CONDITIONS, SYSTEMS
+from bench.stale import CONDITIONS, SYSTEMS
 
 TARGETS = {"ratio_to_git_log": 15, "ask_warm_p50_ms": 50, "ask_cold_p50_s": 1.5,
            "peak_rss_mb": 500}

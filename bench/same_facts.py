@@ -8,7 +8,7 @@ design and are not compared (``tx`` is off).
 A store is built when missing, by the repomem package found in CODE_DIR (for the "before"
 side: an export of main, ``git archive main | tar -x -C DIR``):
 
-  python benchmarks/same_facts.py REPO OLD_STORE NEW_STORE [--old-code DIR] [--new-code DIR]
+  python -m bench same-facts REPO OLD_STORE NEW_STORE [--old-code DIR] [--new-code DIR]
 
 Prints one line per check and a final "identical" or "DIFFERENT"; exit 1 when different.
 
@@ -18,7 +18,7 @@ blob) is mined by both packages, and every field of every fact (line, text, purp
 fingerprint included) must be equal.  The difference is printed by kind (facts only one side
 has), with a few examples; the two store paths are then unused:
 
-  python benchmarks/same_facts.py REPO - - --mined .py --old-code DIR [--new-code DIR] [--at REV]
+  python -m bench same-facts REPO - - --mined .py --old-code DIR [--new-code DIR] [--at REV]
 
 (``--at HEAD``: only the files of one commit's tree; with it the fact counts by kind of both
 sides are those of that version.)

@@ -1,4 +1,4 @@
-"""Ingestion speed on real histories: `repomem bench --speed [PATH...]`.
+"""Ingestion speed on real histories: `python -m bench speed [PATH...]`.
 
 For each repository (a git bundle, cloned into the work folder, or a clone), in one run: the time
 of ``git log -p --first-parent`` (the floor of reading every diff, best of 3), a full ingest into
@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from repomem.bench.perf import _du, _timed_child, compiled_env
+from bench.perf import _du, _timed_child, compiled_env
 from repomem.service.samples import git_env
 
 DEFAULT = ("click", "httpx", "express")
@@ -49,7 +49,7 @@ def sources(paths: list[str]) -> list[Path]:
     benchmark's folder (``$REPOMEM_REALREPOS``, else ``../shared/realrepos`` beside the project)."""
     if paths:
         return [Path(p) for p in paths]
-    from repomem.bench.real import default_sources
+    from bench.real import default_sources
 
     bases = [p for p in default_sources()] + [Path("../shared/realrepos")]
     base = next((b for b in bases if b.is_dir()), None)

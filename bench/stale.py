@@ -34,7 +34,8 @@ from repomem.service import samples
 CONDITIONS = ["in-order", "late-import", "newest-first", "re-read", "many-versions", "noise"]
 SYSTEMS = ["rag", "rag+dates", "rag+arrival", "repomem"]
 K = 5
-SUITE_PATH = samples.SAMPLES_DIR / "scenarios" / "suite.py"
+# the scenarios live in the checkout beside bench/ (sample_repos/scenarios), not in the package
+SUITE_PATH = Path(__file__).resolve().parents[1] / "sample_repos" / "scenarios" / "suite.py"
 
 
 def load_suite():

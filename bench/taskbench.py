@@ -2,14 +2,14 @@
 
 Prompts and the facts each task needs live in ``bench/tasks/<repo>.json`` (read from git, never
 from repomem's output; see that folder's README).  Each history is cloned and ingested as the
-real-history benchmark does it (:mod:`repomem.bench.realstore`: the same cache, the same
+real-history benchmark does it (:mod:`bench.realstore`: the same cache, the same
 stores), then every prompt is given to :func:`repomem.service.context.build_context` -- what
 ``repomem context`` and the Claude Code hook print -- at the hook's and the CLI's token budgets.
 
 What the context showed is judged on the store's own records: every bullet of the block names
 its provenance (``path:line``), which resolves it to the current fact it renders (the value
 decides between facts of one line).  So the judge reads structured facts while measuring exactly
-the text an agent gets.  :mod:`repomem.bench.taskjudge` says when a shown fact serves a needed
+the text an agent gets.  :mod:`bench.taskjudge` says when a shown fact serves a needed
 one, when a stale value was shown, and how a keyword grep at the same budget does.
 """
 
@@ -20,10 +20,10 @@ import re
 import time
 from pathlib import Path
 
-from repomem.bench import realstore, taskjudge
+from bench import realstore, taskjudge
 from repomem.core.errors import RepomemError
 
-ROOT = realstore.PKG.parent
+ROOT = Path(__file__).resolve().parents[1]  # the checkout: bench/ sits at its top
 TASKS = ROOT / "bench" / "tasks"
 HOOK_BUDGET = 250  # the Claude Code hook's (integrations/claude_hook)
 CLI_BUDGET = 400  # ``repomem context``'s default
@@ -180,15 +180,15 @@ def run(sources: list[Path], tdir: Path = TASKS, repos: list[str] | None = None,
 
 
 def main(args) -> int:
-    """``repomem bench --tasks [PATH...]``: the report on stdout and under --out."""
+    """``python -m bench tasks [PATH...]``: the report on stdout and under --out."""
     import sys
 
-    from repomem.bench import real, taskreport
+    from bench import real, taskreport
 
     sources = [Path(p) for p in args.tasks] or real.default_sources()
     present = [p for p in sources if p.exists()]
     if not present or not realstore.discover(present):
-        print("repomem bench --tasks: skipped, no real histories (git bundles or clones) at "
+        print("python -m bench tasks: skipped, no real histories (git bundles or clones) at "
               + ", ".join(str(p) for p in sources))
         return 0
     if not TASKS.is_dir():

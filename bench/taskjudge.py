@@ -4,7 +4,7 @@ A shown fact serves a needed one (``bench/tasks/<repo>.json``, see its README) w
 
 - its kind is one of the need's ``kinds`` and its path is the need's path;
 - its value equals the need's value once both are normalised as the question benchmark does
-  (:func:`repomem.bench.realjudge.norm`: version specs, sets, routes, quotes, booleans); a route
+  (:func:`bench.realjudge.norm`: version specs, sets, routes, quotes, booleans); a route
   also matches when the shown path is the tail of the needed one (a router's prefix left off:
   ``GET /:slug`` for ``GET /api/articles/:slug``), and its methods are only compared when the
   need names any;
@@ -32,7 +32,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from repomem.bench.realjudge import _name, identifiers, norm
+from bench.realjudge import _name, identifiers, norm
 
 NAMED = ("function", "class", "route")  # kinds whose value is the name
 # kinds whose path and value decide: a name's value is the name; a file states one Python

@@ -34,7 +34,7 @@ def markdown(res: dict, misses: bool = False) -> str:
     budgets = res["budgets"]
     b = budgets[-1]
     g = res.get("groups", {})
-    md = ["# repomem bench --tasks" + (" --quick" if res.get("quick") else ""), "",
+    md = ["# python -m bench tasks" + (" --quick" if res.get("quick") else ""), "",
           f"Embedder `{res.get('embedder', 'hash')}`. "
           f"Prompts a developer gives a coding agent; `repomem context` at {' and '.join(map(str, budgets))} "
           "tokens (the hook's and the CLI's budgets) against the facts each task needs (read from "

@@ -5,7 +5,7 @@ replaces them with the history's fold once the backfill is done.  This folds bot
 per repository, how many current facts each has and how many differ (as a user sees a fact:
 kind, subject, value, path, line).
 
-  python benchmarks/tree_vs_history.py [NAME ...]   (default: every training history)
+  python -m bench tree-vs-history [NAME ...]   (default: every training history)
 """
 
 from __future__ import annotations

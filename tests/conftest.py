@@ -125,6 +125,17 @@ def cli(*args, check=True):
     return rc, out, err
 
 
+def bench_cli(*args, check=True):
+    """``python -m bench ARGS`` (bench/cli.py) in this process, as :func:`cli` runs repomem's."""
+    from bench.cli import main
+
+    argv = [str(a) for a in args]
+    rc, out, err = _in_process(argv, main)
+    if check and rc != 0:
+        raise AssertionError(f"python -m bench {args} -> {rc}\n{out}\n{err}")
+    return rc, out, err
+
+
 def cli_proc(*args, check=True):
     """Run the real console entry point in a subprocess; returns (rc, stdout, stderr)."""
     proc = subprocess.run([sys.executable, "-m", "repomem", *map(str, args)],
@@ -148,16 +159,19 @@ def _fd_to_file(fd: int):
         os.close(saved)
 
 
-def _in_process(argv: list[str]) -> tuple[int, str, str]:
-    """``repomem.cli.main(argv)`` with the process state a real run starts from and leaves
-    behind restored: cwd, environment, signal handlers, root logging, stdio (streams in the
-    locale's encoding that fail where the real ones fail; an empty stdin), warnings shown on
-    stderr, and no chroma client or snapshot cache carried into or out of the call."""
+def _in_process(argv: list[str], main=None) -> tuple[int, str, str]:
+    """``repomem.cli.main(argv)`` (or another entry point's ``main``) with the process state a
+    real run starts from and leaves behind restored: cwd, environment, signal handlers, root
+    logging, stdio (streams in the locale's encoding that fail where the real ones fail; an empty
+    stdin), warnings shown on stderr, and no chroma client or snapshot cache carried into or out
+    of the call."""
     import traceback
     import warnings
 
-    from repomem.cli import main
     from repomem.service import viewcache
+
+    if main is None:
+        from repomem.cli import main
 
     enc = locale.getpreferredencoding(False)
     cwd, env = os.getcwd(), dict(os.environ)

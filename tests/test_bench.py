@@ -7,15 +7,15 @@ import json
 
 import pytest
 
-from repomem.bench import perf, report, stale
-from tests.conftest import cli
+from bench import perf, report, stale
+from tests.conftest import bench_cli
 
 # One scenario each from the families where time handling matters most.
 SUBSET = ["rename-users", "toml-billing-port", "dep-urllib3", "dep-gone-simplejson",
           "scoped-checkout", "set-ci-matrix", "revert-port", "move-shipping"]
 # The noise condition builds ~350 unrelated facts with their own history into every scenario
 # (~4x the cost of the others): here on three of the families (a renamed function, a setting,
-# a deleted dependency); `repomem bench --quick` in CI runs it on the quick set.
+# a deleted dependency); `python -m bench stale --quick` in CI runs it on the quick set.
 NOISE_SUBSET = ["rename-users", "toml-billing-port", "dep-gone-simplejson"]
 
 
@@ -94,8 +94,8 @@ def test_generator_and_perf_harness(tmp_path):
 
 
 def test_cli_quick_json(tmp_path):
-    rc, out, _ = cli("bench", "--quick", "--json", "--out", tmp_path, "--no-perf",
-                     "--no-semantic", "--conditions", "in-order")
+    rc, out, _ = bench_cli("stale", "--quick", "--json", "--out", tmp_path, "--no-perf",
+                           "--no-semantic", "--conditions", "in-order")
     data = json.loads(out)
     assert rc == 0
     assert data["stale"]["summary"]["in-order"]["repomem"]["stale"] == 0

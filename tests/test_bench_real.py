@@ -4,22 +4,13 @@ judge's normalisation, the runner end to end on a small real repository, the ski
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
 
-from repomem.bench import realjudge
-from tests.conftest import ROOT, cli, commit
-
-sys.path.insert(0, str(ROOT / "bench" / "realtruth"))
-
-import engine  # noqa: E402
-import extract  # noqa: E402
-import extract_docker  # noqa: E402
-import generate  # noqa: E402
-import phrasing  # noqa: E402
-import repos  # noqa: E402
-from gitread import GitRepo  # noqa: E402
+from bench import realjudge
+from bench.realtruth import engine, extract, extract_docker, generate, phrasing, repos
+from bench.realtruth.gitread import GitRepo
+from tests.conftest import ROOT, bench_cli, commit
 
 REQS = {1: 'requests>=2.20\nclick==7.0\n', 2: 'requests>=2.31,<3\n', 3: 'requests<3,>=2.31\n'}
 
@@ -98,7 +89,7 @@ def test_records_schema_split_and_ids(tiny):
 
 
 def test_split_is_by_repository_and_agrees_everywhere():
-    from repomem.bench import real
+    from bench import real
 
     # the bundles' README fixes the split; the truth scripts and the runner keep one copy each
     assert (set(phrasing.TRAINING), set(phrasing.HELD_OUT)) == (set(real.TRAINING), set(real.HELD_OUT))
@@ -176,8 +167,8 @@ def test_runner_end_to_end(tiny, tmp_path, monkeypatch):
     qdir = tmp_path / "questions"
     qdir.mkdir()
     (qdir / "tiny.json").write_text(json.dumps(recs))
-    args = ["bench", "--real", tiny, "--questions", qdir, "--out", tmp_path / "out"]
-    rc, out, err = cli(*args, "--json", check=False)
+    args = ["real", tiny, "--questions", qdir, "--out", tmp_path / "out"]
+    rc, out, err = bench_cli(*args, "--json", check=False)
     assert rc in (0, 1), err
     res = json.loads(out)
     assert res["repos"]["tiny"]["status"] == "ok" and not res["repos"]["tiny"]["cached"]
@@ -189,18 +180,18 @@ def test_runner_end_to_end(tiny, tmp_path, monkeypatch):
     assert row["got"], row
     assert (tmp_path / "out" / "real_report.md").exists()
     # the second run reuses the cached store; --split and --misses shape the report
-    # paths may also follow the other options (repomem bench --real --quick PATH)
-    rc, md, _ = cli("bench", "--real", "--questions", qdir, "--out", tmp_path / "out", tiny,
-                    "--split", "held-out", "--misses", check=False)
+    # paths may also follow the other options (python -m bench real --quick PATH)
+    rc, md, _ = bench_cli("real", "--questions", qdir, "--out", tmp_path / "out", tiny,
+                          "--split", "held-out", "--misses", check=False)
     assert "cached store" in md and "## Per family" in md and "tiny (held-out)" in md
     assert "| train n | top 1 | top 3 | as-of top 3 (n) | stale top 1 | held-out n |" in md
-    rc, md, _ = cli("bench", "--real", "--questions", qdir, "--out", tmp_path / "out", tiny,
-                    "--split", "train", check=False)
+    rc, md, _ = bench_cli("real", "--questions", qdir, "--out", tmp_path / "out", tiny,
+                          "--split", "train", check=False)
     assert rc == 0 and "tiny (held-out)" not in md  # a held-out repository has no training row
 
 
 def test_a_question_in_the_wrong_group_is_refused(tmp_path):
-    from repomem.bench import real
+    from bench import real
     from repomem.core.errors import RepomemError
 
     (tmp_path / "click.json").write_text(json.dumps([{"id": "click-x", "split": "held-out"}]))
@@ -209,20 +200,20 @@ def test_a_question_in_the_wrong_group_is_refused(tmp_path):
 
 
 def test_skip_when_no_histories(tmp_path):
-    rc, out, _ = cli("bench", "--real", tmp_path / "no-such-folder", "--out", tmp_path / "o")
+    rc, out, _ = bench_cli("real", tmp_path / "no-such-folder", "--out", tmp_path / "o")
     assert rc == 0
-    assert out.strip().startswith("repomem bench --real: skipped")
+    assert out.strip().startswith("python -m bench real: skipped")
     assert len(out.strip().splitlines()) == 1
 
 
 def test_skip_when_folder_has_no_histories(tmp_path):
     (tmp_path / "empty").mkdir()
-    rc, out, _ = cli("bench", "--real", tmp_path / "empty", "--out", tmp_path / "o")
-    assert rc == 0 and out.startswith("repomem bench --real: skipped")
+    rc, out, _ = bench_cli("real", tmp_path / "empty", "--out", tmp_path / "o")
+    assert rc == 0 and out.startswith("python -m bench real: skipped")
 
 
 def test_quick_subset_and_filters():
-    from repomem.bench import real
+    from bench import real
 
     quick = real.load_questions(real.QUESTIONS, quick=True)
     assert set(quick) == set(real.QUICK_REPOS) | set(real.QUICK_SLICES)
@@ -244,7 +235,7 @@ _BODY = '''
 
 
 def test_renames_followed_to_head(new_repo):
-    import renames
+    from bench.realtruth import renames
 
     repo = new_repo("lib")
     commit(repo, "2024-01-10T12:00:00+00:00", "a", {"lib/users.py": f"def display_name(record):{_BODY}"})
@@ -270,7 +261,7 @@ def test_renames_followed_to_head(new_repo):
 
 
 def test_file_extractors():
-    import extract_js
+    from bench.realtruth import extract_js
 
     d = extract_docker.dockerfile(
         "ARG UV=0.4\nFROM ghcr.io/astral-sh/uv:${UV} AS uv\nFROM python:3.12-slim\n"
@@ -292,7 +283,7 @@ def test_file_extractors():
 
 
 def test_jvm_go_rust_extractors():
-    import extract_more as M
+    from bench.realtruth import extract_more as M
 
     cargo = M.cargo_toml('[package]\nname = "x"\nversion = "0.4.1"\n[dependencies]\nbytes = "1"\n'
                          'tokio = { version = "1", features = ["full"] }\nloc = { path = "../l" }\n'
@@ -346,7 +337,7 @@ def test_jvm_go_rust_extractors():
 
 
 def test_python_defaults_extractors():
-    import extract_more as M
+    from bench.realtruth import extract_more as M
 
     init = M.init_defaults("Config")(
         "class Config:\n    def __init__(self, app, host: str = '127.0.0.1', port=8000, *,"
@@ -365,7 +356,7 @@ def test_python_defaults_extractors():
 
 
 def test_gin_and_spring_routes_and_doc_functions(new_repo):
-    import code_more as C
+    from bench.realtruth import code_more as C
 
     repo = new_repo("svc")
     commit(repo, "2024-01-10T12:00:00+00:00", "start", {
@@ -397,7 +388,7 @@ def test_gin_and_spring_routes_and_doc_functions(new_repo):
 
 
 def test_hand_questions_checked_with_git(tiny):
-    import hand
+    from bench.realtruth import hand
 
     g = GitRepo(tiny)
     base = {"family": "dependency", "path": "pyproject.toml", "subject": "requests",

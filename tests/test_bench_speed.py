@@ -1,8 +1,8 @@
-"""`repomem bench --speed` on a small real repository: every figure is there and consistent."""
+"""`python -m bench speed` on a small real repository: every figure is there and consistent."""
 
 from __future__ import annotations
 
-from repomem.bench import speed
+from bench import speed
 from tests.conftest import commit
 
 

@@ -9,8 +9,9 @@ import re
 
 import pytest
 
-from repomem.bench import taskjudge, tasks
-from tests.conftest import ROOT, cli, commit
+from bench import taskbench as tasks
+from bench import taskjudge
+from tests.conftest import ROOT, bench_cli, commit
 
 HELD_OUT = {"httpie", "pydantic-settings", "django-locallibrary-tutorial", "koa", "echo",
             "spring-boot-realworld-example-app"}
@@ -167,5 +168,5 @@ def test_the_runner_judges_what_context_shows_on_a_real_history(served_repo, tmp
 
 
 def test_bench_tasks_skips_without_histories(tmp_path):
-    rc, out, _ = cli("bench", "--tasks", tmp_path / "nothing", "--out", tmp_path / "o")
+    rc, out, _ = bench_cli("tasks", tmp_path / "nothing", "--out", tmp_path / "o")
     assert rc == 0 and "skipped" in out

@@ -3,14 +3,7 @@ never of a fact the caller holds out; a held-out repository is refused."""
 
 from __future__ import annotations
 
-import sys
-
-from tests.conftest import ROOT
-
-sys.path.insert(0, str(ROOT / "bench" / "realtruth"))
-
-import devprobes  # noqa: E402
-import phrasing  # noqa: E402
+from bench.realtruth import devprobes, phrasing
 
 
 def _q(question, value, split, as_of=None, dep="urllib3"):

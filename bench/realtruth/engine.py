@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from extract import NONLITERAL
-from gitread import GitRepo, day_edges, day_of
+from bench.realtruth.extract import NONLITERAL
+from bench.realtruth.gitread import GitRepo, day_edges, day_of
 
 AMBIGUOUS = "<ambiguous>"
 UNASKED = {AMBIGUOUS, NONLITERAL}  # values that are present but never asked or compared

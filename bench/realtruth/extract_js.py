@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import re
 
-from extract import first_sentence
+from bench.realtruth.extract import first_sentence
 
 
 def package_json(text: str) -> dict:

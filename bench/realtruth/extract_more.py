@@ -19,7 +19,7 @@ import re
 import tomllib
 import xml.etree.ElementTree as ET
 
-from extract import NONLITERAL, fold, scalar
+from bench.realtruth.extract import NONLITERAL, fold, scalar
 
 # ------------------------------------------------------------------------------------ manifests
 

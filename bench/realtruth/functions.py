@@ -8,27 +8,12 @@ from __future__ import annotations
 import hashlib
 import re
 
-import extract as X
-import extract_js as J
-import phrasing as P
+from bench.realtruth import extract as X
+from bench.realtruth import extract_js as J
+from bench.realtruth import phrasing as P
+from bench.realtruth.gitread import py_files
 
 PER_REPO_FUNCS = 22
-_SKIP_DIRS = ("tests/", "test/", "docs/", "examples/", "migrations/")
-
-
-def _py_files(g, rev, dirs, exts=(".py",)):
-    files = []
-    for d in dirs:
-        files += [p for p in g.ls(rev, d) if p.endswith(exts)
-                  and not any(s in p + "/" for s in _SKIP_DIRS)]
-    return files
-
-
-def _code_files(g, rev, dirs):
-    """Python, JavaScript and TypeScript sources (renames.py follows definitions in all three)."""
-    return _py_files(g, rev, dirs, (".py", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx"))
-
-
 def _q(repo, family, question, kinds, value, path, *, subject=None, stale=(), evidence=None,
        as_of=None, absent=False):
     return {"family": family, "question": question, "kinds": kinds, "subject": subject,
@@ -44,12 +29,12 @@ def _rank(*salt):
 def python_functions(g, repo, proj, dirs):
     """Functions with a usable, unique docstring line whose name is unique at HEAD; a function
     that was renamed has its earlier names as stale values."""
-    from renames import lineages
+    from bench.realtruth.renames import lineages
 
     head = g.head.sha
     earlier = {ln.final: ln.chain for ln in lineages(g, dirs)}
     defs = {}
-    for path in _py_files(g, head, dirs):
+    for path in py_files(g, head, dirs):
         try:
             for fid, doc in X.functions(g.show(head, path) or "").items():
                 defs.setdefault(fid[1].split(".")[-1], []).append((fid[1], path, doc))
@@ -161,8 +146,7 @@ def asof_code(g, questions, found_at, per_repo=8):
     ``found_at(sha, question)`` gives the same answer at both edges of the day (day start and
     end, effective and raw committer time).  FOUND_AT returns the value the question's fact had
     at that commit, or None when it was absent."""
-    from gitread import day_edges, day_of
-    from repos import asof_wording
+    from bench.realtruth.gitread import day_edges, day_of
 
     chain = g.chain
     days = sorted({day_of(chain[int(len(chain) * f)].eff) for f in (0.5, 0.7, 0.85)})
@@ -175,7 +159,7 @@ def asof_code(g, questions, found_at, per_repo=8):
                 continue
             if {found_at(c.sha, q) for c in commits} != {q["value"]}:
                 continue
-            out.append(dict(q, question=asof_wording(q["question"], day), as_of=day,
+            out.append(dict(q, question=P.asof_wording(q["question"], day), as_of=day,
                             evidence=dict(q["evidence"], day_start_commit=commits[0].sha,
                                           day_end_commit=commits[2].sha,
                                           checked="git show at both edges")))

@@ -1,6 +1,6 @@
 """Generate the real-history benchmark's questions from the git histories themselves.
 
-    python bench/realtruth/generate.py [--bundles DIR] [--out DIR] [--repo NAME ...]
+    python -m bench truth-generate [--bundles DIR] [--out DIR] [--repo NAME ...]
 
 DIR defaults to $REPOMEM_REALREPOS or ../shared/realrepos (the bundles; cloned into a temporary
 folder) and
@@ -19,14 +19,12 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench.realtruth import phrasing as P
+from bench.realtruth.engine import build
+from bench.realtruth.gitread import ENV, GitRepo
+from bench.realtruth.repos import CONFIGS
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-import phrasing as P  # noqa: E402
-from engine import build  # noqa: E402
-from gitread import ENV, GitRepo  # noqa: E402
-from repos import CONFIGS  # noqa: E402
-
 ROOT = HERE.parent.parent
 # At most this many questions per (family, current/as-of/absent) in one repository, chosen by
 # hash: a pip-compiled requirements file must not drown the other families.

@@ -109,3 +109,21 @@ def day_edges(day: str) -> tuple[int, int]:
 
 def day_of(t: int) -> str:
     return datetime.fromtimestamp(t, timezone.utc).date().isoformat()
+
+
+# Where code questions are read from (functions.py, renames.py).
+_SKIP_DIRS = ("tests/", "test/", "docs/", "examples/", "migrations/")
+
+
+def py_files(g, rev, dirs, exts=(".py",)):
+    """The files under DIRS at REV with one of EXTS, tests, docs, examples and migrations left out."""
+    files = []
+    for d in dirs:
+        files += [p for p in g.ls(rev, d) if p.endswith(exts)
+                  and not any(s in p + "/" for s in _SKIP_DIRS)]
+    return files
+
+
+def code_files(g, rev, dirs):
+    """Python, JavaScript and TypeScript sources (renames.py follows definitions in all three)."""
+    return py_files(g, rev, dirs, (".py", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx"))

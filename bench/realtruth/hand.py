@@ -1,6 +1,6 @@
 """Hand-written questions: checked against git, then written as benchmark records.
 
-    python bench/realtruth/hand.py [--bundles DIR] [--repo NAME ...] [--work DIR]
+    python -m bench truth-hand [--bundles DIR] [--repo NAME ...] [--work DIR]
 
 A person writes ``bench/realtruth/hand/<repo>.json``: a list of entries
 
@@ -28,12 +28,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench.realtruth import phrasing as P
+from bench.realtruth.gitread import ENV, GitRepo, day_edges
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-import phrasing as P  # noqa: E402
-from gitread import ENV, GitRepo, day_edges  # noqa: E402
-
 ROOT = HERE.parent.parent
 
 

@@ -31,7 +31,7 @@ def markers(text: str) -> set[str]:
 
 
 # The split is by repository, fixed by ../shared/realrepos/README.md (the same list is in
-# repomem/bench/real.py; tests/test_bench_real.py checks that they agree).
+# bench/real.py; tests/test_bench_real.py checks that they agree).
 TRAINING = ("click", "httpx", "microblog", "bakerydemo", "express", "node-express-realworld",
             "uvicorn", "typer", "golang-gin-realworld-example-app", "mini-redis", "gs-rest-service")
 HELD_OUT = ("httpie", "pydantic-settings", "django-locallibrary-tutorial", "koa", "echo",
@@ -179,3 +179,10 @@ def third_person(doc: str) -> str | None:
                "same", "shortcut", "alias", "decorator", "deprecated", "called"):
         return None
     return " ".join([head] + words[1:])
+
+
+def asof_wording(q: str, day: str) -> str:
+    """The same question asked about a past day: 'On 2019-05-02, which ...?'."""
+    if q.startswith("`"):
+        return f"On {day}: {q}"
+    return f"On {day}, {q if q.startswith('I ') else q[0].lower() + q[1:]}"

@@ -13,11 +13,10 @@ import difflib
 import hashlib
 from dataclasses import dataclass
 
-import extract as X
-import extract_js as J
-import phrasing as P
-from functions import _code_files
-from gitread import day_edges, day_of
+from bench.realtruth import extract as X
+from bench.realtruth import extract_js as J
+from bench.realtruth import phrasing as P
+from bench.realtruth.gitread import code_files, day_edges, day_of
 
 PER_REPO_RENAMES = 14
 PER_REPO_ASOF = 8
@@ -108,7 +107,7 @@ def lineages(g, dirs) -> list[Lineage]:
     if key in _CACHE:
         return _CACHE[key]
     head_defs: dict = {}
-    for path in _code_files(g, g.head.sha, dirs):
+    for path in code_files(g, g.head.sha, dirs):
         try:
             for qual in _defs(path, g.show(g.head.sha, path) or ""):
                 head_defs.setdefault(_leaf(qual), []).append((qual, path))
@@ -187,8 +186,7 @@ def asof_before_rename(g, repo, proj, dirs):
         name = _leaf(ln.old)
         if not para or name.lower() in para.lower() or P.markers(para):
             continue
-        from repos import asof_wording
-        q = asof_wording(P.pick(P.FUNC, repo, ln.old, day).format(proj=proj, doc=para), day)
+        q = P.asof_wording(P.pick(P.FUNC, repo, ln.old, day).format(proj=proj, doc=para), day)
         out.append({"family": "function", "question": q, "kinds": ["function"], "subject": None,
                     "value": name, "path": ln.old_path, "stale_values": [], "as_of": day,
                     "absent": False,

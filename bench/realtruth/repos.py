@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 
-import extract as X
-import extract_docker as D
-import extract_js as J
-import extract_more as M
-import phrasing as P
-from engine import Config, Source
+from bench.realtruth import extract as X
+from bench.realtruth import extract_docker as D
+from bench.realtruth import extract_js as J
+from bench.realtruth import extract_more as M
+from bench.realtruth import phrasing as P
+from bench.realtruth.engine import Config, Source
 
 BUILDS = ("maven", "gradle", "kotlin")
 SECRETISH = re.compile(r"SECRET|PASSWORD|TOKEN|_KEY$|API_KEY|CREDENTIAL", re.I)
@@ -132,24 +132,17 @@ def describe_for(proj, ask=lambda fid: True):
             return None
         q = _describe_common(proj, fid, value, path, day, absent)
         if q and day:
-            q["question"] = asof_wording(q["question"], day)
+            q["question"] = P.asof_wording(q["question"], day)
         return q
     return describe
-
-
-def asof_wording(q: str, day: str) -> str:
-    """The same question asked about a past day: 'On 2019-05-02, which ...?'."""
-    if q.startswith("`"):
-        return f"On {day}: {q}"
-    return f"On {day}, {q if q.startswith('I ') else q[0].lower() + q[1:]}"
 
 
 # ------------------------------------------------------------------------------------ configs
 
 def _code(g, repo, proj, dirs):
     """Functions by purpose (now, and on a day before a rename) and retired names."""
-    import functions as F
-    import renames as R
+    from bench.realtruth import functions as F
+    from bench.realtruth import renames as R
     return (F.python_functions(g, repo, proj, dirs) + R.renamed_questions(g, repo, proj, dirs)
             + R.asof_before_rename(g, repo, proj, dirs))
 
@@ -184,7 +177,7 @@ def httpx() -> Config:
 
 
 def microblog() -> Config:
-    import functions as F
+    from bench.realtruth import functions as F
     return Config("microblog", "microblog", [
         Source("requirements.txt", X.requirements, _dep_scope("main")),
         Source("config.py", X.class_settings),
@@ -195,7 +188,7 @@ def microblog() -> Config:
 
 
 def bakerydemo() -> Config:
-    import functions as F
+    from bench.realtruth import functions as F
 
     def env(name):
         return lambda fid: (("djsetting", name, fid[1]) if fid[0] == "const"
@@ -220,8 +213,8 @@ def express() -> Config:
 
 
 def _js_code(g):
-    import functions as F
-    import renames as R
+    from bench.realtruth import functions as F
+    from bench.realtruth import renames as R
     funcs = F.js_functions(g, "express", "express", ["lib"])
     return (funcs + F.asof_code(g, funcs, F.js_function_at(g))
             + R.renamed_questions(g, "express", "express", ["lib"])
@@ -236,8 +229,8 @@ def realworld() -> Config:
 
 
 def _ts_code(g):
-    import functions as F
-    import renames as R
+    from bench.realtruth import functions as F
+    from bench.realtruth import renames as R
     routes = F.ts_routes(g, "node-express-realworld", "the RealWorld API")
     return (routes + F.asof_code(g, routes, F.ts_route_at(g))
             + R.renamed_questions(g, "node-express-realworld", "the RealWorld API", ["src"]))
@@ -266,7 +259,7 @@ def typer() -> Config:
 
 
 def gin_realworld() -> Config:
-    import code_more as C
+    from bench.realtruth import code_more as C
     proj = "the gin RealWorld app"
     return Config("golang-gin-realworld-example-app", proj, [
         Source("go.mod", M.go_mod, lambda fid: fid if fid[1] != "indirect" else None),
@@ -279,7 +272,7 @@ def gin_realworld() -> Config:
 
 
 def mini_redis() -> Config:
-    import code_more as C
+    from bench.realtruth import code_more as C
     return Config("mini-redis", "mini-redis", [
         Source("Cargo.toml", M.cargo_toml),
         Source("src/lib.rs", M.rust_constants), Source("src/server.rs", M.rust_constants),
@@ -290,7 +283,7 @@ def mini_redis() -> Config:
 
 
 def gs_rest_service() -> Config:
-    import code_more as C
+    from bench.realtruth import code_more as C
     proj = "the gs-rest-service guide"
     java = "complete/src/main/java/com/example/restservice"
     return Config("gs-rest-service", proj, [
@@ -328,7 +321,7 @@ def pydantic_settings() -> Config:
 
 
 def locallibrary() -> Config:
-    import functions as F
+    from bench.realtruth import functions as F
 
     def env(fid):
         return (("djsetting", "project", fid[1]) if fid[0] == "const"
@@ -342,8 +335,8 @@ def locallibrary() -> Config:
 
 
 def koa() -> Config:
-    import functions as F
-    import renames as R
+    from bench.realtruth import functions as F
+    from bench.realtruth import renames as R
 
     def code(g):
         funcs = F.js_functions(g, "koa", "koa", ["lib"])
@@ -354,7 +347,7 @@ def koa() -> Config:
 
 
 def echo() -> Config:
-    import code_more as C
+    from bench.realtruth import code_more as C
     return Config("echo", "echo", [
         Source("go.mod", M.go_mod, lambda fid: fid if fid[1] != "indirect" else None),
         Source("echo.go", M.go_constants), Source("version.go", M.go_constants),
@@ -365,7 +358,7 @@ def echo() -> Config:
 
 
 def spring_realworld() -> Config:
-    import code_more as C
+    from bench.realtruth import code_more as C
     proj = "the Spring Boot RealWorld app"
     return Config("spring-boot-realworld-example-app", proj, [
         Source("build.gradle", M.gradle),

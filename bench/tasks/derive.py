@@ -1,6 +1,6 @@
 """Fill in (or check) the values of the task benchmark's needed facts from git itself.
 
-    .venv/bin/python bench/tasks/derive.py CLONE_DIR bench/tasks/REPO.json [--check]
+    .venv/bin/python -m bench tasks-derive CLONE_DIR bench/tasks/REPO.json [--check]
 
 A needed fact with a ``pattern`` (a regular expression, multi-line, whose first group is the
 value) is read from ``git show HEAD:path``: that is its ``value``.  Its ``stale`` values are the
@@ -19,7 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from repomem.bench.realjudge import same_value
+from bench.realjudge import same_value
 
 
 def git(repo: Path, *args: str) -> str | None:
