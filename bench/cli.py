@@ -164,11 +164,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_script(command: str, module: str, rest: list[str]) -> int:
-    """The script as its own program would run: ``__main__``, its arguments in sys.argv."""
+    """The script as its own program would run: ``__main__``, its arguments in sys.argv (whose
+    first item names the command, so that its usage line reads ``python -m bench COMMAND``)."""
     saved = sys.argv
     sys.argv = [f"{PROG} {command}", *rest]
     try:
-        runpy.run_module(module, run_name="__main__", alter_sys=True)
+        runpy.run_module(module, run_name="__main__")
     except SystemExit as e:
         if e.code is None or isinstance(e.code, int):
             return e.code or 0

@@ -1,4 +1,4 @@
-"""The floor under a full ingest: the work issue 11's own design cannot skip, timed alone.
+"""The floor under a full ingest: the work the ingest's design cannot skip, timed alone.
 
 A full ingest reads every changed source file version once, parses it once with tree-sitter
 ("one parse per changed file version"), runs the language's query over it where the miner is

@@ -7,7 +7,10 @@ Rules:
 * ``repomem.core`` imports nothing from another repomem subpackage;
 * the read path (queries, context, ranking, the agent path, the view a reader folds) reaches
   none of the write path (ingestion, commit mining, the miners, the hooks' worker, the hooks, the
-  watcher, the daemon) nor the integrations.
+  watcher, the daemon) nor the integrations;
+* the benchmarks (the checkout's ``bench`` package) have no import circle either; the product
+  never imports them; their ground truth (``bench.realtruth``) imports nothing from repomem nor
+  from the rest of ``bench``.
 """
 
 from __future__ import annotations
@@ -60,6 +63,18 @@ def violations(graph, package: str = PACKAGE, core: str = CORE, read: list[str] 
 def test_repomem_layering_holds():
     graph = grimp.build_graph(PACKAGE)
     assert violations(graph, read=READ_PATH, write=WRITE_PATH, allowed=ALLOWED) == []
+
+
+def test_the_benchmarks_have_no_circle_and_stay_outside_the_product():
+    graph = grimp.build_graph("bench", PACKAGE, cache_dir=None)
+    assert "bench.realtruth.functions" in graph.modules  # the whole tree is read
+    assert violations(graph, "bench", "bench.realtruth") == []
+    product = sorted(m for m in graph.modules if m == PACKAGE or m.startswith(PACKAGE + "."))
+    assert [(a, b) for a in product for b in graph.find_modules_directly_imported_by(a)
+            if b == "bench" or b.startswith("bench.")] == []
+    assert [(a, b) for a in sorted(graph.find_descendants("bench.realtruth"))
+            for b in graph.find_modules_directly_imported_by(a)
+            if b == PACKAGE or b.startswith(PACKAGE + ".")] == []
 
 
 def test_the_checker_finds_a_circle_a_core_edge_and_a_read_to_write_import(tmp_path, monkeypatch):

