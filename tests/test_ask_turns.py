@@ -1,6 +1,6 @@
 """Cold `repomem ask` processes take turns (repomem/cli/slots.py): with every slot taken, an ask
 says on stderr that it waits and that agents should use the MCP server or the hook, waits for a
-slot, then answers.  The effect on 20 asks at once is measured in benchmarks/concurrent_ask.py."""
+slot, then answers.  The effect on 20 asks at once is measured by bench/concurrent_ask.py."""
 
 from __future__ import annotations
 

@@ -65,3 +65,21 @@ def test_an_unknown_command_is_one_line(tmp_path):
     assert rc == 1 and out == ""
     assert err.splitlines() == ["bench: error: no benchmark command 'no-such-benchmark'",
                                 "hint: see 'python -m bench --help'"]
+
+
+def test_every_benchmark_command_the_documentation_names_exists():
+    import re
+
+    from bench import cli as bench_cli_module
+
+    known = {*bench_cli_module.REPORTS, *bench_cli_module.SCRIPTS, *bench_cli_module.GENERATORS}
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted(ROOT.glob("bench/**/*.md")),
+             ROOT / "sample_repos" / "README.md"]
+    named = {(page.name, m) for page in pages
+             for m in re.findall(r"python -m bench ([a-z][a-z-]*)", page.read_text().replace("\n", " "))}
+    assert {m for _, m in named} >= {"stale", "real", "tasks", "hook-latency", "truth-generate"}
+    assert sorted((page, m) for page, m in named if m not in known) == []
+    # and no page still names the command or the folders the benchmarks left
+    stale = [(page.name, m) for page in pages
+             for m in re.findall(r"repomem bench\b|benchmarks/\w+\.py|repomem/bench\b", page.read_text())]
+    assert stale == []

@@ -1,6 +1,6 @@
 """A question's work is bounded: a 1 MB question (a stack trace pasted into a prompt) is
 answered from its first part, with a note, by `ask` and by `context` (what the hook and the
-MCP server call).  It never ended before.  Its time is measured in benchmarks/question_cost.py;
+MCP server call).  It never ended before.  Its time is measured by bench/ask_cost.py;
 here a subprocess deadline only keeps a regression from hanging the suite."""
 
 from __future__ import annotations

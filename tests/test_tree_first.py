@@ -215,7 +215,7 @@ def test_hook_during_backfill_neither_blocks_nor_double_indexes(tmp_path):
 
 @pytest.mark.parametrize("name", ["microblog", "golang-gin-realworld-example-app", "mini-redis"])
 def test_tree_facts_equal_the_history_on_real_repos(name, tmp_path):
-    """The tree view's current facts are the full history's (benchmarks/tree_vs_history.py
+    """The tree view's current facts are the full history's (bench/tree_vs_history.py
     runs every training history)."""
     bundle = REALREPOS / f"{name}.bundle"
     if not bundle.exists():

@@ -4,7 +4,7 @@ A definition is a Python module with COMMITS = [(iso_date, message, {path: text 
 (iso_date, message, {"revert": index})] and EXPECTED = [{question, answer, as_of?, never?}].
 The demo samples (``repomem demo --sample NAME``) are package data in repomem/data/samples/, so
 an installed wheel has them; the benchmark's scenario suite stays in the clone's sample_repos/
-(SAMPLES_DIR), which ``repomem bench`` reads by path.  No definition holds a .git folder:
+(SAMPLES_DIR), which the checkout's benchmarks (bench/) read by path.  No definition holds a .git folder:
 repositories are built on demand.
 """
 

@@ -735,7 +735,7 @@ def scenarios(versions: str = "base", noise: bool = False) -> list[dict]:
     return out
 
 
-# One scenario per family: the subset ``repomem bench --quick`` runs.
+# One scenario per family: the subset ``python -m bench stale --quick`` runs.
 QUICK = ["rename-users", "rename-edit-invoices", "move-shipping", "toml-billing-port",
          "yaml-orders-port", "json-cache-ttl", "ini-db-pool", "env-region",
          "constant-session_timeout", "dep-urllib3", "dep-gone-simplejson", "route-download_file",
