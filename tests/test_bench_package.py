@@ -46,8 +46,12 @@ def test_python_m_bench_help_from_a_checkout():
     for name in ("stale", "real", "tasks", "speed", "first-answer", "hook-latency", "ingest-floor",
                  "truth-generate", "fit-ranker"):
         assert name in names, proc.stdout
-    # every command listed leads to a module that exists
+    # every command listed leads to a module that exists; the tests import the same package
+    # (a test folder named bench that is a package must not shadow it)
+    import bench
     from bench import cli as bench_cli_module
+
+    assert bench.__file__ == str(ROOT / "bench" / "__init__.py")
 
     for module in [*bench_cli_module.SCRIPTS.values(), *bench_cli_module.GENERATORS.values()]:
         assert ROOT.joinpath(*module.split(".")).with_suffix(".py").is_file(), module
