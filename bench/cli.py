@@ -12,9 +12,11 @@ The benchmarks with a report (this module parses their arguments):
                              and the CLI's budgets)
   speed [PATH...]            ingestion speed on real histories against git log -p
 
-Every other command is a script of this folder run as its own program (``COMMAND`` with ``-`` for
-``_`` names the module: ``python -m bench hook-latency`` runs bench/hook_latency.py); its
-arguments are its own (``python -m bench COMMAND --help``, or the module's docstring).
+Every other command runs a module as its own program, with its own arguments (``python -m bench
+COMMAND --help``, or the module's docstring): a measurement script of this folder (``-`` for
+``_``: ``python -m bench hook-latency`` runs bench/hook_latency.py; SCRIPTS), or a generator of
+the truth data or the fitted weights (GENERATORS: ``truth-generate`` is
+bench/realtruth/generate.py).
 
 Run from the top of a checkout: ``bench`` is found there, not in the installed package, and the
 scenarios (sample_repos/scenarios/) and the truth data (bench/realrepos, bench/tasks) are read by
