@@ -1,5 +1,5 @@
 """Ollama paths with the real ``ollama`` client against a loopback fake of its HTTP API
-(tests/ollama_fake.py): embedder, ask --llm, and the unreachable / missing-model errors.
+(tests/support/ollama_fake.py): embedder, ask --llm, and the unreachable / missing-model errors.
 No real Ollama runs in these tests."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from repomem.service.ingest import ingest
 from repomem.service.query import ask
 from repomem.service.repo import Repo
 from tests.conftest import cli, cli_json, commit
-from tests.ollama_fake import FakeOllama, closed_port_host
+from tests.support.ollama_fake import FakeOllama, closed_port_host
 
 
 @pytest.fixture

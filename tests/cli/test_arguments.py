@@ -8,12 +8,13 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT, cli, commit
+
+from tests.conftest import ROOT, cli, commit
 
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory):
-    from conftest import git
+    from tests.conftest import git
 
     repo = tmp_path_factory.mktemp("args") / "repo"
     repo.mkdir()

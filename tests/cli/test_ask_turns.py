@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 
-from conftest import ROOT, cli, commit, git
+from tests.conftest import ROOT, cli, commit, git
 
 
 def test_an_ask_waits_for_a_free_slot_and_says_so(new_repo, tmp_path):

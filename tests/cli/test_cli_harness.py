@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import os
 
-from conftest import cli, cli_proc, commit
+from tests.conftest import cli, cli_proc, commit
 
 
 def test_in_process_matches_the_entry_point(new_repo, tmp_path):

@@ -9,12 +9,11 @@ import shutil
 import subprocess
 import sys
 
-from conftest import ROOT, cli, commit, git
-
 from repomem.integrations import worker
 from repomem.service.ingest import ingest
 from repomem.service.query import facts
 from repomem.service.repo import Repo
+from tests.conftest import ROOT, cli, commit, git
 
 
 def _one_error(rc, err, text):

@@ -14,7 +14,8 @@ import sys
 import zlib
 
 import pytest
-from conftest import ROOT, cli, commit, git
+
+from tests.conftest import ROOT, cli, commit, git
 
 
 def _one_error(rc, err, text):

@@ -1,5 +1,5 @@
 """Fingerprints are made on demand and looked up by body: what the speed work changed in mining.
-Moves are still found (tests/test_identity.py, test_lang_history.py); here: that unread
+Moves are still found (tests/core/test_identity.py, test_lang_history.py); here: that unread
 fingerprints cost nothing, that a body seen before is not tokenised again, and that records
 sent from a mining worker carry none."""
 

@@ -1,4 +1,4 @@
-"""Both error rates of the redactor on a labelled set (tests/secrets_labelled.py): secrets it
+"""Both error rates of the redactor on a labelled set (tests/support/secrets_labelled.py): secrets it
 must hide, and look-alikes it must leave readable -- a password field's min_length, DRF's
 keyword "Token", a token bucket in a docstring.  Each case is mined as the file it is, through
 mine_file (the redactor runs on the whole blob, then on every fact)."""
@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import sys
 
-from secrets_labelled import LOOK_ALIKES, SECRETS
-
 from repomem.miners import mine_file
+from tests.support.secrets_labelled import LOOK_ALIKES, SECRETS
 
 MAX_MISSED = 0  # a secret in clear text is never acceptable
 MAX_REDACTED = 2  # look-alikes hidden: an agent loses a value (tracked, lowered over time)

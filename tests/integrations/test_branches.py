@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import time
 
-from conftest import cli_json, cli_proc, commit, git
-
 from repomem.integrations import worker
 from repomem.service.query import ask, history
 from repomem.service.repo import Repo
+from tests.conftest import cli_json, cli_proc, commit, git
 
 
 def _port(repo, store) -> str:
@@ -22,7 +21,7 @@ def test_branch_checkout_merge_amend_reset_rebase(new_repo):
     repo = new_repo()
     store = repo / ".git" / "repomem"
     commit(repo, "2026-01-01T10:00:00+00:00", "base", {"app.py": "PORT = 8080\n"})
-    from conftest import cli
+    from tests.conftest import cli
 
     cli("init", "--repo", repo)
     # The hooks hand their requests to a running daemon (which has chroma loaded already): the
@@ -115,7 +114,7 @@ def test_forced_pull_drops_facts_of_rewritten_upstream(new_repo, tmp_path):
     commit(up, "2026-02-02T10:00:00+00:00", "bad", {"app.py": "PORT = 6666\n"})
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", str(up), str(clone))
-    from conftest import cli
+    from tests.conftest import cli
 
     cli("init", "--repo", clone)
     store = clone / ".git" / "repomem"

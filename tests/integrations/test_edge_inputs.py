@@ -12,13 +12,13 @@ import subprocess
 import sys
 
 import pytest
-from conftest import cli, cli_json, cli_proc, commit, git
 
 from repomem.core.errors import RepomemError
 from repomem.core.termsafe import safe
 from repomem.integrations import daemon, overlay, worker
 from repomem.integrations.watch import TREE, Watcher, not_ignored
 from repomem.service.repo import Repo
+from tests.conftest import cli, cli_json, cli_proc, commit, git
 
 
 def _indexed(repo, sha) -> bool:

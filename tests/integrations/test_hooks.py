@@ -10,11 +10,10 @@ import subprocess
 import sys
 import time
 
-from conftest import cli, commit, git
-
 from repomem.integrations import hooks, worker
 from repomem.service.query import ask
 from repomem.service.repo import Repo
+from tests.conftest import cli, commit, git
 
 
 def _init(repo):

@@ -20,7 +20,7 @@ import pytest
 
 from repomem.integrations import answerer
 from tests.conftest import cli, cli_proc, commit, git
-from tests.test_agent_output_injection import PROMPTS, TAG, assert_inert, hostile_repo
+from tests.integrations.test_agent_output_injection import PROMPTS, TAG, assert_inert, hostile_repo
 
 SETTINGS_V1 = "PORT = 8000\nDEBUG = False\n"
 

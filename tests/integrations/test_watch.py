@@ -7,12 +7,11 @@ from __future__ import annotations
 import os
 import time
 
-from conftest import cli, cli_proc, commit, git
-
 from repomem.integrations import daemon, overlay, worker
 from repomem.integrations.watch import GIT, TREE, Classifier, Debouncer
 from repomem.service.query import ask
 from repomem.service.repo import Repo
+from tests.conftest import cli, cli_proc, commit, git
 
 
 class Clock:

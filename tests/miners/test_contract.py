@@ -1,7 +1,7 @@
 """The miners' contract: every registered miner, run over small real-looking fixture files, still
 mines every shape it promises.
 
-Each case is a folder ``tests/miner_contract/<case>/`` with a ``files/`` tree (paths relative to
+Each case is a folder ``tests/miners/contract/<case>/`` with a ``files/`` tree (paths relative to
 a repository root, as git hands them to the miners) and ``expected.json``: a list of
 ``{"path", "kind", "subject", "value"}`` objects, optionally with ``"line"`` and ``"key"``.
 Every file is mined as ingestion mines it (``repomem.miners.mine_file``: every miner that accepts
@@ -21,7 +21,7 @@ import pytest
 
 from repomem.miners import all_miners, mine_file
 
-CASES = Path(__file__).parent / "miner_contract"
+CASES = Path(__file__).parent / "contract"
 FIELDS = ("path", "kind", "subject", "value", "line", "key")
 
 

@@ -1,5 +1,5 @@
 """The recipes of docs/extending.md, exercised: a plugin that lives outside the package
-(tests/plugin_example/repomem_toy: a language through a query file of its own, a file format, an
+(tests/miners/plugin_example/repomem_toy: a language through a query file of its own, a file format, an
 embedder) is installed the way pip installs one -- its folder on the path with a dist-info whose
 entry points name its miners and embedder -- and a real git history is indexed and asked."""
 
@@ -13,7 +13,7 @@ import pytest
 
 from tests.conftest import ROOT, cli, commit, git
 
-PLUGIN = ROOT / "tests" / "plugin_example" / "repomem_toy"
+PLUGIN = ROOT / "tests" / "miners" / "plugin_example" / "repomem_toy"
 ENTRY_POINTS = """\
 [repomem.miners]
 starlark = repomem_toy:STARLARK_MINER

@@ -9,14 +9,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import commit
 
 from repomem.miners import MAX_FACTS_PER_FILE, MAX_TEXT, MineError, mine_file
 from repomem.service.ingest import ingest
 from repomem.service.query import facts
 from repomem.service.repo import Repo
+from tests.conftest import commit
 
-HERE = Path(__file__).parent
+SUPPORT = Path(__file__).resolve().parents[1] / "support"
 
 
 def _current(repo, store) -> dict[str, dict]:
@@ -78,7 +78,7 @@ def test_env_values_through_python_dotenv(new_repo, tmp_path):
 def test_fuzz_hostile_files_under_memory_cap(tmp_path):
     """Hypothesis-drawn hostile files in every format, mined and then ingested in a subprocess
     capped at 3 GB of address space: no crash, no traceback, earlier facts kept."""
-    proc = subprocess.run([sys.executable, str(HERE / "hostile_fuzz.py"), str(tmp_path), "80", "3000"],
-                          capture_output=True, text=True, cwd=HERE, timeout=600)
+    proc = subprocess.run([sys.executable, str(SUPPORT / "hostile_fuzz.py"), str(tmp_path), "80", "3000"],
+                          capture_output=True, text=True, cwd=SUPPORT, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr[-3000:]
     assert "Traceback" not in proc.stderr and proc.stdout.startswith("OK 80 examples")

@@ -10,10 +10,10 @@ import sys
 import time
 
 import pytest
-from history_fixture import build_history, ledger_snapshot
 
 from repomem.service.ingest import ingest
 from repomem.service.repo import Repo
+from tests.support.history import build_history, ledger_snapshot
 
 
 def _ingest_proc(repo, store, crash_at=None):
@@ -27,7 +27,7 @@ def _ingest_proc(repo, store, crash_at=None):
 
 @pytest.fixture(scope="module")
 def history(tmp_path_factory):
-    from conftest import git
+    from tests.conftest import git
 
     repo = tmp_path_factory.mktemp("crash") / "repo"
     repo.mkdir()
@@ -81,7 +81,7 @@ def test_kill_after_n_ms(history, tmp_path):
 @pytest.mark.parametrize("point", ["view:1", "view:2"])
 def test_kill_during_an_incremental_view_update(history, tmp_path, point):
     """New commits on top of a complete view take the incremental path; a kill there too."""
-    from conftest import git
+    from tests.conftest import git
 
     repo, expected = history
     store = tmp_path / "store"

@@ -10,9 +10,9 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT, cli, commit, git
 
 from repomem.service.bounds import MAX_QUESTION, bounded_question
+from tests.conftest import ROOT, cli, commit, git
 
 
 def stack_trace(n: int) -> str:
@@ -53,8 +53,8 @@ def test_a_long_question_on_the_command_line(repo):
 
 SCRIPT = """
 import json, sys
-sys.path.insert(0, "tests")
-from test_question_bounds import stack_trace
+sys.path.insert(0, ".")
+from tests.service.test_question_bounds import stack_trace
 from repomem.service.context import build_context
 from repomem.service.query import ask
 from repomem.service.repo import Repo

@@ -3,12 +3,11 @@ better detector must reach records already stored), and ingest says when records
 
 from __future__ import annotations
 
-from conftest import cli, cli_proc, commit
-
 from repomem.core import secrets
 from repomem.miners import MINERS_VERSION
 from repomem.service.ingest import ingest
 from repomem.service.repo import Repo
+from tests.conftest import cli, cli_proc, commit
 
 HOOK = "https://hooks.slack.com/services/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"
 GLPAT = "glpat-Ab3dEf6hIj9kLm2nOp5q"

@@ -9,7 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import cli, cli_proc, commit
+
+from tests.conftest import cli, cli_proc, commit
 
 PEM_BODY = "MIIEowIBAAKCAQEAx9QmT4vLp8KwR2sYb7NcH5dJf3GaE6uVq1Zz"
 PEM = f"-----BEGIN RSA PRIVATE KEY-----\n{PEM_BODY}\n-----END RSA PRIVATE KEY-----"
@@ -96,7 +97,7 @@ def corpus(tmp_path_factory):
     repo, store = root / "repo", root / "store"
     repo.mkdir()
     os.environ.setdefault("GIT_CONFIG_NOSYSTEM", "1")
-    from conftest import git
+    from tests.conftest import git
 
     git(repo, "init", "-q", "-b", "main")
     commit(repo, "2026-01-05T10:00:00+00:00", "secrets", _samples(FAMILIES))
@@ -165,8 +166,9 @@ def test_no_secret_in_mcp_tool_output(corpus):
     import sys
 
     import anyio
-    from conftest import ROOT
     from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    from tests.conftest import ROOT
 
     repo, store = corpus
     params = StdioServerParameters(command=sys.executable, cwd=str(ROOT), args=[

@@ -8,7 +8,7 @@ from repomem.service.repo import Repo
 from repomem.service.summaries import apply, load, undocumented
 from repomem.service.summarizer import summarize
 from tests.conftest import commit
-from tests.ollama_fake import FakeOllama
+from tests.support.ollama_fake import FakeOllama
 
 CODE = '''\
 def documented():

@@ -15,15 +15,15 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import cli, cli_proc, commit, git
-from history_fixture import build_history, ledger_snapshot
 
 from repomem.service import backfill
 from repomem.service.ingest import index_history, ingest, tree_first
 from repomem.service.query import ask
 from repomem.service.repo import Repo
+from tests.conftest import cli, cli_proc, commit, git
+from tests.support.history import build_history, ledger_snapshot
 
-REALREPOS = Path(__file__).resolve().parents[1].parent.parent / "shared" / "realrepos"
+REALREPOS = Path(__file__).resolve().parents[2].parent.parent / "shared" / "realrepos"
 
 
 @pytest.fixture(scope="module")

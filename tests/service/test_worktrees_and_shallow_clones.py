@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 
-from conftest import cli, commit, git
-
 from repomem.integrations import worker
 from repomem.service import viewcache
 from repomem.service.ingest import ingest
 from repomem.service.repo import Repo
+from tests.conftest import cli, commit, git
 
 PORT_KEY = "config:c.toml:port"
 

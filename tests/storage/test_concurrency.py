@@ -11,14 +11,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import git
-from history_fixture import build_history, ledger_snapshot
-
 from repomem.service.ingest import ingest
 from repomem.service.repo import Repo
 from repomem.storage.store import FOREVER, Store
+from tests.conftest import git
+from tests.support.history import build_history, ledger_snapshot
 
-HERE = Path(__file__).parent
+SUPPORT = Path(__file__).resolve().parents[1] / "support"
 
 
 def test_concurrent_writers_and_readers(new_repo, tmp_path):
@@ -33,7 +32,7 @@ def test_concurrent_writers_and_readers(new_repo, tmp_path):
     rest = shas[1:]
     jobs = [["writer", *rest[0::3], rest[4]], ["writer", *rest[1::3], rest[0]],
             ["writer", *rest[2::3], rest[1]], ["reader", "6"], ["reader", "6"]]
-    procs = [subprocess.Popen([sys.executable, str(HERE / "stress_proc.py"), job[0], str(repo),
+    procs = [subprocess.Popen([sys.executable, str(SUPPORT / "stress_proc.py"), job[0], str(repo),
                                str(store), *job[1:]], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True) for job in jobs]
     outs = []

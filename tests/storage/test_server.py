@@ -21,7 +21,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from conftest import cli, cli_json, cli_proc, commit, git
+
+from tests.conftest import ROOT, cli, cli_json, cli_proc, commit, git
 
 CHROMA = Path(sys.executable).parent / "chroma"
 TOKEN = "s3cret-token"
@@ -395,7 +396,7 @@ def _mcp_with(repo, extra, script):
     import anyio
     from mcp import ClientSession, StdioServerParameters, stdio_client
 
-    params = StdioServerParameters(command=sys.executable, cwd=str(Path(__file__).parent.parent),
+    params = StdioServerParameters(command=sys.executable, cwd=str(ROOT),
                                    args=["-m", "repomem", "mcp", "--repo", str(repo), *extra],
                                    env=dict(os.environ))
 

@@ -15,7 +15,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from conftest import ROOT, cli, commit, git
+
+from tests.conftest import ROOT, cli, commit, git
 
 
 class Fake:

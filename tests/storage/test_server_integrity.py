@@ -9,8 +9,9 @@ import json
 import shutil
 
 import chromadb
-from conftest import cli, cli_json, commit, git
-from test_server import _one_server, clones, shared_chroma  # noqa: F401  (fixtures)
+
+from tests.conftest import cli, cli_json, commit, git
+from tests.storage.test_server import _one_server, clones, shared_chroma  # noqa: F401  (fixtures)
 
 # The tests share one server (test_server.shared_chroma): each publishes under a name of its own.
 NAME = "team/victim"

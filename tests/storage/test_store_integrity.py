@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import cli, commit, git
 
 from repomem.storage.integrity import sqlite_damage
+from tests.conftest import cli, commit, git
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@ snapshot of a store's whole ledger for comparing two stores."""
 
 from __future__ import annotations
 
-from conftest import commit
+from tests.conftest import commit
 
 
 def build_history(repo, n: int = 24) -> list[str]:

@@ -1,4 +1,4 @@
-"""Run by tests/test_hostile_files.py in a subprocess under a memory cap (RLIMIT_AS).
+"""Run by tests/miners/test_hostile_files.py in a subprocess under a memory cap (RLIMIT_AS).
 
 Hypothesis draws hostile files -- malformed, huge, deeply nested, aliased, binary, non-UTF-8 --
 for every format repomem mines; each goes through ``mine_file`` (facts or a MineError, nothing
@@ -125,12 +125,11 @@ def main() -> int:
     each()
 
     # the drawn files through a real ingest, over good versions of the same files
-    sys.path.insert(0, str(Path(__file__).parent))
-    from conftest import commit, git
-
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout: tests.conftest
     from repomem.service.ingest import ingest
     from repomem.service.query import facts
     from repomem.service.repo import Repo
+    from tests.conftest import commit, git
 
     repo = work / "repo"
     repo.mkdir()

@@ -1,4 +1,4 @@
-"""A labelled set for the redactor (tests/test_secret_rates.py): files that hold a secret, and
+"""A labelled set for the redactor (tests/core/test_secret_rates.py): files that hold a secret, and
 files that hold a look-alike (a value under a secret-ish name, or secret-ish prose, that is no
 secret).  Each case: (file name, its text, the string that must vanish / must stay)."""
 

@@ -1,4 +1,4 @@
-"""One process of the concurrency stress test (tests/test_concurrency.py).
+"""One process of the concurrency stress test (tests/storage/test_concurrency.py).
 
   python stress_proc.py writer REPO STORE SHA...   ingest each commit, one writer lock each
   python stress_proc.py reader REPO STORE N        N rounds of ask + facts

@@ -1,5 +1,5 @@
 """The Python value shapes beyond literals, each on the edge of what it takes (the contract
-fixture, tests/miner_contract/python, has one of each)."""
+fixture, tests/miners/contract/python, has one of each)."""
 
 from __future__ import annotations
 

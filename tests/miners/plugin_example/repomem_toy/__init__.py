@@ -1,7 +1,7 @@
 """A repomem plugin kept outside the package, the example of docs/extending.md: a language
 (Starlark, through an installed tree-sitter grammar and a query file of its own), a file format
 (``*.kv``: ``key: value`` lines) and an embedder.  Its distribution's entry points
-(tests/test_extending.py writes them) make repomem load all three."""
+(tests/miners/test_extending.py writes them) make repomem load all three."""
 
 from __future__ import annotations
 
