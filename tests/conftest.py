@@ -44,7 +44,7 @@ def _isolate_env(mp: pytest.MonkeyPatch, home: Path) -> None:
 @pytest.fixture(scope="session", autouse=True)
 def _isolate_session(tmp_path_factory):
     """The same isolation for the whole session, set up before any other fixture: session and
-    module fixtures (``payments``, the samples of test_check, test_crash, test_bench) build and
+    module fixtures (``payments``, the samples of test_check, test_crash, test_stale) build and
     ingest repositories too, and the function-scoped ``_isolate`` comes too late for them."""
     with pytest.MonkeyPatch.context() as mp:
         _isolate_env(mp, tmp_path_factory.mktemp("session-home"))
