@@ -133,7 +133,7 @@ def test_as_of_cites_the_file_valid_then(history_repo):
 
 def test_mcp_ask_carries_the_lineage_note(history_repo):
     pytest.importorskip("mcp.server.mcpserver")
-    from tests.test_agent_interfaces import _mcp
+    from tests.integrations.test_agent_interfaces import _mcp
 
     repo, _, shas = history_repo
 

@@ -1109,7 +1109,7 @@ def test_a_possessive_name_of_code_is_asked_about_not_the_project(tmp_path):
     from repomem.service.query import ask
     from repomem.service.question import identifiers
     from tests.conftest import indexed
-    from tests.test_miner_python import EXCEPTIONS_PY
+    from tests.miners.python.test_python_miner import EXCEPTIONS_PY
 
     assert ("usageerror", True, "UsageError") in identifiers("when did UsageError's exit code change?")
     # "does X use" names the project asking ("does flask require blinker?"), not res.redirect
