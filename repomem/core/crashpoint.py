@@ -1,6 +1,6 @@
 """Test-only crash injection: ``REPOMEM_CRASH_AT=<name>:<n>`` makes the process SIGKILL itself
 the n-th time it passes ``crashpoint(name)``.  Unset (always, outside tests) it costs one dict
-lookup.  Used by tests/test_crash.py to prove that a killed ingestion, started again, leaves the
+lookup.  Used by tests/service/test_crash.py to prove that a killed ingestion, started again, leaves the
 same ledger as an uninterrupted one."""
 
 from __future__ import annotations

@@ -145,7 +145,7 @@ _SNAPSHOT = _DATA / "detect_secrets_rules.json"
 def _plugin_rules() -> list[Rule]:
     """Importing detect-secrets costs 0.1-0.4 s (it pulls in requests), paid by every hook run,
     so its patterns are kept in a snapshot for the installed version; another version is read
-    live (and tests/test_secret_scan.py says to refresh the snapshot: ``python -m
+    live (and tests/core/test_secret_scan.py says to refresh the snapshot: ``python -m
     repomem.core.secret_scan``)."""
     try:
         installed = _installed_version()
@@ -223,7 +223,7 @@ for _i, _r in enumerate(RULES):
         _BY_KEYWORD.setdefault(_k, []).append(_i)
 _KEYWORDS = tuple(_BY_KEYWORD)
 _ALWAYS = [r for r in RULES if not r.keywords]
-_ALWAYS_MIN = 30  # tests/test_secret_scan.py checks that no such rule matches anything shorter
+_ALWAYS_MIN = 30  # tests/core/test_secret_scan.py checks that no such rule matches anything shorter
 _RUN = re.compile(r"[A-Za-z0-9+/_.:=-]{%d,}" % _ALWAYS_MIN)  # every such match lies in one
 
 

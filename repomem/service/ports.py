@@ -5,7 +5,7 @@ Two readers mine: a reader of a Chroma server whose HEAD is a few commits past t
 folds the branch's own commits (``view.provisional_snapshot``), and a writer that folds a tree
 view whose fold state is lost mines HEAD's tree again (``view.sync_view``).  The agent context
 shows the watcher's uncommitted edits (``agents.load_overlay``), which the integrations layer
-keeps.  The read path imports neither the miners nor the integrations (tests/test_import_graph.py
+keeps.  The read path imports neither the miners nor the integrations (tests/project/test_import_graph.py
 checks it), so whoever assembles a process installs them here: importing ``repomem.integrations``
 does (``repomem.integrations.wiring``), and the command line, the workers, the agent hooks and the
 test suite import it.  Nothing here imports anything heavy.
