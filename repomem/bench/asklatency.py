@@ -1,0 +1,208 @@
+"""Ask latency of the real-history benchmark: warm in-process ``ask`` on the largest training
+histories, on a generated store of 100k current fact versions, and cold CLI ``repomem ask`` per
+question family.
+
+- **Warm**: ``repomem.service.query.ask`` in this process after one warm-up question, each
+  current question of the history once, in a fixed shuffled order (the first time a process
+  sees a question: no answer is cached per question).
+- **Generated store**: a real history's snapshot (its current rows, their embeddings and the
+  removed list) grown to N rows by copying its rows into N / len(rows) services
+  (``services/<name><i>/`` before each path and key, values and names kept: a monorepo whose
+  services share their code's names), each copy's embedding moved by a little noise, and
+  written by the snapshot writer (``viewcache.write``, which builds the lexical index).  Every
+  generated version is current: the worst case for the snapshot path, which ranks every
+  current row.  The history's own questions are asked over it.
+- **Cold**: a fresh ``python -m repomem ask`` process per question, from bytecode, for the
+  first current questions of each family; the p50 of each family.  Only the snapshot is read
+  (the command would import chromadb otherwise: ``chromadb_imported`` says whether it did).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+_SERVICES = ("billing", "orders", "catalog", "accounts", "search", "shipping", "payments",
+             "notify", "media", "pricing", "audit", "loyalty", "reports", "geo", "auth", "cart")
+
+
+def _p(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))]
+
+
+def current_questions(qs: list[dict]) -> list[dict]:
+    return [q for q in qs if not q["as_of"]]
+
+
+def warm(r, qs: list[dict], k: int = 5, seed: int = 3) -> dict:
+    """p50 / p95 milliseconds of warm asks, each current question once."""
+    from repomem.service.query import ask
+
+    cur = [q["question"] for q in current_questions(qs)]
+    random.Random(seed).shuffle(cur)
+    ask(r, "which port does the server listen on?", k=k)  # loads the snapshot, the embedder
+    lat = []
+    for question in cur:
+        t = time.perf_counter()
+        ask(r, question, k=k)
+        lat.append((time.perf_counter() - t) * 1000)
+    return {"asks": len(lat), "p50_ms": round(statistics.median(lat), 2),
+            "p95_ms": round(_p(lat, 0.95), 2), "max_ms": round(max(lat), 1)}
+
+
+def generate(source_store: Path, dest: Path, versions: int = 100_000, seed: int = 11) -> dict:
+    """DEST: a copy of SOURCE_STORE whose snapshot holds VERSIONS current rows (see the module
+    docstring).  Returns {"rows", "copies", "seconds"}."""
+    import numpy as np
+
+    from repomem.service import viewcache
+
+    t0 = time.perf_counter()
+    state, rows, emb, _ = viewcache.load_search(source_store)
+    removed = viewcache.load_removed(source_store)
+    shutil.rmtree(dest, ignore_errors=True)
+    shutil.copytree(source_store, dest, ignore=shutil.ignore_patterns("lock", "*.tmp"))
+    rng = np.random.default_rng(seed)
+    out_rows, out_emb = list(rows), [np.asarray(emb, dtype=np.float32)]
+    copy = 0
+    while len(out_rows) < versions:
+        copy += 1
+        name = f"{_SERVICES[copy % len(_SERVICES)]}{copy}"
+        take = rows[:versions - len(out_rows)]
+        for row in take:
+            path = row.get("path") or ""
+            new = f"services/{name}/{path}" if path else path
+            key = row["key"].replace(path, new) if path and path in row["key"] else \
+                f"{row['key']}@{name}"
+            out_rows.append(dict(row, path=new, key=key, id=f"{row.get('id', '')}-{name}",
+                                 subject=row.get("subject", "").replace(path, new) if path
+                                 else row.get("subject", "")))
+        noisy = np.asarray(emb[:len(take)], dtype=np.float32) + \
+            rng.normal(0, 0.02, (len(take), emb.shape[1])).astype(np.float32)
+        noisy /= np.maximum(np.linalg.norm(noisy, axis=1, keepdims=True), 1e-9)
+        out_emb.append(noisy)
+    viewcache.write(dest, state, out_rows, np.concatenate(out_emb), removed=removed)
+    return {"rows": len(out_rows), "copies": copy + 1,
+            "seconds": round(time.perf_counter() - t0, 1)}
+
+
+def _families(qs: list[dict], per: int) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for q in current_questions(qs):
+        fam = out.setdefault(q["family"], [])
+        if len(fam) < per:
+            fam.append(q["question"])
+    return out
+
+
+_PROBE = ("import sys, runpy; sys.argv = ['repomem'] + sys.argv[1:]\n"
+          "try:\n    runpy.run_module('repomem', run_name='__main__')\n"
+          "except SystemExit as e:\n    code = e.code\nelse:\n    code = 0\n"
+          "sys.stderr.write('\\nCHROMADB=%d\\n' % ('chromadb' in sys.modules))\n"
+          "sys.exit(code)\n")
+
+
+def cold(work: Path, store: Path, qs: list[dict], per: int = 3, runs: int = 1) -> dict:
+    """{family: {"p50_s", "runs", "chromadb_imported"}}: fresh CLI asks, RUNS of each of the
+    first PER current questions of each family, from bytecode (as an installed package runs)."""
+    from repomem.bench.perf import compiled_env
+
+    env = compiled_env(dict(os.environ, GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull,
+                            ANONYMIZED_TELEMETRY="False"))
+    out = {}
+    for family, questions in sorted(_families(qs, per).items()):
+        times, chroma = [], False
+        for question in questions:
+            for _ in range(runs):
+                t = time.perf_counter()
+                p = subprocess.run([sys.executable, "-c", _PROBE, "ask", question, "--repo",
+                                    str(work), "--store", str(store)], capture_output=True,
+                                   env=env)
+                times.append(time.perf_counter() - t)
+                chroma |= b"CHROMADB=1" in p.stderr
+                if p.returncode != 0:
+                    raise RuntimeError(f"repomem ask failed: {p.stderr.decode()[-300:]}")
+        out[family] = {"p50_s": round(statistics.median(times), 3), "runs": len(times),
+                       "chromadb_imported": chroma}
+    return out
+
+
+def import_floor(runs: int = 5) -> dict:
+    """Seconds of a fresh interpreter alone, and with numpy imported: what no cold ask avoids."""
+    res = {}
+    for label, code in (("python", "pass"), ("python + numpy", "import numpy")):
+        times = []
+        for _ in range(runs):
+            t = time.perf_counter()
+            subprocess.run([sys.executable, "-c", code], check=True)
+            times.append(time.perf_counter() - t)
+        res[label] = round(statistics.median(times), 3)
+    return res
+
+
+def measure(histories: dict[str, tuple], questions: dict[str, list[dict]], work: Path,
+            generated_from: str | None, versions: int = 100_000, cold_per: int = 3,
+            log=print) -> dict:
+    """HISTORIES: {name: (Repo, work tree, store)} of the histories to time."""
+    from repomem.service.repo import Repo
+
+    res: dict = {"warm": {}, "cold": {}, "generated": None, "floor": import_floor()}
+    for name, (r, tree, store) in histories.items():
+        log(f"{name}: timing warm asks")
+        res["warm"][name] = dict(warm(r, questions[name]), rows=_rows(store))
+        log(f"{name}: timing cold CLI asks per family")
+        res["cold"][name] = cold(tree, store, questions[name], per=cold_per)
+    if generated_from and generated_from in histories:
+        _, tree, store = histories[generated_from]
+        dest = work / f"generated-{generated_from}-{versions}"
+        log(f"generating a store of {versions} current fact versions from {generated_from}")
+        gen = generate(store, dest, versions)
+        r = Repo.open(tree, store=dest)
+        try:
+            res["generated"] = dict(gen, source=generated_from,
+                                    **warm(r, questions[generated_from]))
+        finally:
+            r.store.close()
+            shutil.rmtree(dest, ignore_errors=True)
+    return res
+
+
+def _rows(store: Path) -> int:
+    from repomem.service import viewcache
+
+    snap = viewcache.load_search(store)
+    return len(snap[1]) if snap else 0
+
+
+def markdown(res: dict) -> list[str]:
+    out = ["## Ask latency", "",
+           "| history | current rows | warm asks | warm p50 | warm p95 | target |",
+           "|---|---:|---:|---:|---:|---|"]
+    for name, w in res["warm"].items():
+        out.append(f"| {name} | {w['rows']} | {w['asks']} | {w['p50_ms']} ms | {w['p95_ms']} ms | "
+                   "p50 <= 5 ms, p95 <= 20 ms |")
+    g = res.get("generated")
+    if g:
+        out.append(f"| generated from {g['source']} ({g['copies']} copies) | {g['rows']} | "
+                   f"{g['asks']} | {g['p50_ms']} ms | {g['p95_ms']} ms | p50 <= 20 ms |")
+    out += ["", "Cold CLI `repomem ask` (a fresh process, from bytecode), p50 per question family "
+            f"(a fresh interpreter alone: {res['floor']['python']} s; with numpy imported: "
+            f"{res['floor']['python + numpy']} s):", "",
+            "| history | family | runs | p50 | chromadb imported |", "|---|---|---:|---:|---|"]
+    for name, fams in res["cold"].items():
+        for fam, c in fams.items():
+            out.append(f"| {name} | {fam} | {c['runs']} | {c['p50_s']} s | "
+                       f"{'yes' if c['chromadb_imported'] else 'no'} |")
+    return out + [""]
+
+
+def dumps(res: dict) -> str:
+    return json.dumps(res, indent=1)
