@@ -79,13 +79,11 @@ def markdown(res: dict, misses: bool = False) -> str:
             "## Every metric, per repository", "", detail(res["by_repo"], repos, "repository"), ""]
     lat = res.get("latency")
     if lat:
-        out += ["## Ask latency (click, full history)", "",
-                f"- warm in-process `ask`: p50 {lat['ask_warm_p50_ms']} ms, p95 "
-                f"{lat['ask_warm_p95_ms']} ms ({lat['warm_asks']} asks; target p50 <= 20 ms)",
-                f"- cold CLI `repomem ask` (fresh process): median {lat['ask_cold_cli_median_s']} s "
-                f"of {lat['cold_runs']} (target <= 0.3 s)", ""]
+        from repomem.bench import asklatency
+
+        out += asklatency.markdown(lat)
     else:
-        out += ["(latency: click not in this run)", ""]
+        out += ["(latency: no timed history in this run)", ""]
     out.append(f"Stale top-1: {res.get('stale_top1', res['stale_python'])} (any repository; "
                "the command exits 1 when it is not 0)")
     if res.get("chart"):

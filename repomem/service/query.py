@@ -476,6 +476,19 @@ _NAME = re.compile(r"[A-Za-z_]\w*\Z")
 _VALUED = ("constant", "config")
 
 
+_VALUED_NAMES: list = [None, None]  # (rows, their settings and constants by name): once per list
+
+
+def _valued_names(rows: list[dict]) -> dict[str, list[dict]]:
+    if _VALUED_NAMES[0] is not rows:
+        named: dict[str, list[dict]] = {}
+        for row in rows:
+            if row["kind"] in _VALUED:
+                named.setdefault(row["key"].rsplit(":", 1)[-1], []).append(row)
+        _VALUED_NAMES[:] = [rows, named]
+    return _VALUED_NAMES[1]
+
+
 def _refer(facts: list[dict], rows: list[dict]) -> None:
     """A setting or constant whose value is another one's name (httpx's ``max_redirects:
     int = DEFAULT_MAX_REDIRECTS``) gets that one's value valid at the same time as
@@ -484,12 +497,7 @@ def _refer(facts: list[dict], rows: list[dict]) -> None:
     wanted = {f["value"] for f in facts if f["kind"] in _VALUED and _NAME.match(f["value"] or "")}
     if not wanted:
         return
-    named: dict[str, list[dict]] = {}
-    for row in rows:
-        if row["kind"] in _VALUED:
-            name = row["key"].rsplit(":", 1)[-1]
-            if name in wanted:
-                named.setdefault(name, []).append(row)
+    named = _valued_names(rows)
     for f in facts:
         found = [x for x in named.get(f["value"], ()) if x["key"] != f["key"]] \
             if f["kind"] in _VALUED else []

@@ -51,6 +51,7 @@ from repomem.storage.store import stored_pair
 __all__ = ["rank", "intent", "identifiers", "groups", "has_content"]
 
 RRF_K = 60  # the usual reciprocal-rank-fusion constant (lexical_rrf, vector_rrf: 1 / (RRF_K + rank))
+RRF_DEPTH = 4096  # the rows a signal ranks (every row of each benchmark history's current view)
 RARE = 5  # a plain word is an identifier when at most this many facts bear it as a name
 # A value that is a number: 30, -1, 0.5, a quantity ("60d", "10mb"), numbers made into one
 # (timedelta(days=7), Timeout(5.0))
@@ -74,14 +75,10 @@ def _said(words: set[str], said: set[str]) -> bool:
     return all(w in said or len(w) >= 4 and any(q.startswith(w) for q in said) for w in words)
 
 
-def _said_in_words(function: str, parameter: str, words: set[str] | frozenset[str]) -> bool:
-    """Whether a question names a function's parameter in words: the function by every word of
-    its name after its verb, and the parameter by one of its own ("how long is an api token
-    valid?": ``User.get_token``'s ``expires_in``, a timeout; not ``send_email``'s ``sync`` for
-    "what is the admin email?", nor ``get``'s ``timeout``, whose name is only a verb)."""
+def _verbless(function: str) -> frozenset[str]:
+    """The words of a function's name after its verb (``User.get_token``: token)."""
     last = function.rsplit(".", 1)[-1]
-    name = [w for w in lexical_tokens(last) if w != norm_ident(last) and "_" not in w][1:]
-    return bool(name) and set(name) <= words and bool(_name_words(parameter) & words)
+    return frozenset([w for w in lexical_tokens(last) if w != norm_ident(last) and "_" not in w][1:])
 
 
 _AUX = re.compile(r"(?:^|/)(?:examples?|docs?|tests?|samples?|demos?|benchmarks?|fixtures)/"
@@ -217,6 +214,73 @@ class _Facts:
         self._bases: list[tuple[int, set[str], list[set[str]]]] | None = None
         # removed facts by the kinds asked, by name (filled by repomem.service.query._removed)
         self.gone: dict[frozenset[str], dict[str, list[dict]]] = {}
+        self._numeric: Any = None
+        self._methods: dict[str, Any] | None = None
+        self._params: dict[str, tuple[list[int], frozenset[str], dict]] | None = None
+        self._body_words: dict[str, list[int]] | None = None
+
+    def numeric(self) -> Any:
+        """Per row, whether its value is a number (see _NUMERIC)."""
+        if self._numeric is None:
+            import numpy as np
+
+            self._numeric = np.array([_NUMERIC.fullmatch(r["value"]) is not None
+                                      for r in self.rows], dtype=bool)
+        return self._numeric
+
+    def answering_with(self, methods) -> Any:
+        """Per row, whether it is a route answering one of these HTTP methods (GET of
+        "GET /api/articles/feed", GET and POST of "GET,POST /edit")."""
+        import numpy as np
+
+        if self._methods is None:
+            self._methods = {}
+            for i in np.flatnonzero(self.of_kind(("route",))):
+                for m in self.rows[i]["value"].split(" ", 1)[0].split(","):
+                    self._methods.setdefault(m, []).append(int(i))
+        return _at(len(self.rows), {i for m in methods for i in self._methods.get(m, ())})
+
+    def unsaid_parameters(self, said: set[str], words) -> Any:
+        """Per row, whether it is a function's parameter default whose function the question
+        does not name: neither by a name it SAID nor in WORDS, the function by every word of its
+        name after its verb and the parameter by one of its own ("how long is an api token
+        valid?": ``User.get_token``'s ``expires_in``, a timeout; not ``send_email``'s ``sync``
+        for "what is the admin email?", nor ``get``'s ``timeout``, whose name is only a verb).
+        The parameters are grouped by their function once per list of rows."""
+        import numpy as np
+
+        if self._params is None:
+            # function (lowercase) -> (its rows, the words of its name after its verb,
+            # {the words of a parameter's name: its rows})
+            self._params = {}
+            for i in np.flatnonzero(self.param_of != ""):
+                function, _, parameter = own_names(self.rows[i]["key"])[0].rpartition(".")
+                entry = self._params.setdefault(self.param_of[i], ([], _verbless(function), {}))
+                entry[0].append(int(i))
+                entry[2].setdefault(frozenset(_name_words(parameter)), []).append(int(i))
+        out = np.zeros(len(self.rows), dtype=bool)
+        for function, (members, name, parameters) in self._params.items():
+            if function in said:
+                continue
+            out[members] = True
+            if name and name <= words:
+                for parameter, which in parameters.items():
+                    if parameter & words:
+                        out[which] = False
+        return out
+
+    def body_values_unsaid(self, words) -> Any:
+        """Per row, whether it is a value in a function's body none of whose own name's words
+        the question says."""
+        if self._body_words is None:
+            self._body_words = {}
+            for i, own in self.body_names():
+                for w in own:
+                    self._body_words.setdefault(w, []).append(i)
+        out = self.in_body.copy()
+        said = [i for w in words for i in self._body_words.get(w, ())]
+        out[said] = False
+        return out
 
     def of_kind(self, kinds) -> Any:
         """Per row, whether its kind is one of KINDS (numpy; each kind's mask made once)."""
@@ -747,15 +811,51 @@ def _named_in_path(question: str, rows: list[dict], named, project: set[str]):
 
 
 def _rrf(scores, weight: float, only_positive: bool = False):
-    """Reciprocal-rank-fusion terms of one signal: weight / (RRF_K + rank), ties by position."""
+    """Reciprocal-rank-fusion terms of one signal: weight / (RRF_K + rank), ties by position,
+    for the first RRF_DEPTH rows; 0 below them (a term of weight / 4,157 or less, which moves
+    no row of a large store into the answer, and would cost a sort of every row)."""
     import numpy as np
 
     out = np.zeros(len(scores), dtype=np.float64)
-    order = np.lexsort((np.arange(len(scores)), -scores))
-    if only_positive:
-        order = order[scores[order] > 0]
+    if only_positive:  # BM25 scores few rows: rank those
+        some = np.flatnonzero(scores > 0)
+        order = some[_best(scores[some], RRF_DEPTH)]
+    else:
+        order = _best(scores, RRF_DEPTH)
     out[order] = weight / (RRF_K + 1 + np.arange(len(order)))
     return out
+
+
+def _best(score, m: int):
+    """The M rows of the highest SCORE, best first, ties by position: the first M of a stable
+    argsort of -SCORE, without sorting every row."""
+    import numpy as np
+
+    if len(score) > m > 0:
+        cut = np.partition(score, len(score) - m)[len(score) - m]
+        some = np.flatnonzero(score >= cut)  # the M best and every row tied with the M-th
+        return some[np.argsort(-score[some], kind="stable")][:m]
+    return np.argsort(-score, kind="stable")[:m]
+
+
+def _order(tier, level, aside, fused, key_order, n: int):
+    """The N first rows by (-TIER, ASIDE, -LEVEL, -FUSED, KEY_ORDER): every named row (tier 1)
+    and, when they are fewer than N, the rest's best by FUSED (every row tied with the last
+    one taken too), ordered by those keys: the order a sort of every row gives."""
+    import numpy as np
+
+    named = np.flatnonzero(tier > 0)
+    some = named
+    if len(named) < n:
+        m = n - len(named)
+        rest = fused if not len(named) else fused[tier <= 0]
+        if len(rest) > m:
+            cut = np.partition(rest, len(rest) - m)[len(rest) - m]
+            some = np.flatnonzero((fused >= cut) | (tier > 0))
+        else:
+            some = np.arange(len(fused))
+    return some[np.lexsort((key_order[some], -fused[some], -level[some], aside[some],
+                            -tier[some]))][:n]
 
 
 def _first_route_first(rows: list[dict], best, level):
@@ -863,12 +963,11 @@ def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, 
         wanted |= facts.runtime
     add("kind_wanted", wanted)
     if q.asks_number:  # "how long is a jwt valid?": 60d, not the secret it is signed with
-        add("number_value", np.array([_NUMERIC.fullmatch(r["value"]) is not None for r in rows]))
+        add("number_value", facts.numeric())
     methods = q.route_methods if "route" in kinds else frozenset()
     if methods:  # "which route returns the user's feed?": a GET, not POST /users (a route's
         # methods: GET of "GET /api/articles/feed", GET and POST of "GET,POST /edit")
-        add("route_method", np.array([r["kind"] == "route" and not methods.isdisjoint(
-            r["value"].split(" ", 1)[0].split(",")) for r in rows]))
+        add("route_method", facts.answering_with(methods))
     wanted_groups = q.groups if "dependency" in kinds else frozenset()
     if wanted_groups:  # "the docs build", "type checking": that group's pin
         add("dependency_group", np.isin(facts.group, sorted(wanted_groups)) & wanted)
@@ -877,7 +976,7 @@ def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, 
     # for other kinds, the project's own files over its examples, docs and tests; a question of
     # no particular kind too ("how are cookies stored between requests?"), unless it asks about
     # them ("which test checks that cookies persist?")...
-    own = facts.own & (facts.kind != "dependency") & (wanted if kinds else not q.asks_aux)
+    own = facts.own & ~facts.of_kind(("dependency",)) & (wanted if kinds else not q.asks_aux)
     add("own_file", own)
     # ...and a function or class of the code itself over a test's: a test's name and docstring
     # paraphrase the behaviour it checks (test_cookie_persistence)
@@ -886,7 +985,7 @@ def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, 
         add("test_code", facts.test_code)  # answered by one
     if not kinds or q.asks_how:  # "how are cookies stored?": the API before a private helper
         # of it (a private method may be how it is done: "how is a url merged?")
-        add("private", facts.private & (facts.kind == "class") if kinds else facts.private)
+        add("private", facts.private & facts.of_kind(("class",)) if kinds else facts.private)
     verb = q.action
     about = set(q.words) - {stem_word(verb or "")}
     doers = facts.doing(verb, about) if verb else []
@@ -896,7 +995,7 @@ def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, 
         named_so = [i for i in doers if about & set(lexical_tokens(rows[i]["value"]))]
         add("does_action", _at(size, named_so or doers))
     if kinds and kinds <= {"route", "function", "class"}:  # (among the best so far)
-        add("summary_said", _summary_said(q.text, rows, np.argsort(-score, kind="stable")[:SUMMARY_TOP],
+        add("summary_said", _summary_said(q.text, rows, _best(score, SUMMARY_TOP),
                                           kinds))
     add("path_named", _named_in_path(q.text, rows, np.flatnonzero(named), facts.project))
     # "which example shows content negotiation?": what lies in examples/content-negotiation/
@@ -908,17 +1007,12 @@ def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, 
         # email" (httpx's nine request functions share four defaults)
         said = {n for x in q.identifiers(facts.project) for n in (x[0], x[2].lower())}
         said |= {n.rsplit(".", 1)[-1] for n in said}
-        unsaid = (facts.param_of != "") & ~np.isin(facts.param_of, sorted(said))
-        for i in np.flatnonzero(unsaid):
-            function, _, parameter = own_names(rows[i]["key"])[0].rpartition(".")
-            if _said_in_words(function, parameter, q.words):
-                unsaid[i] = False
-        add("parameter_unsaid", unsaid)
+        add("parameter_unsaid", facts.unsaid_parameters(said, q.words))
     if facts.in_body.any() and not q.asks_number:
         # a value in a function's body answers a number asked, or its own name ("when does the
         # jwt expire?"), not the words of the code around it ("what is the secret used to sign
         # tokens?" is not jwt.sign's expiresIn)
-        add("body_value_unsaid", _at(size, [i for i, own in facts.body_names() if not own & q.words]))
+        add("body_value_unsaid", facts.body_values_unsaid(q.words))
     if wants("lexical_share"):
         add("lexical_share", lexical / max(float(lexical.max()), 1e-9))
     if wants("vector_sim"):
@@ -1014,7 +1108,7 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     _, fused, tier = _features(q, facts, kinds, named, lex, lexical, sims, scorer.weights())
     fused = np.round(fused, 6)
     aside = _aside(q, facts, tier)
-    order = np.lexsort((facts.key_order, -fused, -(exact * tier), aside, -tier))[:n]
+    order = _order(tier, exact * tier, aside, fused, facts.key_order, n)
     score = [round(float(tier[i] + fused[i]), 6) for i in order]  # a position keeps its score
     best = _first_route_first(rows, order, exact * tier)
     keep = {rows[i]["key"] for i in best}
