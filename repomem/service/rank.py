@@ -516,129 +516,181 @@ def _owned_by(row: dict, name: str) -> bool:
 
 def _exact(q: Question, facts: _Facts, t: int, kinds: set[str]):
     """Per row, how many identifiers of the question name it; and lineage notes for the names
-    that only a retired version bore."""
+    that only a retired version bore.  Each named signal below gives lists of rows, each list
+    adding 1 to its rows, in order (a later signal may read what an earlier one counted)."""
     import numpy as np
 
-    rows = facts.rows
-    exact = np.zeros(len(rows), dtype=np.int32)
+    exact = np.zeros(len(facts.rows), dtype=np.int32)
     lineage: list[dict] = []
-    idents = q.identifiers(facts.project)
-    toks = q.tokens
-    by_purpose = q.asks_function
-    packages = q.version_slots
-    asks_exception = "class" in kinds and q.says_exception
-    if not by_purpose and "python" not in toks and "version" in toks and not any(
-            facts.names.get(n) or facts.retired.get(n) or facts.images.get(n) for n, _, _ in idents
-            if not _own_project(facts, n, q)):
-        # "which version is click at?", "what version number does express declare in its
-        # package metadata?": no word names a fact, so the project's own version
-        # (project.version, __version__, package.json's version) of its own files
-        idents = [("version", True, "")]
-        kinds.update({"config", "constant"})
-    for name, shaped, raw in idents:
-        # A plain word names a function only by coincidence ("output", "source"); it names a
-        # dependency or a setting when few facts bear it ("blinker", "pytz").  Function names
-        # are case-sensitive: `Request` is a class, not the function request.  A function
-        # asked by what it does is not the one its question quotes.
-        # A leading underscore marks privacy, not another name: `get_text_stream` is
-        # _get_text_stream (8 of the dev half's 11 renamed questions are such).
-        hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] not in _CODE_NAMES
-                or (shaped and not by_purpose and _spelled(rows[i], raw))]
-        if not hits and not shaped and "route" in kinds and plural_of_name(name):
-            # "which route follows a user?": the route of `follow` (POST /follow/<username>)
-            hits = [i for i in facts.names.get(name[:-1], ()) if rows[i]["kind"] == "route"]
-        if name in packages and name not in facts.project:
-            # "what mypy version": the package, not the [tool.mypy] settings that bear its name;
-            # "what redis version", no package of that name: the image a service runs (redis:8.4)
-            deps = [i for i in hits if rows[i]["kind"] == "dependency"]
-            images = facts.images.get(name, [])
-            if deps or images:
-                hits = deps or images
-                kinds.clear()
-                kinds.update({"dependency"} if deps else {rows[i]["kind"] for i in images})
-        if not shaped and raw:
-            # "where are static files collected": a plain word with a word qualifying it names
-            # a fact only with that word too -- static files are not pre-commit's hooks' files
-            hits = _own_settings(facts, name, _qualified(q, raw, rows, hits))
-        if not raw:  # the project's own version: its manifest's or __version__, not an
-            # example's or a test's, nor a tool's file format version (.readthedocs.yaml)
-            hits = [i for i in hits if facts.own[i]] or hits
-            hits = [i for i in hits if _PROJECT_VERSION.search(rows[i]["key"])] or hits
-        if hits and (shaped or len(hits) <= RARE):
+    for signal in _NAMING:
+        for hits in signal(q, facts, t, kinds, exact, lineage):
             exact[hits] += 1
+    return exact, lineage
+
+
+def _by_identifiers(q: Question, facts: _Facts, t: int, kinds: set[str], exact, lineage):
+    """The rows each identifier of the question names (_identifier_rows): once, once more for a
+    name written as code (`click.echo`, open_file, maxAge says more than a plain word another
+    fact bears: "colors", examples/colors' script), once more for the function spelled as asked
+    over its private namesake ("the echo function" is `echo`, not `EchoingStdin._echo`).  A
+    name no current fact bears may be a retired one (_retired_rows)."""
+    rows = facts.rows
+    for name, shaped, raw in _project_version(q, facts, kinds) or q.identifiers(facts.project):
+        hits = _identifier_rows(q, facts, kinds, name, shaped, raw)
+        if hits and (shaped or len(hits) <= RARE):
+            yield hits
             if shaped and code_shaped(raw):
-                # a name written as code (`click.echo`, open_file, maxAge) says more than a
-                # plain word another fact bears ("colors": examples/colors' script)
-                exact[hits] += 1
-            # ...but the function spelled as asked before its private namesake: "the echo
-            # function" is `echo`, not the method `EchoingStdin._echo`
+                yield hits
             spelled = [i for i in hits if rows[i]["kind"] in _CODE_NAMES and rows[i]["value"] == raw]
             if len(spelled) < len(hits):
-                exact[spelled] += 1
-        if hits:  # a current fact bears it; else perhaps a retired name (`get_binary_stream`,
-            continue  # now _get_binary_stream, which a function's exact spelling does not meet)
-        # a retired function name is matched as spelled (`Request` is not the function once
-        # named request), even in "where did `same_origin` go: which function is it?"
-        # (not an item of a list, whose values move when the list is reordered: CI's matrix
-        # entry 3 was named Windows and is now Mac, but Windows is not now Mac)
-        old = [(i, e) for i, e in facts.retired.get(name, ()) if e[2] <= t
-               and (rows[i]["kind"] in _CODE_NAMES and shaped and e[0] == raw
-                    or rows[i]["kind"] not in _CODE_NAMES and not _LIST_ITEM.search(rows[i]["key"]))]
-        if old and (shaped or len(old) <= RARE):
-            for i, (value, commit, ended) in old:
-                exact[i] += 1
-                if value != rows[i]["value"]:  # not a value that came back ("`ejs` is now `ejs`")
-                    lineage.append({"name": value, "key": rows[i]["key"], "now": rows[i]["value"],
-                                    "commit": commit, "at": ended})
-    took = taken_up(q, rows)
-    if took:  # "when did click switch to flit?": the settings and packages named so or whose
-        # value says it (build-backend = flit_core.buildapi, DATABASE_URL = postgres://...)
-        named = set(facts.names.get(took.replace(" ", "_"), ()))
-        own_file, saying = facts.mentioning(took)
-        hits = [i for i in sorted(named | own_file | saying) if rows[i]["kind"] not in _NOT_TAKEN_UP]
-        exact[hits] += 1
-        # first what came when it was taken up: the package of that name, and the files named
-        # after it (.pre-commit-config.yaml, jest.config.ts, src/prisma/): "when did the project add
-        # whitenoise?" is the dependency of 2017, not the storage backend set in 2025
-        exact[[i for i in hits if i in own_file or i in named and facts.kind[i] == "dependency"]] += 1
-    if asks_exception:  # "which exception is raised on a timeout": TimeoutException (not the
-        # Timeout config class, nor a timeout setting): a word and the exception named after it
-        for word in q.lower_words:
-            raised = [i for suffix in ("exception", "error") for i in facts.names.get(word + suffix, ())
-                      if rows[i]["kind"] == "class"]
-            if 0 < len(raised) <= RARE:
-                exact[raised] += 1
-    if "docker" in kinds and q.says_image:  # "what python version does the
-        # dockerfile use?": the python image (the word "python" names the interpreter's facts,
-        # not an identifier); not "what is the node environment?", NODE_ENV
-        for word in q.image_names:
-            images = facts.images.get(word, [])
-            if 0 < len(images) <= RARE and not exact[images].any():
-                exact[images] += 1
-    if "class" in kinds:  # "which class represents the URL?": a word spelled as a class's name
-        # (capitalised, not the question's first word) names it, though "url" frames questions
-        for word in q.capitalised:
-            spelled = [i for i in facts.names.get(norm_ident(word), ())
-                       if rows[i]["kind"] == "class" and rows[i]["value"] == word]
-            if 0 < len(spelled) <= RARE and not exact[spelled].any():
-                exact[spelled] += 1
-        # "which class represents a choice parameter type?": Choice(ParamType), not ParamType
-        sub = facts.subclasses(set(q.words))
-        if 0 < len(sub) <= RARE:
-            exact[sub] += 1
-    for name, _, _ in q.joined:  # "the HTTP read timeout": read_timeout
+                yield spelled
+        if not hits:
+            yield from _retired_rows(facts, name, shaped, raw, t, lineage)
+
+
+def _project_version(q: Question, facts: _Facts, kinds: set[str]) -> list[tuple[str, bool, str]]:
+    """"which version is click at?", "what version number does express declare in its package
+    metadata?": no word names a fact, so the project's own version (project.version,
+    __version__, package.json's version) of its own files: the identifier ("version", True, "")
+    and the kinds that hold it (added to KINDS)."""
+    if q.asks_function or "python" in q.tokens or "version" not in q.tokens or any(
+            facts.names.get(n) or facts.retired.get(n) or facts.images.get(n)
+            for n, _, _ in q.identifiers(facts.project) if not _own_project(facts, n, q)):
+        return []
+    kinds.update({"config", "constant"})
+    return [("version", True, "")]
+
+
+def _identifier_rows(q: Question, facts: _Facts, kinds: set[str], name: str, shaped: bool,
+                     raw: str) -> list[int]:
+    """The current rows one identifier names.  A plain word names a function only by
+    coincidence ("output", "source"); it names a dependency or a setting when few facts bear it
+    ("blinker", "pytz").  Function names are case-sensitive (`Request` is a class, not the
+    function request), less a leading underscore, which marks privacy (`get_text_stream` is
+    _get_text_stream); a function asked by what it does is not the one its question quotes."""
+    rows = facts.rows
+    hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] not in _CODE_NAMES
+            or (shaped and not q.asks_function and _spelled(rows[i], raw))]
+    if not hits and not shaped and "route" in kinds and plural_of_name(name):
+        # "which route follows a user?": the route of `follow` (POST /follow/<username>)
+        hits = [i for i in facts.names.get(name[:-1], ()) if rows[i]["kind"] == "route"]
+    if name in q.version_slots and name not in facts.project:
+        # "what mypy version": the package, not the [tool.mypy] settings that bear its name;
+        # "what redis version", no package of that name: the image a service runs (redis:8.4)
+        deps = [i for i in hits if rows[i]["kind"] == "dependency"]
+        images = facts.images.get(name, [])
+        if deps or images:
+            hits = deps or images
+            kinds.clear()
+            kinds.update({"dependency"} if deps else {rows[i]["kind"] for i in images})
+    if not shaped and raw:
+        # "where are static files collected": a plain word with a word qualifying it names
+        # a fact only with that word too -- static files are not pre-commit's hooks' files
+        hits = _own_settings(facts, name, _qualified(q, raw, rows, hits))
+    if not raw:  # the project's own version: its manifest's or __version__, not an
+        # example's or a test's, nor a tool's file format version (.readthedocs.yaml)
+        hits = [i for i in hits if facts.own[i]] or hits
+        hits = [i for i in hits if _PROJECT_VERSION.search(rows[i]["key"])] or hits
+    return hits
+
+
+def _retired_rows(facts: _Facts, name: str, shaped: bool, raw: str, t: int, lineage: list[dict]):
+    """The rows whose earlier version bore NAME (`get_binary_stream`, now _get_binary_stream,
+    which a function's exact spelling does not meet), with a lineage note each.  A retired
+    function name is matched as spelled (`Request` is not the function once named request),
+    even in "where did `same_origin` go: which function is it?"; not an item of a list, whose
+    values move when the list is reordered (CI's matrix entry 3 was named Windows and is now
+    Mac, but Windows is not now Mac)."""
+    rows = facts.rows
+    old = [(i, e) for i, e in facts.retired.get(name, ()) if e[2] <= t
+           and (rows[i]["kind"] in _CODE_NAMES and shaped and e[0] == raw
+                or rows[i]["kind"] not in _CODE_NAMES and not _LIST_ITEM.search(rows[i]["key"]))]
+    if old and (shaped or len(old) <= RARE):
+        for i, (value, commit, ended) in old:
+            yield [i]
+            if value != rows[i]["value"]:  # not a value that came back ("`ejs` is now `ejs`")
+                lineage.append({"name": value, "key": rows[i]["key"], "now": rows[i]["value"],
+                                "commit": commit, "at": ended})
+
+
+def _by_adoption(q: Question, facts: _Facts, t: int, kinds: set[str], exact, lineage):
+    """"when did click switch to flit?": the settings and packages named so or whose value says
+    it (build-backend = flit_core.buildapi, DATABASE_URL = postgres://...); once more what came
+    when it was taken up: the package of that name, and the files named after it
+    (.pre-commit-config.yaml, jest.config.ts, src/prisma/): "when did the project add
+    whitenoise?" is the dependency of 2017, not the storage backend set in 2025."""
+    took = taken_up(q, facts.rows)
+    if not took:
+        return
+    named = set(facts.names.get(took.replace(" ", "_"), ()))
+    own_file, saying = facts.mentioning(took)
+    hits = [i for i in sorted(named | own_file | saying) if facts.rows[i]["kind"] not in _NOT_TAKEN_UP]
+    yield hits
+    yield [i for i in hits if i in own_file or i in named and facts.kind[i] == "dependency"]
+
+
+def _by_exception(q: Question, facts: _Facts, t: int, kinds: set[str], exact, lineage):
+    """"which exception is raised on a timeout": TimeoutException (not the Timeout config class,
+    nor a timeout setting): a word and the exception named after it."""
+    if "class" not in kinds or not q.says_exception:
+        return
+    for word in q.lower_words:
+        raised = [i for suffix in ("exception", "error") for i in facts.names.get(word + suffix, ())
+                  if facts.rows[i]["kind"] == "class"]
+        if 0 < len(raised) <= RARE:
+            yield raised
+
+
+def _by_image(q: Question, facts: _Facts, t: int, kinds: set[str], exact, lineage):
+    """"what python version does the dockerfile use?": the python image (the word "python" names
+    the interpreter's facts, not an identifier); not "what is the node environment?", NODE_ENV."""
+    if "docker" not in kinds or not q.says_image:
+        return
+    for word in q.image_names:
+        images = facts.images.get(word, [])
+        if 0 < len(images) <= RARE and not exact[images].any():
+            yield images
+
+
+def _by_class_name(q: Question, facts: _Facts, t: int, kinds: set[str], exact, lineage):
+    """"which class represents the URL?": a word spelled as a class's name (capitalised, not the
+    question's first word) names it, though "url" frames questions; "which class represents a
+    choice parameter type?": Choice(ParamType), not ParamType (facts.subclasses)."""
+    if "class" not in kinds:
+        return
+    for word in q.capitalised:
+        spelled = [i for i in facts.names.get(norm_ident(word), ())
+                   if facts.rows[i]["kind"] == "class" and facts.rows[i]["value"] == word]
+        if 0 < len(spelled) <= RARE and not exact[spelled].any():
+            yield spelled
+    sub = facts.subclasses(set(q.words))
+    if 0 < len(sub) <= RARE:
+        yield sub
+
+
+def _by_joined_words(q: Question, facts: _Facts, t: int, kinds: set[str], exact, lineage):
+    """Words of the question joined into a name: "the HTTP read timeout" is read_timeout, "logs
+    the user out" the route /logout, "which exception is raised for a bad parameter"
+    BadParameter; "the default max connections", which no fact is named, the value that passes
+    it (DEFAULT_LIMITS = Limits(max_connections=100, ...))."""
+    rows = facts.rows
+    for name, _, _ in q.joined:
         hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] not in _CODE_NAMES] \
-            or facts.names.get("/" + name, [])  # "logs the user out": the route /logout
-        if not hits and "class" in kinds:  # "which exception is raised for a bad parameter": BadParameter
+            or facts.names.get("/" + name, [])
+        if not hits and "class" in kinds:
             hits = [i for i in facts.names.get(name.replace("_", ""), ()) if rows[i]["kind"] == "class"]
         # `node-version: ${{ matrix.node-version }}` states no version: the matrix it reads does
         hits = [i for i in hits if not _REFERENCE.fullmatch(rows[i]["value"])] or hits
         hits = _own_settings(facts, name, hits)  # "open files": open_file, not open_file.lazy
-        if not hits:  # "the default max connections": no fact is named so, but
-            hits = facts.passing(name)  # DEFAULT_LIMITS = Limits(max_connections=100, ...)
+        if not hits:
+            hits = facts.passing(name)
         if hits and len(hits) <= RARE:
-            exact[hits] += 1
-    return exact, lineage
+            yield hits
+
+
+# The signals that name rows, in the order _exact counts them.
+_NAMING = (_by_identifiers, _by_adoption, _by_exception, _by_image, _by_class_name,
+           _by_joined_words)
 
 
 _NOT_TAKEN_UP = ("function", "class", "route")  # code is written, not adopted
