@@ -94,7 +94,10 @@ def _short(f: dict) -> dict:
             "subject": f.get("subject")}
 
 
-def ask_all(r, qs: list[dict]) -> list[dict]:
+def ask_all(r, qs: list[dict], current: list[dict] | None = None) -> list[dict]:
+    """Each question asked and judged.  CURRENT: the snapshot's current rows; a current
+    question whose answer is not first is then marked ``in_store`` when one of them is the
+    expected fact (ranking missed it) or not (mining did): counted, never read to tune."""
     from repomem.service.query import ask
 
     rows = []
@@ -111,6 +114,8 @@ def ask_all(r, qs: list[dict]) -> list[dict]:
                          absent=q["absent"], question=q["question"], expected=q["expect"]["value"],
                          expected_path=q["expect"].get("path"), got=[_short(f) for f in facts[:3]],
                          ms=round(ms, 2), error=err))
+        if current is not None and not rows[-1]["top1"] and not q["as_of"] and not q["absent"]:
+            rows[-1]["in_store"] = any(realjudge.right(x, q["expect"]) for x in current)
     return rows
 
 
@@ -133,6 +138,10 @@ def summarise(rows: list[dict], by: str) -> dict:
                 "as_of_top3": _rate(asof, "top3") if asof else None,
                 "as_of_any_path": _rate(asof, "top1_any_path") if asof else None,
                 "stale_top1": sum(x["stale_top1"] for x in xs),
+                # current questions not answered first: the expected fact in the store
+                # (ranking's miss) or not (mining's)
+                "ranking_miss": sum(x.get("in_store") is True for x in xs),
+                "mining_miss": sum(x.get("in_store") is False for x in xs),
                 "stale_at5": _rate(xs, "stale_at5")}
     return out
 
@@ -178,7 +187,10 @@ def run(sources: list[Path], qdir: Path = QUESTIONS, split: str = "all",
         info.update(status="ok", **ing)
         r = Repo.open(work, store=store)
         log(f"{name}: asking {len(qs)} questions")
-        res["rows"] += ask_all(r, qs)
+        from repomem.service import viewcache
+
+        snap = viewcache.load_search(store)
+        res["rows"] += ask_all(r, qs, snap[1] if snap else None)
         if name in (QUICK_LATENCY_REPOS if quick else LATENCY_REPOS):
             timed[name] = (r, work, store)
     if timed:

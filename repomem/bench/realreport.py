@@ -33,6 +33,18 @@ def table(summary: dict, order: list[str], label: str) -> str:
     return "\n".join(lines)
 
 
+def _misses(groups: dict) -> list[str]:
+    """Current questions not answered first, by whether the expected fact was in the store."""
+    out = []
+    for split in ("train", "held-out"):
+        m = groups.get(split)
+        if m and "ranking_miss" in m:
+            out.append(f"- {split}: of the current questions not answered first, "
+                       f"{m['ranking_miss']} had the expected fact in the store (ranking chose "
+                       f"another) and {m['mining_miss']} did not (never mined, or mined otherwise)")
+    return out + [""] if out else []
+
+
 def detail(summary: dict, order: list[str], label: str) -> str:
     """Every metric, one row per group and side (as-of top 1 and stale exposure too)."""
     head = (f"| {label} | group | n | top 1 | top 3 | as-of top 1 (n) | as-of top 3 | as-of, any "
@@ -76,7 +88,8 @@ def markdown(res: dict, misses: bool = False) -> str:
             "## Per family", "", table(res["by_family"], fams, "family"), "",
             "## Generated and hand-written questions", "",
             table(res.get("by_source", {}), srcs, "questions"), "",
-            "## Every metric, per repository", "", detail(res["by_repo"], repos, "repository"), ""]
+            "## Every metric, per repository", "", detail(res["by_repo"], repos, "repository"), "",
+            *_misses(res["by_repo"].get("ALL", {}))]
     lat = res.get("latency")
     if lat:
         from repomem.bench import asklatency
