@@ -50,6 +50,7 @@ def collect(sources: list[Path]) -> list[dict]:
     from repomem.service.query import fact_json
     from repomem.service.question import task_subject
     from repomem.service.rank import feature_table
+    from repomem.service.scorer import similarities
 
     hist = {h.name: h for h in realstore.discover(sources)}
     questions = real.load_questions(real.QUESTIONS, split="train")
@@ -91,7 +92,7 @@ def collect(sources: list[Path]) -> list[dict]:
                          True))
         _log(f"{name}: {len(asks)} questions and prompts over {len(rows)} facts")
         for qid, text, needs, is_prompt in asks:
-            sims = matrix @ np.asarray(emb.embed([text])[0], dtype=np.float32)
+            sims = similarities(matrix, emb.embed([text])[0])
             table = feature_table(text, rows, sims, lex, t)
             score, level = table["score"], table["level"]
             order = np.lexsort((table["key_order"], -score, -level[:, 2], -level[:, 1], -level[:, 0]))
@@ -124,12 +125,13 @@ def _order(rec: dict, w: np.ndarray) -> np.ndarray:
     return np.lexsort((rec["key_order"], -score, -lv[:, 2], -lv[:, 1], -lv[:, 0]))
 
 
-def evaluate(recs: list[dict], w: np.ndarray) -> dict:
+def evaluate(recs: list[dict], w, order_of=None) -> dict:
     """top-1 and top-3 of the questions (first need answered at 1 / within 3), and for prompts
-    the share of needs within the first 8 (what the context may show)."""
+    the share of needs within the first 8 (what the context may show).  ORDER_OF(rec): another
+    ordering than the weights W's."""
     q1 = q3 = nq = served = needs = 0
     for rec in recs:
-        order = _order(rec, w)
+        order = order_of(rec) if order_of else _order(rec, w)
         rank_of = np.empty(len(order), dtype=np.int64)
         rank_of[order] = np.arange(len(order))
         if rec["prompt"]:
@@ -182,6 +184,52 @@ def fit(recs: list[dict], c: float) -> np.ndarray:
     return np.array([float(f"{v:.6g}") for v in w])
 
 
+def lambdarank(recs: list[dict], tiers: bool) -> dict:
+    """Leave-one-repository-out top-1 / top-3 / needs@8 of a LightGBM lambdarank model over the
+    same feature columns and the named tiers (as three more columns), fitted on the other
+    training repositories.  TIERS: the tiers still order first and the model's score only
+    within them (as the weighted score does); else the model's score alone orders."""
+    import lightgbm as lgb
+
+    def data(part):
+        xs, ys, groups = [], [], []
+        for rec in part:
+            label = np.zeros(len(rec["X"]))
+            for need in rec["needs"]:
+                label[need] = 1
+            if label.any():
+                xs.append(np.concatenate([rec["X"], rec["level"]], axis=1))
+                ys.append(label)
+                groups.append(len(label))
+        return np.concatenate(xs), np.concatenate(ys), groups
+
+    held = []
+    for repo in sorted({r["repo"] for r in recs}):
+        x, y, groups = data([r for r in recs if r["repo"] != repo])
+        model = lgb.LGBMRanker(objective="lambdarank", n_estimators=200, learning_rate=0.05,
+                               num_leaves=15, min_child_samples=20, deterministic=True,
+                               force_row_wise=True, n_jobs=1, random_state=0, verbose=-1)
+        model.fit(x, y, group=groups)
+
+        def order_of(rec, model=model):
+            score = np.round(model.predict(np.concatenate([rec["X"], rec["level"]], axis=1)), 6)
+            lv = rec["level"]
+            if not tiers:
+                return np.lexsort((rec["key_order"], -score))
+            return np.lexsort((rec["key_order"], -score, -lv[:, 2], -lv[:, 1], -lv[:, 0]))
+
+        held.append(evaluate([r for r in recs if r["repo"] == repo], None, order_of))
+    return _pooled(held)
+
+
+def _pooled(held: list[dict]) -> dict:
+    n = sum(h["questions"] for h in held)
+    return {"top1": round(sum(h["top1"] * h["questions"] for h in held) / n, 3),
+            "top3": round(sum(h["top3"] * h["questions"] for h in held) / n, 3),
+            "needs_at8": round(sum(h["needs_at8"] * h["prompt_needs"] for h in held)
+                               / max(sum(h["prompt_needs"] for h in held), 1), 3)}
+
+
 def _hand() -> np.ndarray:
     from repomem.service.scorer import DEFAULT, read_weights
 
@@ -194,6 +242,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--realrepos", type=Path, default=ROOT.parent / "shared" / "realrepos")
     ap.add_argument("--out", type=Path, default=ROOT / "repomem" / "service" / "rank_weights_fitted.json")
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--lambdarank", action="store_true",
+                    help="compare, by leave-one-repository-out, the hand weights with a LightGBM "
+                         "lambdarank model (pip install lightgbm); writes nothing")
     a = ap.parse_args(argv)
     if not a.realrepos.exists():
         _log(f"no histories at {a.realrepos}: nothing to fit on")
@@ -201,6 +252,15 @@ def main(argv: list[str] | None = None) -> int:
     recs = collect([a.realrepos])
     repos = sorted({r["repo"] for r in recs})
     hand = _hand()
+    if a.lambdarank:
+        hand_loro = _pooled([evaluate([x for x in recs if x["repo"] == repo], hand)
+                             for repo in repos])
+        _log(json.dumps({"hand weights, per repository pooled": hand_loro,
+                         "lambdarank within the tiers, leave-one-repository-out":
+                             lambdarank(recs, tiers=True),
+                         "lambdarank alone, leave-one-repository-out":
+                             lambdarank(recs, tiers=False)}, indent=1))
+        return 0
     report: dict = {"hand": evaluate(recs, hand), "cv": {}}
     for c in C_GRID:  # leave one repository out: fitted on the others, judged on it
         held = [r for repo in repos for r in [evaluate([x for x in recs if x["repo"] == repo],

@@ -14,9 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import statistics
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -39,7 +36,11 @@ QUICK_REPOS = ("microblog", "node-express-realworld", "mini-redis", "gs-rest-ser
                "golang-gin-realworld-example-app", "django-locallibrary-tutorial",
                "spring-boot-realworld-example-app")
 QUICK_SLICES = {"click": 24}
-LATENCY_REPO = "click"
+# ask latency: the largest training histories (httpx has the most fact versions), a store of
+# 100k versions generated from httpx (bench/asklatency); --quick: click alone
+LATENCY_REPOS = ("httpx", "express")
+QUICK_LATENCY_REPOS = ("click",)
+GENERATED_FROM = "httpx"
 METRICS = ("top1", "top3", "stale_top1", "stale_at5")
 
 
@@ -93,7 +94,10 @@ def _short(f: dict) -> dict:
             "subject": f.get("subject")}
 
 
-def ask_all(r, qs: list[dict]) -> list[dict]:
+def ask_all(r, qs: list[dict], current: list[dict] | None = None) -> list[dict]:
+    """Each question asked and judged.  CURRENT: the snapshot's current rows; a current
+    question whose answer is not first is then marked ``in_store`` when one of them is the
+    expected fact (ranking missed it) or not (mining did): counted, never read to tune."""
     from repomem.service.query import ask
 
     rows = []
@@ -110,42 +114,9 @@ def ask_all(r, qs: list[dict]) -> list[dict]:
                          absent=q["absent"], question=q["question"], expected=q["expect"]["value"],
                          expected_path=q["expect"].get("path"), got=[_short(f) for f in facts[:3]],
                          ms=round(ms, 2), error=err))
+        if current is not None and not rows[-1]["top1"] and not q["as_of"] and not q["absent"]:
+            rows[-1]["in_store"] = any(realjudge.right(x, q["expect"]) for x in current)
     return rows
-
-
-def cold_cli(work: Path, store: Path, question: str, n: int) -> list[float]:
-    """Seconds of a fresh ``repomem ask`` process, n times."""
-    env = dict(os.environ, GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull,
-               ANONYMIZED_TELEMETRY="False")
-    out = []
-    for _ in range(n):
-        t = time.perf_counter()
-        p = subprocess.run([sys.executable, "-m", "repomem", "ask", question, "--repo", str(work),
-                            "--store", str(store)], capture_output=True, env=env)
-        out.append(time.perf_counter() - t)
-        if p.returncode != 0:
-            raise RepomemError(f"repomem ask failed: {p.stderr.decode()[-200:]}")
-    return out
-
-
-def latency(r, work: Path, store: Path, qs: list[dict], cold_n: int) -> dict:
-    """Warm in-process ask p50/p95 over the current questions (after one warm-up), and the
-    median of cold CLI asks."""
-    from repomem.service.query import ask
-
-    cur = [q["question"] for q in qs if not q["as_of"]] or [q["question"] for q in qs]
-    ask(r, cur[0], k=K)
-    lat = []
-    for i in range(max(len(cur), 40)):
-        t = time.perf_counter()
-        ask(r, cur[i % len(cur)], k=K)
-        lat.append((time.perf_counter() - t) * 1000)
-    lat.sort()
-    cold = cold_cli(work, store, cur[0], cold_n)
-    return {"repo": r.root.name, "warm_asks": len(lat),
-            "ask_warm_p50_ms": round(statistics.median(lat), 1),
-            "ask_warm_p95_ms": round(lat[int(0.95 * (len(lat) - 1))], 1),
-            "ask_cold_cli_median_s": round(statistics.median(cold), 3), "cold_runs": len(cold)}
 
 
 def summarise(rows: list[dict], by: str) -> dict:
@@ -167,6 +138,10 @@ def summarise(rows: list[dict], by: str) -> dict:
                 "as_of_top3": _rate(asof, "top3") if asof else None,
                 "as_of_any_path": _rate(asof, "top1_any_path") if asof else None,
                 "stale_top1": sum(x["stale_top1"] for x in xs),
+                # current questions not answered first: the expected fact in the store
+                # (ranking's miss) or not (mining's)
+                "ranking_miss": sum(x.get("in_store") is True for x in xs),
+                "mining_miss": sum(x.get("in_store") is False for x in xs),
                 "stale_at5": _rate(xs, "stale_at5")}
     return out
 
@@ -182,6 +157,7 @@ def run(sources: list[Path], qdir: Path = QUESTIONS, split: str = "all",
 
     questions = load_questions(qdir, split, repos, quick)
     hist = {h.name: h for h in realstore.discover(sources)}
+    timed: dict[str, tuple] = {}
     res: dict = {"k": K, "split": split, "quick": quick, "repos": {}, "rows": [], "latency": None,
                  "embedder": embedder or "hash"}
     for name, qs in questions.items():
@@ -211,9 +187,18 @@ def run(sources: list[Path], qdir: Path = QUESTIONS, split: str = "all",
         info.update(status="ok", **ing)
         r = Repo.open(work, store=store)
         log(f"{name}: asking {len(qs)} questions")
-        res["rows"] += ask_all(r, qs)
-        if name == LATENCY_REPO:
-            res["latency"] = latency(r, work, store, qs, cold_n=3 if quick else 5)
+        from repomem.service import viewcache
+
+        snap = viewcache.load_search(store)
+        res["rows"] += ask_all(r, qs, snap[1] if snap else None)
+        if name in (QUICK_LATENCY_REPOS if quick else LATENCY_REPOS):
+            timed[name] = (r, work, store)
+    if timed:
+        from bench import asklatency
+
+        res["latency"] = asklatency.measure(
+            timed, questions, realstore.cache_root() / "generated",
+            None if quick else GENERATED_FROM, cold_per=2 if quick else 3, log=log)
     res["by_repo"] = summarise(res["rows"], "repo")
     res["by_family"] = summarise(res["rows"], "family")
     res["by_source"] = summarise(res["rows"], "source")

@@ -33,6 +33,18 @@ def table(summary: dict, order: list[str], label: str) -> str:
     return "\n".join(lines)
 
 
+def _misses(groups: dict) -> list[str]:
+    """Current questions not answered first, by whether the expected fact was in the store."""
+    out = []
+    for split in ("train", "held-out"):
+        m = groups.get(split)
+        if m and "ranking_miss" in m:
+            out.append(f"- {split}: of the current questions not answered first, "
+                       f"{m['ranking_miss']} had the expected fact in the store (ranking chose "
+                       f"another) and {m['mining_miss']} did not (never mined, or mined otherwise)")
+    return out + [""] if out else []
+
+
 def detail(summary: dict, order: list[str], label: str) -> str:
     """Every metric, one row per group and side (as-of top 1 and stale exposure too)."""
     head = (f"| {label} | group | n | top 1 | top 3 | as-of top 1 (n) | as-of top 3 | as-of, any "
@@ -76,16 +88,15 @@ def markdown(res: dict, misses: bool = False) -> str:
             "## Per family", "", table(res["by_family"], fams, "family"), "",
             "## Generated and hand-written questions", "",
             table(res.get("by_source", {}), srcs, "questions"), "",
-            "## Every metric, per repository", "", detail(res["by_repo"], repos, "repository"), ""]
+            "## Every metric, per repository", "", detail(res["by_repo"], repos, "repository"), "",
+            *_misses(res["by_repo"].get("ALL", {}))]
     lat = res.get("latency")
     if lat:
-        out += ["## Ask latency (click, full history)", "",
-                f"- warm in-process `ask`: p50 {lat['ask_warm_p50_ms']} ms, p95 "
-                f"{lat['ask_warm_p95_ms']} ms ({lat['warm_asks']} asks; target p50 <= 20 ms)",
-                f"- cold CLI `repomem ask` (fresh process): median {lat['ask_cold_cli_median_s']} s "
-                f"of {lat['cold_runs']} (target <= 0.3 s)", ""]
+        from bench import asklatency
+
+        out += asklatency.markdown(lat)
     else:
-        out += ["(latency: click not in this run)", ""]
+        out += ["(latency: no timed history in this run)", ""]
     out.append(f"Stale top-1: {res.get('stale_top1', res['stale_python'])} (any repository; "
                "the command exits 1 when it is not 0)")
     if res.get("chart"):

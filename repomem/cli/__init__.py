@@ -88,12 +88,22 @@ def _text(value: str) -> str:
     return value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
+class _Version(argparse.Action):
+    """--version, read from the package's metadata only when asked: importlib.metadata costs
+    every other command ~20 ms of its start (more on a busy machine)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"repomem {version()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="repomem",
         description="The current truth about a git repository, and its dated history.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log skipped files")
-    parser.add_argument("--version", action="version", version=f"repomem {version()}")
+    parser.add_argument("--version", action=_Version, nargs=0, default=argparse.SUPPRESS,
+                        help="show the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for modname in command_modules():
         mod = importlib.import_module(f"repomem.cli.commands.{modname}")

@@ -160,8 +160,34 @@ def _search_snapshot(r: Repo, question: str, n: int):
         return None
     t = int(time.time())
     vec = get_embedder(state["embedder"]).embed([question])[0]
-    ranked, lineage = viewcache.search(rows, matrix, lex, question, vec, t, n)
+    ranked, lineage = _rank_current(rows, matrix, lex, question, vec, t, n)
     return t, ranked, lineage, state.get("missing", 0) + behind, rows
+
+
+_SPANS: list = [None, None]  # (rows, their valid_from and valid_to as numpy): once per snapshot
+
+
+def _rank_current(rows: list[dict], matrix, lex, question: str, vec, t: int, n: int):
+    """Rank the snapshot's rows valid at t (all of them, unless a version closed after the
+    snapshot was written) for the question; (rows, lineage)."""
+    import numpy as np
+
+    from repomem.service.lexical import Lexical
+    from repomem.service.rank import rank
+    from repomem.service.scorer import similarities
+
+    if _SPANS[0] is not rows:
+        _SPANS[:] = [rows, (np.array([x["valid_from"] for x in rows], dtype=np.int64),
+                            np.array([x["valid_to"] for x in rows], dtype=np.int64))]
+    start, end = _SPANS[1]
+    valid = (start <= t) & (t < end)
+    if not valid.all():
+        keep = np.flatnonzero(valid)
+        rows, matrix = [rows[i] for i in keep], matrix[keep]
+        lex = Lexical.build(rows)
+    elif lex is None:
+        lex = Lexical.build(rows)
+    return rank(question, rows, similarities(matrix, vec), lex, t, n)
 
 
 _BEHIND: dict[tuple[str, str | None], tuple[tuple, int | None]] = {}
@@ -209,10 +235,9 @@ def _head_stamp(root) -> tuple | None:
 def _search_store(r: Repo, question: str, t: int, n: int, given: tuple | None = None):
     """Every version valid at t from Chroma (or GIVEN: rows and their embeddings), ranked the
     same way as the snapshot's rows."""
-    import numpy as np
-
     from repomem.service.lexical import Lexical
     from repomem.service.rank import rank
+    from repomem.service.scorer import similarities
 
     with r.store.reader():
         emb = get_embedder(r.store.get_meta("embedder"))
@@ -220,8 +245,7 @@ def _search_store(r: Repo, question: str, t: int, n: int, given: tuple | None = 
     rows = [at_time(x, t) for x in rows]
     if not rows:
         return [], [], rows
-    sims = np.asarray(embeddings, dtype=np.float32) @ np.asarray(emb.embed([question])[0],
-                                                                  dtype=np.float32)
+    sims = similarities(embeddings, emb.embed([question])[0])
     return (*rank(question, rows, sims, Lexical.build(rows), t, n), rows)
 
 
@@ -452,6 +476,19 @@ _NAME = re.compile(r"[A-Za-z_]\w*\Z")
 _VALUED = ("constant", "config")
 
 
+_VALUED_NAMES: list = [None, None]  # (rows, their settings and constants by name): once per list
+
+
+def _valued_names(rows: list[dict]) -> dict[str, list[dict]]:
+    if _VALUED_NAMES[0] is not rows:
+        named: dict[str, list[dict]] = {}
+        for row in rows:
+            if row["kind"] in _VALUED:
+                named.setdefault(row["key"].rsplit(":", 1)[-1], []).append(row)
+        _VALUED_NAMES[:] = [rows, named]
+    return _VALUED_NAMES[1]
+
+
 def _refer(facts: list[dict], rows: list[dict]) -> None:
     """A setting or constant whose value is another one's name (httpx's ``max_redirects:
     int = DEFAULT_MAX_REDIRECTS``) gets that one's value valid at the same time as
@@ -460,12 +497,7 @@ def _refer(facts: list[dict], rows: list[dict]) -> None:
     wanted = {f["value"] for f in facts if f["kind"] in _VALUED and _NAME.match(f["value"] or "")}
     if not wanted:
         return
-    named: dict[str, list[dict]] = {}
-    for row in rows:
-        if row["kind"] in _VALUED:
-            name = row["key"].rsplit(":", 1)[-1]
-            if name in wanted:
-                named.setdefault(name, []).append(row)
+    named = _valued_names(rows)
     for f in facts:
         found = [x for x in named.get(f["value"], ()) if x["key"] != f["key"]] \
             if f["kind"] in _VALUED else []

@@ -51,6 +51,7 @@ from repomem.storage.store import stored_pair
 __all__ = ["rank", "intent", "identifiers", "groups", "has_content"]
 
 RRF_K = 60  # the usual reciprocal-rank-fusion constant (lexical_rrf, vector_rrf: 1 / (RRF_K + rank))
+RRF_DEPTH = 4096  # the rows a signal ranks (every row of each benchmark history's current view)
 RARE = 5  # a plain word is an identifier when at most this many facts bear it as a name
 # A value that is a number: 30, -1, 0.5, a quantity ("60d", "10mb"), numbers made into one
 # (timedelta(days=7), Timeout(5.0))
@@ -74,14 +75,10 @@ def _said(words: set[str], said: set[str]) -> bool:
     return all(w in said or len(w) >= 4 and any(q.startswith(w) for q in said) for w in words)
 
 
-def _said_in_words(function: str, parameter: str, words: set[str] | frozenset[str]) -> bool:
-    """Whether a question names a function's parameter in words: the function by every word of
-    its name after its verb, and the parameter by one of its own ("how long is an api token
-    valid?": ``User.get_token``'s ``expires_in``, a timeout; not ``send_email``'s ``sync`` for
-    "what is the admin email?", nor ``get``'s ``timeout``, whose name is only a verb)."""
+def _verbless(function: str) -> frozenset[str]:
+    """The words of a function's name after its verb (``User.get_token``: token)."""
     last = function.rsplit(".", 1)[-1]
-    name = [w for w in lexical_tokens(last) if w != norm_ident(last) and "_" not in w][1:]
-    return bool(name) and set(name) <= words and bool(_name_words(parameter) & words)
+    return frozenset([w for w in lexical_tokens(last) if w != norm_ident(last) and "_" not in w][1:])
 
 
 _AUX = re.compile(r"(?:^|/)(?:examples?|docs?|tests?|samples?|demos?|benchmarks?|fixtures)/"
@@ -217,6 +214,73 @@ class _Facts:
         self._bases: list[tuple[int, set[str], list[set[str]]]] | None = None
         # removed facts by the kinds asked, by name (filled by repomem.service.query._removed)
         self.gone: dict[frozenset[str], dict[str, list[dict]]] = {}
+        self._numeric: Any = None
+        self._methods: dict[str, Any] | None = None
+        self._params: dict[str, tuple[list[int], frozenset[str], dict]] | None = None
+        self._body_words: dict[str, list[int]] | None = None
+
+    def numeric(self) -> Any:
+        """Per row, whether its value is a number (see _NUMERIC)."""
+        if self._numeric is None:
+            import numpy as np
+
+            self._numeric = np.array([_NUMERIC.fullmatch(r["value"]) is not None
+                                      for r in self.rows], dtype=bool)
+        return self._numeric
+
+    def answering_with(self, methods) -> Any:
+        """Per row, whether it is a route answering one of these HTTP methods (GET of
+        "GET /api/articles/feed", GET and POST of "GET,POST /edit")."""
+        import numpy as np
+
+        if self._methods is None:
+            self._methods = {}
+            for i in np.flatnonzero(self.of_kind(("route",))):
+                for m in self.rows[i]["value"].split(" ", 1)[0].split(","):
+                    self._methods.setdefault(m, []).append(int(i))
+        return _at(len(self.rows), {i for m in methods for i in self._methods.get(m, ())})
+
+    def unsaid_parameters(self, said: set[str], words) -> Any:
+        """Per row, whether it is a function's parameter default whose function the question
+        does not name: neither by a name it SAID nor in WORDS, the function by every word of its
+        name after its verb and the parameter by one of its own ("how long is an api token
+        valid?": ``User.get_token``'s ``expires_in``, a timeout; not ``send_email``'s ``sync``
+        for "what is the admin email?", nor ``get``'s ``timeout``, whose name is only a verb).
+        The parameters are grouped by their function once per list of rows."""
+        import numpy as np
+
+        if self._params is None:
+            # function (lowercase) -> (its rows, the words of its name after its verb,
+            # {the words of a parameter's name: its rows})
+            self._params = {}
+            for i in np.flatnonzero(self.param_of != ""):
+                function, _, parameter = own_names(self.rows[i]["key"])[0].rpartition(".")
+                entry = self._params.setdefault(self.param_of[i], ([], _verbless(function), {}))
+                entry[0].append(int(i))
+                entry[2].setdefault(frozenset(_name_words(parameter)), []).append(int(i))
+        out = np.zeros(len(self.rows), dtype=bool)
+        for function, (members, name, parameters) in self._params.items():
+            if function in said:
+                continue
+            out[members] = True
+            if name and name <= words:
+                for parameter, which in parameters.items():
+                    if parameter & words:
+                        out[which] = False
+        return out
+
+    def body_values_unsaid(self, words) -> Any:
+        """Per row, whether it is a value in a function's body none of whose own name's words
+        the question says."""
+        if self._body_words is None:
+            self._body_words = {}
+            for i, own in self.body_names():
+                for w in own:
+                    self._body_words.setdefault(w, []).append(i)
+        out = self.in_body.copy()
+        said = [i for w in words for i in self._body_words.get(w, ())]
+        out[said] = False
+        return out
 
     def of_kind(self, kinds) -> Any:
         """Per row, whether its kind is one of KINDS (numpy; each kind's mask made once)."""
@@ -452,129 +516,181 @@ def _owned_by(row: dict, name: str) -> bool:
 
 def _exact(q: Question, facts: _Facts, t: int, kinds: set[str]):
     """Per row, how many identifiers of the question name it; and lineage notes for the names
-    that only a retired version bore."""
+    that only a retired version bore.  Each named signal below gives lists of rows, each list
+    adding 1 to its rows, in order (a later signal may read what an earlier one counted)."""
     import numpy as np
 
-    rows = facts.rows
-    exact = np.zeros(len(rows), dtype=np.int32)
+    exact = np.zeros(len(facts.rows), dtype=np.int32)
     lineage: list[dict] = []
-    idents = q.identifiers(facts.project)
-    toks = q.tokens
-    by_purpose = q.asks_function
-    packages = q.version_slots
-    asks_exception = "class" in kinds and q.says_exception
-    if not by_purpose and "python" not in toks and "version" in toks and not any(
-            facts.names.get(n) or facts.retired.get(n) or facts.images.get(n) for n, _, _ in idents
-            if not _own_project(facts, n, q)):
-        # "which version is click at?", "what version number does express declare in its
-        # package metadata?": no word names a fact, so the project's own version
-        # (project.version, __version__, package.json's version) of its own files
-        idents = [("version", True, "")]
-        kinds.update({"config", "constant"})
-    for name, shaped, raw in idents:
-        # A plain word names a function only by coincidence ("output", "source"); it names a
-        # dependency or a setting when few facts bear it ("blinker", "pytz").  Function names
-        # are case-sensitive: `Request` is a class, not the function request.  A function
-        # asked by what it does is not the one its question quotes.
-        # A leading underscore marks privacy, not another name: `get_text_stream` is
-        # _get_text_stream (8 of the dev half's 11 renamed questions are such).
-        hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] not in _CODE_NAMES
-                or (shaped and not by_purpose and _spelled(rows[i], raw))]
-        if not hits and not shaped and "route" in kinds and plural_of_name(name):
-            # "which route follows a user?": the route of `follow` (POST /follow/<username>)
-            hits = [i for i in facts.names.get(name[:-1], ()) if rows[i]["kind"] == "route"]
-        if name in packages and name not in facts.project:
-            # "what mypy version": the package, not the [tool.mypy] settings that bear its name;
-            # "what redis version", no package of that name: the image a service runs (redis:8.4)
-            deps = [i for i in hits if rows[i]["kind"] == "dependency"]
-            images = facts.images.get(name, [])
-            if deps or images:
-                hits = deps or images
-                kinds.clear()
-                kinds.update({"dependency"} if deps else {rows[i]["kind"] for i in images})
-        if not shaped and raw:
-            # "where are static files collected": a plain word with a word qualifying it names
-            # a fact only with that word too -- static files are not pre-commit's hooks' files
-            hits = _own_settings(facts, name, _qualified(q, raw, rows, hits))
-        if not raw:  # the project's own version: its manifest's or __version__, not an
-            # example's or a test's, nor a tool's file format version (.readthedocs.yaml)
-            hits = [i for i in hits if facts.own[i]] or hits
-            hits = [i for i in hits if _PROJECT_VERSION.search(rows[i]["key"])] or hits
-        if hits and (shaped or len(hits) <= RARE):
+    for signal in _NAMING:
+        for hits in signal(q, facts, t, kinds, exact, lineage):
             exact[hits] += 1
+    return exact, lineage
+
+
+def _by_identifiers(q: Question, facts: _Facts, t: int, kinds: set[str], exact, lineage):
+    """The rows each identifier of the question names (_identifier_rows): once, once more for a
+    name written as code (`click.echo`, open_file, maxAge says more than a plain word another
+    fact bears: "colors", examples/colors' script), once more for the function spelled as asked
+    over its private namesake ("the echo function" is `echo`, not `EchoingStdin._echo`).  A
+    name no current fact bears may be a retired one (_retired_rows)."""
+    rows = facts.rows
+    for name, shaped, raw in _project_version(q, facts, kinds) or q.identifiers(facts.project):
+        hits = _identifier_rows(q, facts, kinds, name, shaped, raw)
+        if hits and (shaped or len(hits) <= RARE):
+            yield hits
             if shaped and code_shaped(raw):
-                # a name written as code (`click.echo`, open_file, maxAge) says more than a
-                # plain word another fact bears ("colors": examples/colors' script)
-                exact[hits] += 1
-            # ...but the function spelled as asked before its private namesake: "the echo
-            # function" is `echo`, not the method `EchoingStdin._echo`
+                yield hits
             spelled = [i for i in hits if rows[i]["kind"] in _CODE_NAMES and rows[i]["value"] == raw]
             if len(spelled) < len(hits):
-                exact[spelled] += 1
-        if hits:  # a current fact bears it; else perhaps a retired name (`get_binary_stream`,
-            continue  # now _get_binary_stream, which a function's exact spelling does not meet)
-        # a retired function name is matched as spelled (`Request` is not the function once
-        # named request), even in "where did `same_origin` go: which function is it?"
-        # (not an item of a list, whose values move when the list is reordered: CI's matrix
-        # entry 3 was named Windows and is now Mac, but Windows is not now Mac)
-        old = [(i, e) for i, e in facts.retired.get(name, ()) if e[2] <= t
-               and (rows[i]["kind"] in _CODE_NAMES and shaped and e[0] == raw
-                    or rows[i]["kind"] not in _CODE_NAMES and not _LIST_ITEM.search(rows[i]["key"]))]
-        if old and (shaped or len(old) <= RARE):
-            for i, (value, commit, ended) in old:
-                exact[i] += 1
-                if value != rows[i]["value"]:  # not a value that came back ("`ejs` is now `ejs`")
-                    lineage.append({"name": value, "key": rows[i]["key"], "now": rows[i]["value"],
-                                    "commit": commit, "at": ended})
-    took = taken_up(q, rows)
-    if took:  # "when did click switch to flit?": the settings and packages named so or whose
-        # value says it (build-backend = flit_core.buildapi, DATABASE_URL = postgres://...)
-        named = set(facts.names.get(took.replace(" ", "_"), ()))
-        own_file, saying = facts.mentioning(took)
-        hits = [i for i in sorted(named | own_file | saying) if rows[i]["kind"] not in _NOT_TAKEN_UP]
-        exact[hits] += 1
-        # first what came when it was taken up: the package of that name, and the files named
-        # after it (.pre-commit-config.yaml, jest.config.ts, src/prisma/): "when did the project add
-        # whitenoise?" is the dependency of 2017, not the storage backend set in 2025
-        exact[[i for i in hits if i in own_file or i in named and facts.kind[i] == "dependency"]] += 1
-    if asks_exception:  # "which exception is raised on a timeout": TimeoutException (not the
-        # Timeout config class, nor a timeout setting): a word and the exception named after it
-        for word in q.lower_words:
-            raised = [i for suffix in ("exception", "error") for i in facts.names.get(word + suffix, ())
-                      if rows[i]["kind"] == "class"]
-            if 0 < len(raised) <= RARE:
-                exact[raised] += 1
-    if "docker" in kinds and q.says_image:  # "what python version does the
-        # dockerfile use?": the python image (the word "python" names the interpreter's facts,
-        # not an identifier); not "what is the node environment?", NODE_ENV
-        for word in q.image_names:
-            images = facts.images.get(word, [])
-            if 0 < len(images) <= RARE and not exact[images].any():
-                exact[images] += 1
-    if "class" in kinds:  # "which class represents the URL?": a word spelled as a class's name
-        # (capitalised, not the question's first word) names it, though "url" frames questions
-        for word in q.capitalised:
-            spelled = [i for i in facts.names.get(norm_ident(word), ())
-                       if rows[i]["kind"] == "class" and rows[i]["value"] == word]
-            if 0 < len(spelled) <= RARE and not exact[spelled].any():
-                exact[spelled] += 1
-        # "which class represents a choice parameter type?": Choice(ParamType), not ParamType
-        sub = facts.subclasses(set(q.words))
-        if 0 < len(sub) <= RARE:
-            exact[sub] += 1
-    for name, _, _ in q.joined:  # "the HTTP read timeout": read_timeout
+                yield spelled
+        if not hits:
+            yield from _retired_rows(facts, name, shaped, raw, t, lineage)
+
+
+def _project_version(q: Question, facts: _Facts, kinds: set[str]) -> list[tuple[str, bool, str]]:
+    """"which version is click at?", "what version number does express declare in its package
+    metadata?": no word names a fact, so the project's own version (project.version,
+    __version__, package.json's version) of its own files: the identifier ("version", True, "")
+    and the kinds that hold it (added to KINDS)."""
+    if q.asks_function or "python" in q.tokens or "version" not in q.tokens or any(
+            facts.names.get(n) or facts.retired.get(n) or facts.images.get(n)
+            for n, _, _ in q.identifiers(facts.project) if not _own_project(facts, n, q)):
+        return []
+    kinds.update({"config", "constant"})
+    return [("version", True, "")]
+
+
+def _identifier_rows(q: Question, facts: _Facts, kinds: set[str], name: str, shaped: bool,
+                     raw: str) -> list[int]:
+    """The current rows one identifier names.  A plain word names a function only by
+    coincidence ("output", "source"); it names a dependency or a setting when few facts bear it
+    ("blinker", "pytz").  Function names are case-sensitive (`Request` is a class, not the
+    function request), less a leading underscore, which marks privacy (`get_text_stream` is
+    _get_text_stream); a function asked by what it does is not the one its question quotes."""
+    rows = facts.rows
+    hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] not in _CODE_NAMES
+            or (shaped and not q.asks_function and _spelled(rows[i], raw))]
+    if not hits and not shaped and "route" in kinds and plural_of_name(name):
+        # "which route follows a user?": the route of `follow` (POST /follow/<username>)
+        hits = [i for i in facts.names.get(name[:-1], ()) if rows[i]["kind"] == "route"]
+    if name in q.version_slots and name not in facts.project:
+        # "what mypy version": the package, not the [tool.mypy] settings that bear its name;
+        # "what redis version", no package of that name: the image a service runs (redis:8.4)
+        deps = [i for i in hits if rows[i]["kind"] == "dependency"]
+        images = facts.images.get(name, [])
+        if deps or images:
+            hits = deps or images
+            kinds.clear()
+            kinds.update({"dependency"} if deps else {rows[i]["kind"] for i in images})
+    if not shaped and raw:
+        # "where are static files collected": a plain word with a word qualifying it names
+        # a fact only with that word too -- static files are not pre-commit's hooks' files
+        hits = _own_settings(facts, name, _qualified(q, raw, rows, hits))
+    if not raw:  # the project's own version: its manifest's or __version__, not an
+        # example's or a test's, nor a tool's file format version (.readthedocs.yaml)
+        hits = [i for i in hits if facts.own[i]] or hits
+        hits = [i for i in hits if _PROJECT_VERSION.search(rows[i]["key"])] or hits
+    return hits
+
+
+def _retired_rows(facts: _Facts, name: str, shaped: bool, raw: str, t: int, lineage: list[dict]):
+    """The rows whose earlier version bore NAME (`get_binary_stream`, now _get_binary_stream,
+    which a function's exact spelling does not meet), with a lineage note each.  A retired
+    function name is matched as spelled (`Request` is not the function once named request),
+    even in "where did `same_origin` go: which function is it?"; not an item of a list, whose
+    values move when the list is reordered (CI's matrix entry 3 was named Windows and is now
+    Mac, but Windows is not now Mac)."""
+    rows = facts.rows
+    old = [(i, e) for i, e in facts.retired.get(name, ()) if e[2] <= t
+           and (rows[i]["kind"] in _CODE_NAMES and shaped and e[0] == raw
+                or rows[i]["kind"] not in _CODE_NAMES and not _LIST_ITEM.search(rows[i]["key"]))]
+    if old and (shaped or len(old) <= RARE):
+        for i, (value, commit, ended) in old:
+            yield [i]
+            if value != rows[i]["value"]:  # not a value that came back ("`ejs` is now `ejs`")
+                lineage.append({"name": value, "key": rows[i]["key"], "now": rows[i]["value"],
+                                "commit": commit, "at": ended})
+
+
+def _by_adoption(q: Question, facts: _Facts, t: int, kinds: set[str], exact, lineage):
+    """"when did click switch to flit?": the settings and packages named so or whose value says
+    it (build-backend = flit_core.buildapi, DATABASE_URL = postgres://...); once more what came
+    when it was taken up: the package of that name, and the files named after it
+    (.pre-commit-config.yaml, jest.config.ts, src/prisma/): "when did the project add
+    whitenoise?" is the dependency of 2017, not the storage backend set in 2025."""
+    took = taken_up(q, facts.rows)
+    if not took:
+        return
+    named = set(facts.names.get(took.replace(" ", "_"), ()))
+    own_file, saying = facts.mentioning(took)
+    hits = [i for i in sorted(named | own_file | saying) if facts.rows[i]["kind"] not in _NOT_TAKEN_UP]
+    yield hits
+    yield [i for i in hits if i in own_file or i in named and facts.kind[i] == "dependency"]
+
+
+def _by_exception(q: Question, facts: _Facts, t: int, kinds: set[str], exact, lineage):
+    """"which exception is raised on a timeout": TimeoutException (not the Timeout config class,
+    nor a timeout setting): a word and the exception named after it."""
+    if "class" not in kinds or not q.says_exception:
+        return
+    for word in q.lower_words:
+        raised = [i for suffix in ("exception", "error") for i in facts.names.get(word + suffix, ())
+                  if facts.rows[i]["kind"] == "class"]
+        if 0 < len(raised) <= RARE:
+            yield raised
+
+
+def _by_image(q: Question, facts: _Facts, t: int, kinds: set[str], exact, lineage):
+    """"what python version does the dockerfile use?": the python image (the word "python" names
+    the interpreter's facts, not an identifier); not "what is the node environment?", NODE_ENV."""
+    if "docker" not in kinds or not q.says_image:
+        return
+    for word in q.image_names:
+        images = facts.images.get(word, [])
+        if 0 < len(images) <= RARE and not exact[images].any():
+            yield images
+
+
+def _by_class_name(q: Question, facts: _Facts, t: int, kinds: set[str], exact, lineage):
+    """"which class represents the URL?": a word spelled as a class's name (capitalised, not the
+    question's first word) names it, though "url" frames questions; "which class represents a
+    choice parameter type?": Choice(ParamType), not ParamType (facts.subclasses)."""
+    if "class" not in kinds:
+        return
+    for word in q.capitalised:
+        spelled = [i for i in facts.names.get(norm_ident(word), ())
+                   if facts.rows[i]["kind"] == "class" and facts.rows[i]["value"] == word]
+        if 0 < len(spelled) <= RARE and not exact[spelled].any():
+            yield spelled
+    sub = facts.subclasses(set(q.words))
+    if 0 < len(sub) <= RARE:
+        yield sub
+
+
+def _by_joined_words(q: Question, facts: _Facts, t: int, kinds: set[str], exact, lineage):
+    """Words of the question joined into a name: "the HTTP read timeout" is read_timeout, "logs
+    the user out" the route /logout, "which exception is raised for a bad parameter"
+    BadParameter; "the default max connections", which no fact is named, the value that passes
+    it (DEFAULT_LIMITS = Limits(max_connections=100, ...))."""
+    rows = facts.rows
+    for name, _, _ in q.joined:
         hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] not in _CODE_NAMES] \
-            or facts.names.get("/" + name, [])  # "logs the user out": the route /logout
-        if not hits and "class" in kinds:  # "which exception is raised for a bad parameter": BadParameter
+            or facts.names.get("/" + name, [])
+        if not hits and "class" in kinds:
             hits = [i for i in facts.names.get(name.replace("_", ""), ()) if rows[i]["kind"] == "class"]
         # `node-version: ${{ matrix.node-version }}` states no version: the matrix it reads does
         hits = [i for i in hits if not _REFERENCE.fullmatch(rows[i]["value"])] or hits
         hits = _own_settings(facts, name, hits)  # "open files": open_file, not open_file.lazy
-        if not hits:  # "the default max connections": no fact is named so, but
-            hits = facts.passing(name)  # DEFAULT_LIMITS = Limits(max_connections=100, ...)
+        if not hits:
+            hits = facts.passing(name)
         if hits and len(hits) <= RARE:
-            exact[hits] += 1
-    return exact, lineage
+            yield hits
+
+
+# The signals that name rows, in the order _exact counts them.
+_NAMING = (_by_identifiers, _by_adoption, _by_exception, _by_image, _by_class_name,
+           _by_joined_words)
 
 
 _NOT_TAKEN_UP = ("function", "class", "route")  # code is written, not adopted
@@ -747,15 +863,60 @@ def _named_in_path(question: str, rows: list[dict], named, project: set[str]):
 
 
 def _rrf(scores, weight: float, only_positive: bool = False):
-    """Reciprocal-rank-fusion terms of one signal: weight / (RRF_K + rank), ties by position."""
+    """Reciprocal-rank-fusion terms of one signal: weight / (RRF_K + rank), ties by position,
+    for the first RRF_DEPTH rows; 0 below them (a term of weight / 4,157 or less, which moves
+    no row of a large store into the answer, and would cost a sort of every row)."""
     import numpy as np
 
     out = np.zeros(len(scores), dtype=np.float64)
-    order = np.lexsort((np.arange(len(scores)), -scores))
-    if only_positive:
-        order = order[scores[order] > 0]
+    if only_positive:  # BM25 scores few rows: rank those
+        some = np.flatnonzero(scores > 0)
+        order = some[_best(scores[some], RRF_DEPTH)]
+    else:
+        order = _best(scores, RRF_DEPTH)
     out[order] = weight / (RRF_K + 1 + np.arange(len(order)))
     return out
+
+
+def _best(score, m: int):
+    """The M rows of the highest SCORE, best first, ties by position: the first M of a stable
+    argsort of -SCORE, without sorting every row."""
+    import numpy as np
+
+    if len(score) > m > 0:
+        some = np.flatnonzero(score >= _at_most_mth(score, m))  # the M best, and a few more
+        return some[np.argsort(-score[some], kind="stable")][:m]
+    return np.argsort(-score, kind="stable")[:m]
+
+
+def _at_most_mth(score, m: int):
+    """A value no higher than the M-th highest of SCORE (0 < M < len(SCORE)): the M-th highest
+    of an evenly spaced sample of 64 * M rows (a subset's M-th highest is at most the whole's),
+    so that about len(SCORE) / 64 rows reach it; of every row when the sample would be all."""
+    import numpy as np
+
+    step = len(score) // (64 * m)
+    sample = score[::step] if step > 1 else score
+    return np.partition(sample, len(sample) - m)[len(sample) - m]
+
+
+def _order(tier, level, aside, fused, key_order, n: int):
+    """The N first rows by (-TIER, ASIDE, -LEVEL, -FUSED, KEY_ORDER): every named row (tier 1)
+    and, when they are fewer than N, the rest's best by FUSED (every row tied with the last
+    one taken too), ordered by those keys: the order a sort of every row gives."""
+    import numpy as np
+
+    named = np.flatnonzero(tier > 0)
+    some = named
+    if len(named) < n:
+        m = n - len(named)
+        rest = fused if not len(named) else fused[tier <= 0]
+        if len(rest) > m:
+            some = np.flatnonzero((fused >= _at_most_mth(rest, m)) | (tier > 0))
+        else:
+            some = np.arange(len(fused))
+    return some[np.lexsort((key_order[some], -fused[some], -level[some], aside[some],
+                            -tier[some]))][:n]
 
 
 def _first_route_first(rows: list[dict], best, level):
@@ -863,12 +1024,11 @@ def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, 
         wanted |= facts.runtime
     add("kind_wanted", wanted)
     if q.asks_number:  # "how long is a jwt valid?": 60d, not the secret it is signed with
-        add("number_value", np.array([_NUMERIC.fullmatch(r["value"]) is not None for r in rows]))
+        add("number_value", facts.numeric())
     methods = q.route_methods if "route" in kinds else frozenset()
     if methods:  # "which route returns the user's feed?": a GET, not POST /users (a route's
         # methods: GET of "GET /api/articles/feed", GET and POST of "GET,POST /edit")
-        add("route_method", np.array([r["kind"] == "route" and not methods.isdisjoint(
-            r["value"].split(" ", 1)[0].split(",")) for r in rows]))
+        add("route_method", facts.answering_with(methods))
     wanted_groups = q.groups if "dependency" in kinds else frozenset()
     if wanted_groups:  # "the docs build", "type checking": that group's pin
         add("dependency_group", np.isin(facts.group, sorted(wanted_groups)) & wanted)
@@ -877,7 +1037,7 @@ def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, 
     # for other kinds, the project's own files over its examples, docs and tests; a question of
     # no particular kind too ("how are cookies stored between requests?"), unless it asks about
     # them ("which test checks that cookies persist?")...
-    own = facts.own & (facts.kind != "dependency") & (wanted if kinds else not q.asks_aux)
+    own = facts.own & ~facts.of_kind(("dependency",)) & (wanted if kinds else not q.asks_aux)
     add("own_file", own)
     # ...and a function or class of the code itself over a test's: a test's name and docstring
     # paraphrase the behaviour it checks (test_cookie_persistence)
@@ -886,7 +1046,7 @@ def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, 
         add("test_code", facts.test_code)  # answered by one
     if not kinds or q.asks_how:  # "how are cookies stored?": the API before a private helper
         # of it (a private method may be how it is done: "how is a url merged?")
-        add("private", facts.private & (facts.kind == "class") if kinds else facts.private)
+        add("private", facts.private & facts.of_kind(("class",)) if kinds else facts.private)
     verb = q.action
     about = set(q.words) - {stem_word(verb or "")}
     doers = facts.doing(verb, about) if verb else []
@@ -896,7 +1056,7 @@ def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, 
         named_so = [i for i in doers if about & set(lexical_tokens(rows[i]["value"]))]
         add("does_action", _at(size, named_so or doers))
     if kinds and kinds <= {"route", "function", "class"}:  # (among the best so far)
-        add("summary_said", _summary_said(q.text, rows, np.argsort(-score, kind="stable")[:SUMMARY_TOP],
+        add("summary_said", _summary_said(q.text, rows, _best(score, SUMMARY_TOP),
                                           kinds))
     add("path_named", _named_in_path(q.text, rows, np.flatnonzero(named), facts.project))
     # "which example shows content negotiation?": what lies in examples/content-negotiation/
@@ -908,17 +1068,12 @@ def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, 
         # email" (httpx's nine request functions share four defaults)
         said = {n for x in q.identifiers(facts.project) for n in (x[0], x[2].lower())}
         said |= {n.rsplit(".", 1)[-1] for n in said}
-        unsaid = (facts.param_of != "") & ~np.isin(facts.param_of, sorted(said))
-        for i in np.flatnonzero(unsaid):
-            function, _, parameter = own_names(rows[i]["key"])[0].rpartition(".")
-            if _said_in_words(function, parameter, q.words):
-                unsaid[i] = False
-        add("parameter_unsaid", unsaid)
+        add("parameter_unsaid", facts.unsaid_parameters(said, q.words))
     if facts.in_body.any() and not q.asks_number:
         # a value in a function's body answers a number asked, or its own name ("when does the
         # jwt expire?"), not the words of the code around it ("what is the secret used to sign
         # tokens?" is not jwt.sign's expiresIn)
-        add("body_value_unsaid", _at(size, [i for i, own in facts.body_names() if not own & q.words]))
+        add("body_value_unsaid", facts.body_values_unsaid(q.words))
     if wants("lexical_share"):
         add("lexical_share", lexical / max(float(lexical.max()), 1e-9))
     if wants("vector_sim"):
@@ -1014,7 +1169,7 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     _, fused, tier = _features(q, facts, kinds, named, lex, lexical, sims, scorer.weights())
     fused = np.round(fused, 6)
     aside = _aside(q, facts, tier)
-    order = np.lexsort((facts.key_order, -fused, -(exact * tier), aside, -tier))[:n]
+    order = _order(tier, exact * tier, aside, fused, facts.key_order, n)
     score = [round(float(tier[i] + fused[i]), 6) for i in order]  # a position keeps its score
     best = _first_route_first(rows, order, exact * tier)
     keep = {rows[i]["key"] for i in best}

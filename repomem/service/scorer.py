@@ -74,3 +74,16 @@ def weights() -> dict[str, float]:
     if chosen == "fitted":
         chosen = FITTED
     return _cached(chosen or DEFAULT)
+
+
+def similarities(matrix, vector):
+    """Each row's dot product with VECTOR (the embedder's vectors are unit length: the cosine).
+    numpy's own summation loop, not the BLAS matrix product: a multi-threaded BLAS spins up its
+    threads for every product, and on a busy machine a 2,000-row product then took 20-80 ms
+    instead of 0.1 ms (single-threaded, the loop is as fast as BLAS for one vector)."""
+    import numpy as np
+
+    matrix = np.asarray(matrix, dtype=np.float32)
+    if not len(matrix):
+        return np.zeros(0, dtype=np.float32)
+    return np.einsum("ij,j->i", matrix, np.asarray(vector, dtype=np.float32))
