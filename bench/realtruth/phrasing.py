@@ -31,7 +31,7 @@ def markers(text: str) -> set[str]:
 
 
 # The split is by repository, fixed by ../shared/realrepos/README.md (the same list is in
-# bench/real.py; tests/test_bench_real.py checks that they agree).
+# bench/real.py; tests/bench/test_real.py checks that they agree).
 TRAINING = ("click", "httpx", "microblog", "bakerydemo", "express", "node-express-realworld",
             "uvicorn", "typer", "golang-gin-realworld-example-app", "mini-redis", "gs-rest-service")
 HELD_OUT = ("httpie", "pydantic-settings", "django-locallibrary-tutorial", "koa", "echo",
