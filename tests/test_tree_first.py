@@ -280,3 +280,33 @@ def test_status_without_a_backfill(history, tmp_path):
     repo, _, ref, _ = history
     rc, out, _ = cli_proc("status", "--repo", repo, "--store", ref)
     assert rc == 0 and out.strip() == "history: complete"
+
+
+# -- the tree's mining workers --------------------------------------------------------------------
+def test_forked_workers_mine_the_tree_as_one_process_does(tmp_path):
+    """HEAD's tree mined by forked workers (each returning its chunk's lexical tokens) gives the
+    record one process gives, and the workers' tokens are the ones the snapshot's index makes."""
+    from repomem.adapters import git as gitlib
+    from repomem.service import current
+    from repomem.service.lexical import known_tokens
+    from repomem.storage.store import version_meta, version_row
+
+    repo = tmp_path / "wide"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    files = {f"pkg/m{i:03}.py": f'"""Module {i}."""\nLIMIT_{i} = {i}\n\n\ndef handle_{i}(x):\n'
+                                f'    """Handle {i}."""\n    return x + {i}\n' for i in range(160)}
+    files["pyproject.toml"] = '[project]\nname = "wide"\nversion = "1.2.3"\n'
+    commit(repo, "2024-01-01T00:00:00Z", "wide", files)
+    head = gitlib.first_parent_chain(repo)[-1]
+    listed = current.tree_files(repo, head.sha)
+    pool = current.start_pool(repo, len(listed), 2)
+    assert pool is not None and pool._mp_context.get_start_method() == "fork"
+    known: dict = {}
+    forked = current.mine_tree(repo, head, 2, pool=pool, files=listed, known=known)
+    alone = current.mine_tree(repo, head, 1, files=listed)
+    assert forked.files == alone.files and len(forked.files) == 161
+    ledger = current.Ledger()
+    ledger.apply(alone, head.ct)
+    rows = [version_row(v.id, version_meta(v)) for v in ledger.open.values()]
+    assert known == known_tokens(rows)

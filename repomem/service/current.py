@@ -13,7 +13,10 @@ commit it was born in; until then the view is this ledger, ``applied = ["tree:<H
 
 from __future__ import annotations
 
+import concurrent.futures
 import logging
+import multiprocessing
+import sys
 import threading
 import time
 
@@ -22,6 +25,8 @@ from repomem.core.ledger import Ledger
 from repomem.core.records import CommitRecord, tree_name
 from repomem.miners import wants
 from repomem.miners.mining import CommitMiner, mine_batch, worker_pool
+from repomem.service.lexical import known_tokens
+from repomem.storage.store import version_meta, version_row
 
 log = logging.getLogger("repomem")
 PARALLEL_FILES = 150  # fewer files are mined in this process: starting workers costs more
@@ -33,19 +38,65 @@ def tree_files(root, sha: str) -> list[tuple[str, str]]:
 
 
 def start_pool(root, files: int, workers: int):
-    """The mining workers for a tree of FILES files, started now (they take ~0.3 s to start,
-    seconds on a loaded machine: the caller lists the history meanwhile); None when this
-    process mines alone."""
-    if workers > 1 and files >= PARALLEL_FILES:
+    """The mining workers for a tree of FILES files, started now; None when this process mines
+    alone.  Forked where that is safe (Linux, this process has no other thread yet): a forked
+    worker shares the miners this process has imported already and starts in milliseconds,
+    where a spawned one starts a Python and imports them again (~0.25 CPU s each, seconds on a
+    loaded machine).  Elsewhere spawned, as the history's workers are."""
+    if workers <= 1 or files < PARALLEL_FILES:
+        return None
+    if not sys.platform.startswith("linux") or threading.active_count() > 1:
         return worker_pool(root, workers, start=True)
-    return None
+    pool = concurrent.futures.ProcessPoolExecutor(
+        max_workers=workers, mp_context=multiprocessing.get_context("fork"),
+        initializer=_start_miner, initargs=(str(root),))
+    pool.submit(_ready)  # a fork pool forks all its workers at the first task
+    return pool
+
+
+_MINER: CommitMiner | None = None  # a forked worker's miner
+
+
+def _start_miner(repo: str) -> None:
+    global _MINER
+    _MINER = CommitMiner(repo)
+
+
+def _ready() -> None:
+    """A task that only makes the pool start its workers."""
+
+
+def _mine_files(info: git.CommitInfo, changes: list[git.Change]) -> tuple[CommitRecord, dict]:
+    """A worker's part of the tree: CHANGES (files added by INFO) mined as one record, and the
+    lexical tokens of the versions it makes (``chunk_tokens``)."""
+    if _MINER is None:  # a spawned worker (mining.worker_pool's initializer set its own)
+        rec = mine_batch([info], {info.sha: changes})[0]
+    else:
+        _MINER.prefetch([info], {info.sha: changes})
+        rec = _MINER.mine(info, changes)
+    return rec, chunk_tokens(rec, info.ct)
+
+
+def chunk_tokens(rec: CommitRecord, ct: int) -> dict[str, str]:
+    """The lexical index's tokens of the versions REC's facts make (``lexical.known_tokens``),
+    computed by the worker that mined them, in parallel: tokenising is most of the snapshot's
+    time, which otherwise only this process spends after the mining.  A version whose fields
+    come out otherwise in the whole tree's fold (another file's value ranks first) misses by
+    its digest and is tokenised there, so this only saves time."""
+    tree = CommitRecord(tree_name(rec.sha), None, ct)  # a function's key names the record
+    tree.files = rec.files
+    ledger = Ledger()
+    ledger.apply(tree, ct)
+    return known_tokens([version_row(v.id, version_meta(v)) for v in ledger.open.values()])
 
 
 def mine_tree(root, head: git.CommitInfo, workers: int = 1, progress=None, pool=None,
-              files: list[tuple[str, str]] | None = None) -> CommitRecord:
+              files: list[tuple[str, str]] | None = None,
+              known: dict[str, str] | None = None) -> CommitRecord:
     """One record holding the facts of every file of HEAD's tree (each file mined once).
     POOL: WORKERS workers started by ``start_pool`` (shut down here); FILES: ``tree_files`` of
-    HEAD."""
+    HEAD; KNOWN: filled with the workers' ``chunk_tokens``."""
+    known = {} if known is None else known
     files = tree_files(root, head.sha) if files is None else files
     info = git.CommitInfo(head.sha, None, head.ct)
     changes = [git.Change(p, None, b) for p, b in files]
@@ -59,9 +110,10 @@ def mine_tree(root, head: git.CommitInfo, workers: int = 1, progress=None, pool=
         chunks = [c for c in (sorted(order[i::workers * 4], key=lambda ch: ch.path)
                               for i in range(workers * 4)) if c]
         try:
-            futures = [pool.submit(mine_batch, [info], {head.sha: chunk}) for chunk in chunks]
+            futures = [pool.submit(_mine_files, info, chunk) for chunk in chunks]
             for fut, chunk in zip(futures, chunks):
-                part = fut.result()[0]
+                part, tokens = fut.result()
+                known.update(tokens)
                 rec.files.update(part.files)
                 rec.skipped += part.skipped
                 if progress is not None:
@@ -112,9 +164,9 @@ class _Meanwhile(threading.Thread):
 
 
 def tree_ledger(root, chain: list[git.CommitInfo], workers: int = 1,
-                progress=None, pool=None) -> Ledger:
+                progress=None, pool=None, known: dict[str, str] | None = None) -> Ledger:
     """The ledger of HEAD's tree (chain: HEAD's first-parent history, oldest first), each
-    version dated by the last commit that touched its file.  POOL: see ``mine_tree``."""
+    version dated by the last commit that touched its file.  POOL, KNOWN: see ``mine_tree``."""
     head = chain[-1]
     try:
         files = tree_files(root, head.sha)
@@ -126,7 +178,7 @@ def tree_ledger(root, chain: list[git.CommitInfo], workers: int = 1,
     # is over before the mining is
     meanwhile = _Meanwhile(root, {p for p, _ in files}, head.sha)
     meanwhile.start()
-    rec = mine_tree(root, head, workers, progress, pool, files)
+    rec = mine_tree(root, head, workers, progress, pool, files, known)
     touched = meanwhile.result()
     eff = git.effective_times(chain)
     ledger = Ledger()

@@ -176,11 +176,13 @@ def tree_first(r: Repo, prog: Progress = OFF) -> dict:
                 pool.shutdown(wait=False, cancel_futures=True)
             raise
         head = chain[-1]
+        known: dict[str, str] = {}
         with prog.phase("current tree", total=files, unit="files") as task:
-            ledger = current.tree_ledger(r.root, chain, workers, task, pool)
+            ledger = current.tree_ledger(r.root, chain, workers, task, pool, known)
         r.store.set_meta("tree", {"head": head.sha})
         with prog.phase("current view", total=len(ledger.versions), unit="facts") as task:
-            stats = tree_snapshot(r, ledger, emb)  # Chroma's view: the backfill's first step
+            # Chroma's view: the backfill's first step
+            stats = tree_snapshot(r, ledger, emb, known or None)
             task.advance(len(ledger.versions))
         write_progress(r, chain, r.store.ingested(), head.sha)
         stats.update(commits=len(chain), head=head.sha, files=files)

@@ -195,7 +195,7 @@ def history_rows(r: Repo, t: int) -> tuple[list[dict], list]:
     return rows, emb.embed([version_document(v) for v in versions]) if versions else []
 
 
-def tree_snapshot(r: Repo, ledger: Ledger, emb) -> dict:
+def tree_snapshot(r: Repo, ledger: Ledger, emb, known: dict[str, str] | None = None) -> dict:
     """Make a tree view (service/current.py) answerable without Chroma: save it as the fold
     state and write the current-view snapshot from it, for the view id ``_target`` gives while
     the history is indexed.  The Chroma view is written by the next writer (the backfill's
@@ -216,7 +216,7 @@ def tree_snapshot(r: Repo, ledger: Ledger, emb) -> dict:
     vectors = embed_matrix(emb, docs)
     state = {"id": vid, "complete": True, "head": head, "head_time": eff.get(head or ""),
              "embedder": emb.name, "missing": missing}
-    viewcache.write(r.store, state, rows, vectors)
+    viewcache.write(r.store, state, rows, vectors, known)  # KNOWN: the mining workers' tokens
     return {"versions": len(versions)}
 
 
