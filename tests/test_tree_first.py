@@ -18,6 +18,7 @@ import pytest
 from conftest import cli, cli_proc, commit, git
 from history_fixture import build_history, ledger_snapshot
 
+from repomem.core.records import CommitRecord, tree_name
 from repomem.service import backfill
 from repomem.service.ingest import index_history, ingest, tree_first
 from repomem.service.query import ask
@@ -283,14 +284,35 @@ def test_status_without_a_backfill(history, tmp_path):
 
 
 # -- the tree's mining workers --------------------------------------------------------------------
-def test_forked_workers_mine_the_tree_as_one_process_does(tmp_path):
-    """HEAD's tree mined by forked workers (each returning its chunk's lexical tokens) gives the
-    record one process gives, and the workers' tokens are the ones the snapshot's index makes."""
+def _check_tree_workers(repo: Path, method: str | None) -> None:
+    """HEAD's tree of REPO mined by two workers started by ``start_pool`` (by METHOD, when
+    given) gives the record one process gives, and the workers' tokens are the ones the
+    snapshot's index makes."""
     from repomem.adapters import git as gitlib
+    from repomem.core.ledger import Ledger
     from repomem.service import current
     from repomem.service.lexical import known_tokens
     from repomem.storage.store import version_meta, version_row
 
+    head = gitlib.first_parent_chain(repo)[-1]
+    listed = current.tree_files(repo, head.sha)
+    pool = current.start_pool(repo, len(listed), 2)
+    assert pool is not None
+    if method is not None:
+        assert pool._mp_context.get_start_method() == method
+    known: dict = {}
+    forked = current.mine_tree(repo, head, 2, pool=pool, files=listed, known=known)
+    alone = current.mine_tree(repo, head, 1, files=listed)
+    assert forked.files == alone.files and len(forked.files) == 161
+    ledger = Ledger()
+    ledger.apply(CommitRecord(tree_name(head.sha), None, head.ct, alone.files), head.ct)
+    rows = [version_row(v.id, version_meta(v)) for v in ledger.open.values()]
+    assert known == known_tokens(rows)
+
+
+def test_tree_workers_mine_as_one_process_does(tmp_path):
+    """Forked (a fresh process, no other thread) and spawned (this one, whose earlier tests
+    left threads behind) tree workers both mine what one process mines."""
     repo = tmp_path / "wide"
     repo.mkdir()
     git(repo, "init", "-q", "-b", "main")
@@ -298,15 +320,10 @@ def test_forked_workers_mine_the_tree_as_one_process_does(tmp_path):
                                 f'    """Handle {i}."""\n    return x + {i}\n' for i in range(160)}
     files["pyproject.toml"] = '[project]\nname = "wide"\nversion = "1.2.3"\n'
     commit(repo, "2024-01-01T00:00:00Z", "wide", files)
-    head = gitlib.first_parent_chain(repo)[-1]
-    listed = current.tree_files(repo, head.sha)
-    pool = current.start_pool(repo, len(listed), 2)
-    assert pool is not None and pool._mp_context.get_start_method() == "fork"
-    known: dict = {}
-    forked = current.mine_tree(repo, head, 2, pool=pool, files=listed, known=known)
-    alone = current.mine_tree(repo, head, 1, files=listed)
-    assert forked.files == alone.files and len(forked.files) == 161
-    ledger = current.Ledger()
-    ledger.apply(alone, head.ct)
-    rows = [version_row(v.id, version_meta(v)) for v in ledger.open.values()]
-    assert known == known_tokens(rows)
+    code = ("import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]); "
+            "from test_tree_first import _check_tree_workers; "
+            "_check_tree_workers(Path(sys.argv[2]), 'fork')")
+    got = subprocess.run([sys.executable, "-c", code, str(Path(__file__).parent), str(repo)],
+                         capture_output=True, text=True, timeout=300)
+    assert got.returncode == 0, got.stderr
+    _check_tree_workers(repo, None)
