@@ -288,11 +288,14 @@ def _check_tree_workers(repo: Path, method: str | None) -> None:
     """HEAD's tree of REPO mined by two workers started by ``start_pool`` (by METHOD, when
     given) gives the record one process gives, and the workers' tokens are the ones the
     snapshot's index makes."""
+    import numpy as np
+
     from repomem.adapters import git as gitlib
+    from repomem.adapters.embed import HashEmbedder, embed_matrix
     from repomem.core.ledger import Ledger
     from repomem.service import current
     from repomem.service.lexical import known_tokens
-    from repomem.storage.store import version_meta, version_row
+    from repomem.storage.store import version_document, version_meta, version_row
 
     head = gitlib.first_parent_chain(repo)[-1]
     listed = current.tree_files(repo, head.sha)
@@ -300,14 +303,20 @@ def _check_tree_workers(repo: Path, method: str | None) -> None:
     assert pool is not None
     if method is not None:
         assert pool._mp_context.get_start_method() == method
-    known: dict = {}
-    forked = current.mine_tree(repo, head, 2, pool=pool, files=listed, known=known)
+    prepared = current.Prepared()
+    forked = current.mine_tree(repo, head, 2, pool=pool, files=listed, prepared=prepared,
+                               embed=True)
     alone = current.mine_tree(repo, head, 1, files=listed)
     assert forked.files == alone.files and len(forked.files) == 161
     ledger = Ledger()
     ledger.apply(CommitRecord(tree_name(head.sha), None, head.ct, alone.files), head.ct)
-    rows = [version_row(v.id, version_meta(v)) for v in ledger.open.values()]
-    assert known == known_tokens(rows)
+    versions = list(ledger.open.values())
+    rows = [version_row(v.id, version_meta(v)) for v in versions]
+    assert prepared.tokens == known_tokens(rows)
+    docs = [version_document(v) for v in versions]
+    vectors = prepared.by_doc()
+    assert sorted(vectors) == sorted(docs)
+    assert (np.stack([vectors[d] for d in docs]) == embed_matrix(HashEmbedder(), docs)).all()
 
 
 def test_tree_workers_mine_as_one_process_does(tmp_path):
