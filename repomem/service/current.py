@@ -44,7 +44,9 @@ def start_pool(root, files: int, workers: int):
     alone.  Forked where that is safe (Linux, this process has no other thread yet): a forked
     worker shares the miners this process has imported already and starts in milliseconds,
     where a spawned one starts a Python and imports them again (~0.25 CPU s each, seconds on a
-    loaded machine).  Elsewhere spawned, as the history's workers are."""
+    loaded machine).  Elsewhere spawned, as the history's workers are.  A forked worker holds
+    the store's writer lock with this process (the lock belongs to the open file): ``mine_tree``
+    waits for the workers to exit before the caller releases it."""
     if workers <= 1 or files < PARALLEL_FILES:
         return None
     if not sys.platform.startswith("linux") or threading.active_count() > 1:

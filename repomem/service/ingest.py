@@ -1,9 +1,12 @@
 """Ingestion: git -> commit records (mined in worker processes for long histories) -> the view.
 
-Mining is the write path: this module, ``repomem rebuild`` and the hooks' worker are the only
-callers of the commit miner besides the two read-side folds that document why
-(``view.provisional_snapshot`` for a server reader's branch, the uncommitted overlay).  The view
-itself (the fold of the records on HEAD's first-parent chain) is ``repomem.service.view``.
+The write path's stages (select commits, read changes, plan batches, mine, store records,
+fold) are ``repomem.service.pipeline``; this module strings them together for a first ingest,
+a hook's new commits, the background backfill and ``repomem rebuild``, and mines HEAD's tree
+first (``repomem.service.current``).  Besides them only the two read-side folds that document
+why mine (``view.provisional_snapshot`` for a server reader's branch, the uncommitted overlay),
+through ``service/ports.py``.  The view itself (the fold of the records on HEAD's first-parent
+chain) is ``repomem.service.view``.
 """
 
 from __future__ import annotations
