@@ -14,7 +14,6 @@ commit it was born in; until then the view is this ledger, ``applied = ["tree:<H
 from __future__ import annotations
 
 import concurrent.futures
-import dataclasses
 import logging
 import multiprocessing
 import sys
@@ -22,13 +21,10 @@ import threading
 import time
 
 from repomem.adapters import git
-from repomem.adapters.embed import HashEmbedder, embed_matrix
 from repomem.core.ledger import Ledger
 from repomem.core.records import CommitRecord, tree_name
 from repomem.miners import wants
 from repomem.miners.mining import CommitMiner, mine_batch, worker_pool
-from repomem.service.lexical import known_tokens
-from repomem.storage.store import version_document, version_meta, version_row
 
 log = logging.getLogger("repomem")
 PARALLEL_FILES = 150  # fewer files are mined in this process: starting workers costs more
@@ -70,66 +66,19 @@ def _ready() -> None:
     """A task that only makes the pool start its workers."""
 
 
-def _mine_files(info: git.CommitInfo, changes: list[git.Change],
-                embed: bool = False) -> tuple[CommitRecord, "Prepared"]:
-    """A worker's part of the tree: CHANGES (files added by INFO) mined as one record, and what
-    the snapshot needs of the versions it makes (``prepare``)."""
+def _mine_files(info: git.CommitInfo, changes: list[git.Change]) -> CommitRecord:
+    """A worker's part of the tree: CHANGES (files added by INFO) mined as one record."""
     if _MINER is None:  # a spawned worker (mining.worker_pool's initializer set its own)
-        rec = mine_batch([info], {info.sha: changes})[0]
-    else:
-        _MINER.prefetch([info], {info.sha: changes})
-        rec = _MINER.mine(info, changes)
-    return rec, prepare(rec, info.ct, embed)
-
-
-@dataclasses.dataclass
-class Prepared:
-    """What the snapshot needs of a tree's versions, computed by the workers that mined them,
-    in parallel (otherwise only the main process spends it, after the mining): the lexical
-    index's tokens by digest of a document's fields (``lexical.known_tokens``) and, for the
-    hash embedder, each document's vector.  Looked up by content, so a version that comes out
-    otherwise in the whole tree's fold (another file's value ranks first) misses and is
-    computed there: this only saves time."""
-
-    tokens: dict[str, str] = dataclasses.field(default_factory=dict)
-    docs: list[str] = dataclasses.field(default_factory=list)
-    vectors: list = dataclasses.field(default_factory=list)  # arrays of rows, one per docs chunk
-
-    def update(self, other: "Prepared") -> None:
-        self.tokens.update(other.tokens)
-        self.docs += other.docs
-        if other.docs:
-            self.vectors.append(other.vectors[0])
-
-    def by_doc(self) -> dict:
-        """Document text -> its vector."""
-        import itertools
-
-        return dict(zip(self.docs, itertools.chain.from_iterable(self.vectors)))
-
-
-def prepare(rec: CommitRecord, ct: int, embed: bool) -> Prepared:
-    """``Prepared`` of the versions REC's facts make (EMBED: with the hash embedder's vectors)."""
-    tree = CommitRecord(tree_name(rec.sha), None, ct)  # a function's key names the record
-    tree.files = rec.files
-    ledger = Ledger()
-    ledger.apply(tree, ct)
-    versions = list(ledger.open.values())
-    out = Prepared(known_tokens([version_row(v.id, version_meta(v)) for v in versions]))
-    if embed and versions:
-        out.docs = [version_document(v) for v in versions]
-        out.vectors = [embed_matrix(HashEmbedder(), out.docs)]
-    return out
+        return mine_batch([info], {info.sha: changes})[0]
+    _MINER.prefetch([info], {info.sha: changes})
+    return _MINER.mine(info, changes)
 
 
 def mine_tree(root, head: git.CommitInfo, workers: int = 1, progress=None, pool=None,
-              files: list[tuple[str, str]] | None = None,
-              prepared: Prepared | None = None, embed: bool = False) -> CommitRecord:
+              files: list[tuple[str, str]] | None = None) -> CommitRecord:
     """One record holding the facts of every file of HEAD's tree (each file mined once).
     POOL: WORKERS workers started by ``start_pool`` (shut down here); FILES: ``tree_files`` of
-    HEAD; PREPARED: filled with the workers' ``prepare`` (EMBED: the hash embedder's vectors
-    too)."""
-    prepared = Prepared() if prepared is None else prepared
+    HEAD."""
     files = tree_files(root, head.sha) if files is None else files
     info = git.CommitInfo(head.sha, None, head.ct)
     changes = [git.Change(p, None, b) for p, b in files]
@@ -143,10 +92,9 @@ def mine_tree(root, head: git.CommitInfo, workers: int = 1, progress=None, pool=
         chunks = [c for c in (sorted(order[i::workers * 4], key=lambda ch: ch.path)
                               for i in range(workers * 4)) if c]
         try:
-            futures = [pool.submit(_mine_files, info, chunk, embed) for chunk in chunks]
+            futures = [pool.submit(_mine_files, info, chunk) for chunk in chunks]
             for fut, chunk in zip(futures, chunks):
-                part, ready = fut.result()
-                prepared.update(ready)
+                part = fut.result()
                 rec.files.update(part.files)
                 rec.skipped += part.skipped
                 if progress is not None:
@@ -197,11 +145,9 @@ class _Meanwhile(threading.Thread):
 
 
 def tree_ledger(root, chain: list[git.CommitInfo], workers: int = 1,
-                progress=None, pool=None, prepared: Prepared | None = None,
-                embed: bool = False) -> Ledger:
+                progress=None, pool=None) -> Ledger:
     """The ledger of HEAD's tree (chain: HEAD's first-parent history, oldest first), each
-    version dated by the last commit that touched its file.  POOL, PREPARED, EMBED: see
-    ``mine_tree``."""
+    version dated by the last commit that touched its file.  POOL: see ``mine_tree``."""
     head = chain[-1]
     try:
         files = tree_files(root, head.sha)
@@ -213,7 +159,7 @@ def tree_ledger(root, chain: list[git.CommitInfo], workers: int = 1,
     # is over before the mining is
     meanwhile = _Meanwhile(root, {p for p, _ in files}, head.sha)
     meanwhile.start()
-    rec = mine_tree(root, head, workers, progress, pool, files, prepared, embed)
+    rec = mine_tree(root, head, workers, progress, pool, files)
     touched = meanwhile.result()
     eff = git.effective_times(chain)
     ledger = Ledger()

@@ -18,7 +18,6 @@ import time
 from pathlib import Path
 
 from repomem.adapters import git
-from repomem.adapters.embed import HashEmbedder
 from repomem.core.crashpoint import crashpoint
 from repomem.core.errors import RepomemError
 from repomem.core.ledger import Ledger
@@ -177,14 +176,11 @@ def tree_first(r: Repo, prog: Progress = OFF) -> dict:
                 pool.shutdown(wait=False, cancel_futures=True)
             raise
         head = chain[-1]
-        prepared = current.Prepared()  # by the workers, as they mine
         with prog.phase("current tree", total=files, unit="files") as task:
-            ledger = current.tree_ledger(r.root, chain, workers, task, pool, prepared,
-                                         embed=emb.name == HashEmbedder.name)
+            ledger = current.tree_ledger(r.root, chain, workers, task, pool)
         r.store.set_meta("tree", {"head": head.sha})
         with prog.phase("current view", total=len(ledger.versions), unit="facts") as task:
-            # Chroma's view: the backfill's first step
-            stats = tree_snapshot(r, ledger, emb, prepared.tokens or None, prepared.by_doc())
+            stats = tree_snapshot(r, ledger, emb)  # Chroma's view: the backfill's first step
             task.advance(len(ledger.versions))
         write_progress(r, chain, r.store.ingested(), head.sha)
         stats.update(commits=len(chain), head=head.sha, files=files)

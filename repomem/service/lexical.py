@@ -160,21 +160,6 @@ def _field_tokens(field: str, text: str) -> tuple[str, ...]:
                  if field in _NUMERIC_FIELDS or not t.isdigit())
 
 
-def known_tokens(rows: list[dict]) -> dict[str, str]:
-    """The tokens of ROWS' documents by digest of their fields, as ``Lexical.build`` keeps them
-    (``known``): computed where the rows are made (a tree's mining workers), so the build only
-    looks them up."""
-    out = {}
-    for r in rows:
-        by_field = fields(r)
-        out[short_hash(TOKENIZER, *by_field.values())] = " ".join(_doc_tokens(by_field))
-    return out
-
-
-def _doc_tokens(by_field: dict[str, str]) -> list[str]:
-    return field_tokens(by_field) or ["name:"]
-
-
 class Lexical:
     """BM25 scores as bm25s computes them (eager sparse matrix: one column of per-document
     scores a token), scored with numpy: a query is the weighted sum of its tokens' columns."""
@@ -205,7 +190,8 @@ class Lexical:
             by_field = fields(r)
             digest = short_hash(TOKENIZER, *by_field.values())
             cached = known.get(digest)
-            toks = cached.split(" ") if cached is not None else _doc_tokens(by_field)
+            toks = cached.split(" ") if cached is not None else \
+                (field_tokens(by_field) or ["name:"])
             seen[digest] = " ".join(toks)
             docs.append(toks)
         bm = bm25s.BM25(**BM25)

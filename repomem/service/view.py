@@ -195,8 +195,7 @@ def history_rows(r: Repo, t: int) -> tuple[list[dict], list]:
     return rows, emb.embed([version_document(v) for v in versions]) if versions else []
 
 
-def tree_snapshot(r: Repo, ledger: Ledger, emb, known: dict[str, str] | None = None,
-                  vectors: dict | None = None) -> dict:
+def tree_snapshot(r: Repo, ledger: Ledger, emb) -> dict:
     """Make a tree view (service/current.py) answerable without Chroma: save it as the fold
     state and write the current-view snapshot from it, for the view id ``_target`` gives while
     the history is indexed.  The Chroma view is written by the next writer (the backfill's
@@ -214,26 +213,11 @@ def tree_snapshot(r: Repo, ledger: Ledger, emb, known: dict[str, str] | None = N
         meta = version_meta(v)
         meta["doc_hash"] = short_hash(doc)
         rows.append(version_row(v.id, meta))
-    matrix = _embedded(emb, docs, vectors or {})
+    vectors = embed_matrix(emb, docs)
     state = {"id": vid, "complete": True, "head": head, "head_time": eff.get(head or ""),
              "embedder": emb.name, "missing": missing}
-    viewcache.write(r.store, state, rows, matrix, known)  # KNOWN: the mining workers' tokens
+    viewcache.write(r.store, state, rows, vectors)
     return {"versions": len(versions)}
-
-
-def _embedded(emb, docs: list[str], vectors: dict):
-    """DOCS embedded by EMB, each looked up first in VECTORS (document -> the hash embedder's
-    vector, computed by the tree's mining workers) when EMB is that embedder."""
-    import numpy as np
-
-    from repomem.adapters.embed import HashEmbedder
-
-    if not vectors or emb.name != HashEmbedder.name:
-        return embed_matrix(emb, docs)
-    missing = [d for d in dict.fromkeys(docs) if d not in vectors]
-    if missing:
-        vectors = dict(vectors, **dict(zip(missing, embed_matrix(emb, missing))))
-    return np.stack([vectors[d] for d in docs]) if docs else embed_matrix(emb, docs)
 
 
 class EarlyRows:
