@@ -25,7 +25,7 @@ def main(names: list[str]) -> int:
     from repomem.adapters import git
     from repomem.core.ledger import fold
     from repomem.service import current
-    from repomem.service.ingest import _mined, _workers
+    from repomem.service.pipeline import mine_batches, workers_for
 
     bundles = BUNDLES if BUNDLES.is_dir() else Path("/work/shared/realrepos")
     if not bundles.is_dir():
@@ -42,13 +42,8 @@ def main(names: list[str]) -> int:
             tree = current.tree_ledger(root, chain, workers=2)
             t1 = time.perf_counter()
             eff = git.effective_times(chain)
-
-            class R:  # the miners need only the work tree
-                pass
-            r = R()
-            r.root = root  # type: ignore[attr-defined]
             batches = [chain[i:i + 200] for i in range(0, len(chain), 200)]
-            recs = [rec for b in _mined(r, batches, _workers(len(chain))) for rec in b]
+            recs = [rec for b in mine_batches(root, batches, workers_for(len(chain))) for rec in b]
             hist = fold([(rec, eff[rec.sha], 0) for rec in recs])
             t2 = time.perf_counter()
             only_tree, only_hist = current.same_facts(tree, hist)

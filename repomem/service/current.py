@@ -13,7 +13,10 @@ commit it was born in; until then the view is this ledger, ``applied = ["tree:<H
 
 from __future__ import annotations
 
+import concurrent.futures
 import logging
+import multiprocessing
+import sys
 import threading
 import time
 
@@ -33,12 +36,42 @@ def tree_files(root, sha: str) -> list[tuple[str, str]]:
 
 
 def start_pool(root, files: int, workers: int):
-    """The mining workers for a tree of FILES files, started now (they take ~0.3 s to start,
-    seconds on a loaded machine: the caller lists the history meanwhile); None when this
-    process mines alone."""
-    if workers > 1 and files >= PARALLEL_FILES:
+    """The mining workers for a tree of FILES files, started now; None when this process mines
+    alone.  Forked where that is safe (Linux, this process has no other thread yet): a forked
+    worker shares the miners this process has imported already and starts in milliseconds,
+    where a spawned one starts a Python and imports them again (~0.25 CPU s each, seconds on a
+    loaded machine).  Elsewhere spawned, as the history's workers are.  A forked worker holds
+    the store's writer lock with this process (the lock belongs to the open file): ``mine_tree``
+    waits for the workers to exit before the caller releases it."""
+    if workers <= 1 or files < PARALLEL_FILES:
+        return None
+    if not sys.platform.startswith("linux") or threading.active_count() > 1:
         return worker_pool(root, workers, start=True)
-    return None
+    pool = concurrent.futures.ProcessPoolExecutor(
+        max_workers=workers, mp_context=multiprocessing.get_context("fork"),
+        initializer=_start_miner, initargs=(str(root),))
+    pool.submit(_ready)  # a fork pool forks all its workers at the first task
+    return pool
+
+
+_MINER: CommitMiner | None = None  # a forked worker's miner
+
+
+def _start_miner(repo: str) -> None:
+    global _MINER
+    _MINER = CommitMiner(repo)
+
+
+def _ready() -> None:
+    """A task that only makes the pool start its workers."""
+
+
+def _mine_files(info: git.CommitInfo, changes: list[git.Change]) -> CommitRecord:
+    """A worker's part of the tree: CHANGES (files added by INFO) mined as one record."""
+    if _MINER is None:  # a spawned worker (mining.worker_pool's initializer set its own)
+        return mine_batch([info], {info.sha: changes})[0]
+    _MINER.prefetch([info], {info.sha: changes})
+    return _MINER.mine(info, changes)
 
 
 def mine_tree(root, head: git.CommitInfo, workers: int = 1, progress=None, pool=None,
@@ -59,9 +92,9 @@ def mine_tree(root, head: git.CommitInfo, workers: int = 1, progress=None, pool=
         chunks = [c for c in (sorted(order[i::workers * 4], key=lambda ch: ch.path)
                               for i in range(workers * 4)) if c]
         try:
-            futures = [pool.submit(mine_batch, [info], {head.sha: chunk}) for chunk in chunks]
+            futures = [pool.submit(_mine_files, info, chunk) for chunk in chunks]
             for fut, chunk in zip(futures, chunks):
-                part = fut.result()[0]
+                part = fut.result()
                 rec.files.update(part.files)
                 rec.skipped += part.skipped
                 if progress is not None:

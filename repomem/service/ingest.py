@@ -1,15 +1,16 @@
 """Ingestion: git -> commit records (mined in worker processes for long histories) -> the view.
 
-Mining is the write path: this module, ``repomem rebuild`` and the hooks' worker are the only
-callers of the commit miner besides the two read-side folds that document why
-(``view.provisional_snapshot`` for a server reader's branch, the uncommitted overlay).  The view
-itself (the fold of the records on HEAD's first-parent chain) is ``repomem.service.view``.
+The write path's stages (select commits, read changes, plan batches, mine, store records,
+fold) are ``repomem.service.pipeline``; this module strings them together for a first ingest,
+a hook's new commits, the background backfill and ``repomem rebuild``, and mines HEAD's tree
+first (``repomem.service.current``).  Besides them only the two read-side folds that document
+why mine (``view.provisional_snapshot`` for a server reader's branch, the uncommitted overlay),
+through ``service/ports.py``.  The view itself (the fold of the records on HEAD's first-parent
+chain) is ``repomem.service.view``.
 """
 
 from __future__ import annotations
 
-import collections
-import itertools
 import logging
 import os
 import sys
@@ -20,8 +21,18 @@ from repomem.adapters import git
 from repomem.core.crashpoint import crashpoint
 from repomem.core.errors import RepomemError
 from repomem.core.ledger import Ledger
-from repomem.miners.mining import CommitMiner, mine_batch, worker_pool
-from repomem.service import backfill, current, shallow, viewcache
+from repomem.service import backfill, current, pipeline, shallow, viewcache
+from repomem.service.pipeline import (
+    batches_of,
+    fold_records,
+    mine_batches,
+    plan_batches,
+    read_changes,
+    select_commits,
+    start_workers,
+    store_records,
+    workers_for,
+)
 from repomem.service.progress import OFF, Progress
 from repomem.service.repo import (
     Repo,
@@ -34,13 +45,6 @@ from repomem.service.view import EarlyRows, _provisional, ensure_view, sync_view
 from repomem.storage import storepath
 
 log = logging.getLogger("repomem")
-RECORD_BATCH = 200
-PARALLEL_MIN = 400
-# Batches a worker's share of the bytes to mine is cut into.  More: more old versions mined
-# again (a worker taking up a path after the other has no facts of its last version); fewer: a
-# worse last batch.  5 gave the shortest mining in a simulation on express, click and httpx.
-BATCHES_PER_WORKER = 5
-PER_COMMIT = 1000  # the cost of a commit besides its bytes to mine, in bytes (a record, a diff)
 
 
 def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
@@ -65,8 +69,7 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
         # commits a running backfill will index (the history up to the tree's commit) are its
         # own: a hook's or the daemon's catch-up meanwhile does only the commits after it
         theirs = claimed(r) if all_history or not revs else set()
-        new = sum(1 for c in infos if c.sha not in have and c.sha not in theirs)  # before the
-        # provisional ones count
+        new = len(select_commits(infos, have, theirs))  # before the provisional ones count
         if early:  # mined already, for the provisional snapshot (one recorded_at for both)
             r.store.put_records([rec for rec, _ in early.values()],
                                 next(iter(early.values()))[1])
@@ -76,19 +79,18 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
         regrafted = shallow.remine(r.store, r.root, have)
         if regrafted:  # a record changed under the same commit: the view id cannot tell
             r.store.set_meta(r.store.view_name("view"), {})
-        todo = [c for c in infos if c.sha not in have and c.sha not in theirs]
+        todo = select_commits(infos, have, theirs)
         # a short run shows nothing (its one line of result, or of error, stays alone)
         prog = OFF if progress is False or (progress is not True and len(todo) <= 50) else \
             progress if isinstance(progress, Progress) else Progress.for_stderr()
         fresh: dict = dict(early)  # records mined by this run: the fold need not read them back
-        workers = _workers(len(todo))
+        workers = workers_for(len(todo))
         # started first: the workers start up while this process cuts the batches (~0.2 s)
-        pool = worker_pool(r.root, workers, start=True) \
-            if workers > 1 and len(todo) > RECORD_BATCH else None
+        pool = start_workers(r.root, workers, len(todo))
         try:
-            changes = git.changes(r.root, todo) if workers > 1 else None
-            batches = _batches(r, todo, changes, workers) if changes is not None else \
-                [todo[i:i + RECORD_BATCH] for i in range(0, len(todo), RECORD_BATCH)]
+            changes = read_changes(r.root, todo) if workers > 1 else None
+            batches = plan_batches(r.root, todo, changes, workers) if changes is not None else \
+                batches_of(todo)
         except BaseException:
             if pool is not None:
                 pool.shutdown(wait=False)
@@ -103,7 +105,7 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
         closed_rows = EarlyRows(r, pre, emb) if pre is not None and workers > 1 else None
         try:
             with prog, prog.phase("history", total=len(todo), unit="commits") as task:
-                for recs in _mined(r, batches, workers, changes, pool):
+                for recs in mine_batches(r.root, batches, workers, changes, pool):
                     _store_batch(r, recs, pre, eff, closed_rows, fresh)
                     task.advance(len(recs))
         finally:
@@ -119,13 +121,11 @@ def ingest(r: Repo, revs: list[str] | None = None, all_history: bool = False,
 def _store_batch(r: Repo, recs: list, pre: Ledger | None, eff: dict, closed_rows, fresh: dict):
     """Store one mined batch; fold it into PRE (a first ingest's ledger), or keep it in FRESH
     for the fold at the end."""
-    now = int(time.time())
-    r.store.put_records(recs, now)
+    now = store_records(r.store, recs)
     if pre is not None:
         # folded already: keeping every record of the history in memory for the fold at the
         # end was most of the peak memory (a fallback reads them back)
-        for rec in recs:
-            pre.apply(rec, eff[rec.sha], now)
+        fold_records(pre, recs, eff, now)
         if closed_rows is not None:
             closed_rows.write()
     else:
@@ -164,7 +164,7 @@ def tree_first(r: Repo, prog: Progress = OFF) -> dict:
             raise RepomemError("the repository has no commits yet",
                                hint="commit something first, then run 'repomem init' again")
         files = len(current.tree_files(r.root, sha))
-        workers = _workers(files * 4)
+        workers = workers_for(files * 4)
         pool = current.start_pool(r.root, files, workers)  # they start while the rest is read
         try:
             emb = _embedder(r, True)
@@ -223,20 +223,19 @@ def index_history(r: Repo, prog: Progress = OFF, lock_fd: int | None = None) -> 
         tree = (r.store.get_meta("tree") or {}).get("head") or git.head(r.root) or ""
         chain = git.first_parent_chain(r.root, tree)
         have = r.store.ingested()
-        todo = [c for c in chain if c.sha not in have]
+        todo = select_commits(chain, have)
         eff = git.effective_times(chain)
         started, at_start = time.time(), len(chain) - len(todo)
         write_progress(r, chain, have, tree, started, at_start)
         with prog.phase("current view in Chroma", total=None, unit="") as task:
             ensure_view(r)  # the tree view, for as-of questions and facts (a no-op after)
-        workers = _workers(len(todo))
-        pool = worker_pool(r.root, workers, start=True) \
-            if workers > 1 and len(todo) > RECORD_BATCH else None
+        workers = workers_for(len(todo))
+        pool = start_workers(r.root, workers, len(todo))
         try:
-            changes = git.changes(r.root, todo) if workers > 1 else None
-            size = int(os.environ.get("REPOMEM_BACKFILL_BATCH", RECORD_BATCH))  # tests: small
-            batches = _batches(r, todo, changes, workers) if changes is not None and \
-                size == RECORD_BATCH else [todo[i:i + size] for i in range(0, len(todo), size)]
+            changes = read_changes(r.root, todo) if workers > 1 else None
+            size = int(os.environ.get("REPOMEM_BACKFILL_BATCH", pipeline.RECORD_BATCH))  # tests
+            batches = plan_batches(r.root, todo, changes, workers) if changes is not None and \
+                size == pipeline.RECORD_BATCH else batches_of(todo, size)
         except BaseException:
             if pool is not None:
                 pool.shutdown(wait=False)
@@ -244,14 +243,12 @@ def index_history(r: Repo, prog: Progress = OFF, lock_fd: int | None = None) -> 
         # folded as batches arrive when this run mines the whole history (the usual case)
         pre = Ledger() if len(todo) == len(chain) else None
         with prog.phase("history", total=len(todo), unit="commits") as task:
-            for recs in _mined(r, batches, workers, changes, pool):
-                now = int(time.time())
+            for recs in mine_batches(r.root, batches, workers, changes, pool):
                 with r.store.writer():
-                    r.store.put_records(recs, now)
+                    now = store_records(r.store, recs)
                 crashpoint("records")
                 if pre is not None:
-                    for rec in recs:
-                        pre.apply(rec, eff[rec.sha], now)
+                    fold_records(pre, recs, eff, now)
                 have.update(rec.sha for rec in recs)
                 write_progress(r, chain, have, tree, started, at_start)
                 task.advance(len(recs))
@@ -270,110 +267,6 @@ def index_history(r: Repo, prog: Progress = OFF, lock_fd: int | None = None) -> 
         raise
     finally:
         os.close(fd)
-
-
-def _workers(n_commits: int) -> int:
-    """Mining processes for a run: one below PARALLEL_MIN commits (starting workers costs more
-    than it saves), else one per core up to 4; REPOMEM_WORKERS overrides."""
-    env = os.environ.get("REPOMEM_WORKERS")
-    if env and env.isdigit():
-        return max(1, int(env))
-    if n_commits < PARALLEL_MIN:
-        return 1
-    return max(1, min(4, os.cpu_count() or 1))
-
-
-def _batches(r: Repo, todo: list[git.CommitInfo], changes: dict,
-             workers: int) -> list[list[git.CommitInfo]]:
-    """Batches for mining workers, cut by work rather than by commit count: a batch holds at
-    most RECORD_BATCH commits and about 1/BATCHES_PER_WORKER of a worker's share of the bytes
-    to mine (the file versions the commits add).  A history's heavy stretch (changes across
-    many files: express's commits 3,601-3,800 hold 3x the bytes of an average 200) then does
-    not leave one worker mining it alone at the end while the other has nothing left."""
-    from repomem.miners import wants
-
-    sizes = git.blob_sizes(r.root, list({ch.new_blob for chs in changes.values() for ch in chs
-                                         if ch.new_blob is not None and wants(ch.path)}))
-    cost = [PER_COMMIT + sum(sizes.get(ch.new_blob, 0) for ch in changes.get(c.sha, ())
-                             if ch.new_blob is not None) for c in todo]
-    target = sum(cost) / (BATCHES_PER_WORKER * workers)
-    out: list[list[git.CommitInfo]] = [[]]
-    acc = 0
-    for c, n in zip(todo, cost):
-        if out[-1] and (acc + n > target or len(out[-1]) >= RECORD_BATCH):
-            out.append([])
-            acc = 0
-        out[-1].append(c)
-        acc += n
-    return out
-
-
-def _mined(r: Repo, batches: list[list[git.CommitInfo]], workers: int | None = None,
-           changes: dict | None = None, pool=None):
-    """Records of each batch, in order.  A missing object raises after the batches before it
-    were yielded (and stored), so what is good is kept.  changes: ``git.changes`` of every
-    commit of the batches, when the caller has them; pool: the workers, started by the caller."""
-    if workers is None:
-        workers = _workers(sum(len(b) for b in batches))
-    if pool is not None and (workers == 1 or len(batches) <= 1):
-        pool.shutdown(wait=False)  # not needed after all
-    if not batches:
-        return
-    if workers == 1 or len(batches) == 1:
-        with CommitMiner(r.root) as miner:
-            for batch in batches:
-                got = changes if changes is not None else git.changes(r.root, batch)
-                miner.prefetch(batch, got)
-                recs = []
-                for c in batch:
-                    try:
-                        recs.append(miner.mine(c, got.get(c.sha, [])))
-                    except RepomemError:
-                        if recs:
-                            yield recs
-                        raise
-                yield recs
-        return
-    pool = pool or worker_pool(r.root, workers)
-    _import_chroma_meanwhile()
-    todo = iter(batches)
-    # A bounded window of batches in flight: results must not pile up in memory while the
-    # store writes lag behind the miners.
-    def submit(batch):
-        mine = {c.sha: changes.get(c.sha, []) for c in batch} if changes is not None else None
-        return pool.submit(mine_batch, batch, mine)
-
-    window = collections.deque(submit(b) for b in itertools.islice(todo, 2 * workers))
-    finished = False
-    try:
-        while window:
-            recs = window.popleft().result()
-            nxt = next(todo, None)
-            if nxt is not None:
-                window.append(submit(nxt))
-            yield recs
-        finished = True
-    finally:
-        # on an error (or a generator closed early) do not mine what nobody will store; after
-        # the last batch the idle workers exit while this process writes the view (~0.3 s)
-        pool.shutdown(wait=not finished, cancel_futures=True)
-
-
-def _import_chroma_meanwhile() -> None:
-    """While workers mine, this process mostly waits: import chromadb (~1.3 s, needed for the
-    view at the end) in a thread meanwhile.  A failure is left for the real import to report."""
-    import threading
-
-    from repomem.storage.chromaimport import import_chromadb
-
-    def run():
-        try:
-            import_chromadb()  # under the lock the main thread's import also takes
-        except Exception:  # reported by the import that needs it
-            pass
-
-    if "chromadb" not in sys.modules:
-        threading.Thread(target=run, name="repomem-import-chromadb", daemon=True).start()
 
 
 # -- re-mining stored history (repomem rebuild) -------------------------------------------------
@@ -423,7 +316,8 @@ def rebuild(r: Repo, progress: bool | None = None) -> dict:
         for pack_id, shas, _ in packs:
             old = r.store.load_records(shas)
             infos = git.commit_infos(r.root, [s for s in shas if s in present])
-            fresh = {rec.sha: rec for batch in _mined(r, [infos]) for rec in batch} if infos else {}
+            fresh = {rec.sha: rec for batch in mine_batches(r.root, [infos]) for rec in batch} \
+                if infos else {}
             recs = [fresh[s] if s in fresh else redact_stored(old[s][0]) for s in shas if s in old]
             r.store.rewrite_pack(pack_id, recs)
             done += len(shas)

@@ -69,7 +69,12 @@ class Progress:
 
     def __enter__(self) -> "Progress":
         self.depth += 1
-        if self.mode == "bar" and self.rich is None:
+        return self
+
+    def _start_bar(self) -> None:
+        """Rich's bar, started at the first phase rather than on entering: its refresh thread
+        would make the tree's mining workers spawn instead of fork (service/current.py)."""
+        if self.mode == "bar" and self.rich is None and self.depth > 0:
             from rich.console import Console
             from rich.progress import (
                 BarColumn,
@@ -94,7 +99,6 @@ class Progress:
                 TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
                 console=Console(file=self.file), transient=False)
             self.rich.start()
-        return self
 
     def __exit__(self, *exc) -> None:
         self.depth -= 1
@@ -105,6 +109,7 @@ class Progress:
     @contextmanager
     def phase(self, name: str, total: int | None = None, unit: str = "") -> Iterator[Task]:
         task = Task(self, name, total, unit)
+        self._start_bar()
         if self.rich is not None:
             task.rich_id = self.rich.add_task(name, total=total, unit=unit)
         yield task

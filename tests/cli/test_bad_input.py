@@ -83,7 +83,7 @@ def test_a_missing_object_with_parallel_mining(new_repo, tmp_path, monkeypatch):
     blob = git(repo, "rev-parse", "HEAD~1:c.toml")
     (repo / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
     monkeypatch.setenv("REPOMEM_WORKERS", "2")
-    monkeypatch.setattr("repomem.service.ingest.RECORD_BATCH", 1)
+    monkeypatch.setattr("repomem.service.pipeline.RECORD_BATCH", 1)
     r = Repo.open(repo, store=tmp_path / "s")
     assert ingest(r, all_history=True)["new"] == 4  # the whole history, past the missing blob
     got = {f["key"]: f["value"] for f in facts(r)["facts"]}

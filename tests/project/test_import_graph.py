@@ -25,7 +25,8 @@ CORE = "repomem.core"
 READ_PATH = ["repomem.service.query", "repomem.service.context", "repomem.service.rank",
              "repomem.service.lexical", "repomem.service.question", "repomem.service.agents",
              "repomem.service.view"]
-WRITE_PATH = ["repomem.service.ingest", "repomem.service.shallow", "repomem.service.current",
+WRITE_PATH = ["repomem.service.ingest", "repomem.service.pipeline", "repomem.service.shallow",
+              "repomem.service.current",
               "repomem.miners",
               "repomem.integrations"]
 # Imports of the write path that the read path makes on purpose (removed before the check): none.

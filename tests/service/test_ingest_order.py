@@ -166,7 +166,7 @@ def test_parallel_mining_gives_the_same_ledger(new_repo, tmp_path, monkeypatch):
     seq = Repo.open(repo, store=tmp_path / "seq")
     ingest(seq, all_history=True)
     monkeypatch.setenv("REPOMEM_WORKERS", "2")
-    monkeypatch.setattr("repomem.service.ingest.RECORD_BATCH", 3)  # several batches, out of two processes
+    monkeypatch.setattr("repomem.service.pipeline.RECORD_BATCH", 3)  # several batches, out of two processes
     par = Repo.open(repo, store=tmp_path / "par")
     ingest(par, all_history=True)
     assert snapshot(par, shas) == snapshot(seq, shas)

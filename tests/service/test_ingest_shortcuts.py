@@ -194,10 +194,9 @@ def test_provisional_snapshot_dates_a_skewed_commit_from_its_parents_valid_time(
 
 
 def test_first_ingest_folded_batch_by_batch_equals_a_refold(new_repo, tmp_path, monkeypatch):
-    from repomem.service import ingest as ingest_mod
-    from repomem.service import view
+    from repomem.service import pipeline, view
 
-    monkeypatch.setattr(ingest_mod, "RECORD_BATCH", 2)  # several batches, folded as they arrive
+    monkeypatch.setattr(pipeline, "RECORD_BATCH", 2)  # several batches, folded as they arrive
     repo = new_repo()
     for i in range(7):
         commit(repo, f"2026-01-0{i + 1}T00:00:00Z", f"c{i}",
@@ -214,12 +213,11 @@ def test_first_ingest_folded_batch_by_batch_equals_a_refold(new_repo, tmp_path, 
 
 def test_first_ingest_writes_closed_versions_between_batches_and_the_view_is_a_refold(
         new_repo, tmp_path, monkeypatch):
-    from repomem.service import ingest as ingest_mod
-    from repomem.service import view
+    from repomem.service import pipeline, view
     from repomem.storage.store import FOREVER, Store
 
     monkeypatch.setenv("REPOMEM_WORKERS", "2")  # alone, this process writes the view at the end
-    monkeypatch.setattr(ingest_mod, "RECORD_BATCH", 2)
+    monkeypatch.setattr(pipeline, "RECORD_BATCH", 2)
     monkeypatch.setattr(view.EarlyRows, "MIN_ROWS", 1)
     early: list = []
     real = Store.put_versions
@@ -383,7 +381,7 @@ def test_token_runs_line_by_line_are_the_runs_of_the_text():
 
 def test_worker_batches_are_cut_by_bytes_to_mine(new_repo, tmp_path, monkeypatch):
     from repomem.adapters import git as gitmod
-    from repomem.service import ingest as ingest_mod
+    from repomem.service import pipeline
 
     repo = new_repo()
     for i in range(12):
@@ -394,10 +392,10 @@ def test_worker_batches_are_cut_by_bytes_to_mine(new_repo, tmp_path, monkeypatch
         commit(repo, f"2026-01-{i + 1:02d}T00:00:00Z", f"c{i}", files)
     r = Repo.open(repo, store=tmp_path / "s")
     todo = gitmod.first_parent_chain(repo)
-    monkeypatch.setattr(ingest_mod, "BATCHES_PER_WORKER", 2)
-    batches = ingest_mod._batches(r, todo, gitmod.changes(repo, todo), workers=2)
+    monkeypatch.setattr(pipeline, "BATCHES_PER_WORKER", 2)
+    batches = pipeline.plan_batches(r.root, todo, gitmod.changes(repo, todo), workers=2)
     assert [c for b in batches for c in b] == todo
     assert [b for b in batches if todo[6] in b] == [[todo[6]]]  # alone: as costly as all others
     assert len(batches) >= 3 and all(len(b) >= 2 for b in batches if todo[6] not in b)
-    monkeypatch.setattr(ingest_mod, "RECORD_BATCH", 2)  # a commit cap still holds
-    assert max(len(b) for b in ingest_mod._batches(r, todo, gitmod.changes(repo, todo), 2)) == 2
+    monkeypatch.setattr(pipeline, "RECORD_BATCH", 2)  # a commit cap still holds
+    assert max(len(b) for b in pipeline.plan_batches(r.root, todo, gitmod.changes(repo, todo), 2)) == 2

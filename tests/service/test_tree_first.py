@@ -280,3 +280,41 @@ def test_status_without_a_backfill(history, tmp_path):
     repo, _, ref, _ = history
     rc, out, _ = cli_proc("status", "--repo", repo, "--store", ref)
     assert rc == 0 and out.strip() == "history: complete"
+
+
+# -- the tree's mining workers --------------------------------------------------------------------
+def _check_tree_workers(repo: Path, method: str | None) -> None:
+    """HEAD's tree of REPO mined by two workers started by ``start_pool`` (by METHOD, when
+    given) gives the record one process gives."""
+    from repomem.adapters import git as gitlib
+    from repomem.service import current
+
+    head = gitlib.first_parent_chain(repo)[-1]
+    listed = current.tree_files(repo, head.sha)
+    pool = current.start_pool(repo, len(listed), 2)
+    assert pool is not None
+    if method is not None:
+        assert pool._mp_context.get_start_method() == method
+    forked = current.mine_tree(repo, head, 2, pool=pool, files=listed)
+    alone = current.mine_tree(repo, head, 1, files=listed)
+    assert forked.files == alone.files and len(forked.files) == 161
+    assert all(forked.files[f"pkg/m{i:03}.py"] for i in range(160))  # each module's facts
+
+
+def test_tree_workers_mine_as_one_process_does(tmp_path):
+    """Forked (a fresh process, no other thread) and spawned (this one, whose earlier tests
+    left threads behind) tree workers both mine what one process mines."""
+    repo = tmp_path / "wide"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    files = {f"pkg/m{i:03}.py": f'"""Module {i}."""\nLIMIT_{i} = {i}\n\n\ndef handle_{i}(x):\n'
+                                f'    """Handle {i}."""\n    return x + {i}\n' for i in range(160)}
+    files["pyproject.toml"] = '[project]\nname = "wide"\nversion = "1.2.3"\n'
+    commit(repo, "2024-01-01T00:00:00Z", "wide", files)
+    code = ("import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]); "
+            "from test_tree_first import _check_tree_workers; "
+            "_check_tree_workers(Path(sys.argv[2]), 'fork')")
+    got = subprocess.run([sys.executable, "-c", code, str(Path(__file__).parent), str(repo)],
+                         capture_output=True, text=True, timeout=300)
+    assert got.returncode == 0, got.stderr
+    _check_tree_workers(repo, None)

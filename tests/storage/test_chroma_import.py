@@ -11,7 +11,7 @@ import sys
 
 SCRIPT = """
 import sys
-from repomem.service.ingest import _import_chroma_meanwhile
+from repomem.service.pipeline import _import_chroma_meanwhile
 from repomem.storage.store import _drop_client
 assert "chromadb" not in sys.modules
 _import_chroma_meanwhile()          # the ingest's thread starts importing
