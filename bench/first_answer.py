@@ -8,7 +8,7 @@ right, and wait for the background backfill to finish.  Both times are printed a
 with the CPU seconds behind the first answer (init with its mining workers, and the questions)
 and the load average: on a shared machine the wall times say as much about the neighbours.
 
-  python benchmarks/first_answer.py [NAME ...]     (default: typer httpx, the largest Python
+  python -m bench first-answer [NAME ...]     (default: typer httpx, the largest Python
   training histories; express and click too when named)
 """
 

@@ -7,7 +7,7 @@ code tree, alternating, RUNS times each.  Prints the median CPU seconds (user + 
 mining alone (no store, no embedding), the fact versions mined, and whether the two trees'
 commit records (every fact's every field, fingerprints, links, moves, skips) are identical:
 
-  python benchmarks/mining_cpu.py OLD_CODE NEW_CODE REPO... [--runs 3]
+  python -m bench mining-cpu OLD_CODE NEW_CODE REPO... [--runs 3]
 
 OLD_CODE / NEW_CODE: a repomem code tree (an export of a commit, ``git archive REV | tar -x -C
 DIR``).  Two trees that mine different facts (an added shape) print "records differ" and their

@@ -9,7 +9,7 @@ _IMPORT_LOCK = threading.Lock()
 
 def import_chromadb():
     """chromadb, imported under one lock.  A first ingest imports it in a thread while workers
-    mine (service/ingest.py), and the main thread may need it for an early write before that
+    mine (service/pipeline.py), and the main thread may need it for an early write before that
     import is done: two threads importing chromadb's circular modules at once can see one
     partially initialised ("cannot import name 'SharedSystemClient' from partially initialized
     module")."""

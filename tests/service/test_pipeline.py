@@ -6,7 +6,7 @@ lists, dicts or the store of records; none needs the opened repository."""
 from __future__ import annotations
 
 import pytest
-from conftest import commit, git
+from tests.conftest import commit, git
 
 from repomem.adapters import git as gitlib
 from repomem.core.ledger import Ledger, fold
