@@ -75,6 +75,7 @@ func f() {
 }
 """)
     assert got == {}
+    assert _constants("pkg/vars_test.go", 'package pkg\n\nvar imageURL = "https://x/y.png"\n') == {}
     got = _constants("src/App.java", """class App {
     private static final Logger log = LoggerFactory.getLogger(App.class);
     private static final Map<String, Integer> cache = Map.of("x", 1);

@@ -21,6 +21,7 @@ from typing import cast
 
 from repomem.core.identity import Fingerprint, body_key, class_anchor, remember
 from repomem.core.model import CLASS, CONFIG, CONSTANT, FUNCTION, Fact
+from repomem.core.paths import is_test
 from repomem.miners import _arguments as body_values
 from repomem.miners._base import MineError
 from repomem.miners._pysettings import MAX_LEAVES, _expression
@@ -353,9 +354,9 @@ class FileFacts:
             return lang_values.local_constant(self, caps)
         qual = ".".join([*self.scope(d), self.text(caps["name"][0])])
         if "variable" in caps:  # a Go package-level var
-            if len(d.children_by_field_name("name")) != 1 or qual == "_" \
+            if len(d.children_by_field_name("name")) != 1 or qual == "_" or is_test(self.path) \
                     or value_node.type in ("call_expression", "func_literal"):
-                return []  # var ErrX = errors.New(...): made at run time, no setting
+                return []  # var ErrX = errors.New(...): made at run time, no setting; a test's data
             lit = lang_values.go_literal(value_node)
             if lit is not None:  # var DefaultConfig = Config{Port: 8080}: a constant per entry
                 body = lit.child_by_field_name("body")
