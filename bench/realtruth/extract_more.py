@@ -159,7 +159,20 @@ def properties(text: str) -> dict:
                                    comment_prefixes=("#", "!"), strict=False)
     cp.optionxform = str  # keys keep their case
     cp.read_string("[properties]\n" + text)
-    return {("prop", k): (v.strip() if v.strip() else NONLITERAL) for k, v in cp.items("properties")}
+    return {("prop", k): (_unescape(v.strip()) if v.strip() else NONLITERAL) for k, v in cp.items("properties")}
+
+
+_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|.)")
+
+
+def _unescape(value: str) -> str:
+    """A ``.properties`` value's escapes read as Java reads them (``https\\://`` is ``https://``)."""
+    def one(m: re.Match) -> str:
+        c = m.group(1)
+        if c[0] == "u" and len(c) == 5:
+            return chr(int(c[1:], 16))
+        return {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}.get(c, c)
+    return _ESCAPE.sub(one, value)
 
 
 # ------------------------------------------------------------------------------------ constants

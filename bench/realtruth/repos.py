@@ -291,6 +291,8 @@ def gs_rest_service() -> Config:
         Source("complete/build.gradle", M.gradle, _scoped("gradle")),
         Source("complete-kotlin/build.gradle.kts", M.gradle, _scoped("kotlin")),
         Source("complete-kotlin/src/main/resources/application.properties", M.properties),
+        Source("complete/gradle/wrapper/gradle-wrapper.properties", M.properties),
+        Source("complete-kotlin/gradle/wrapper/gradle-wrapper.properties", M.properties),
         Source(f"{java}/GreetingController.java", M.java_constants),
         Source("complete", C.spring_routes("complete/src/main"), scan=True),
     ], describe_for(proj))

@@ -67,32 +67,34 @@ _ONE_LINE_JAVA = re.compile(r"^\s*java\s*\{(.*)\}\s*$")
 _PROJECT_ASSIGN = re.compile(r"^\s*(group|version|description)\s*=\s*(.+?)\s*;?\s*$")
 
 
+# A comment, or a quoted string's content (an escape may hide a quote or a line break; an
+# unclosed string ends at its line) and the character that ends it.
+_LEX = re.compile(r"""//[^\n]*|/\*[\s\S]*?(?:\*/|\Z)"""
+                  r"""|'((?:[^'\\\n]+|\\[\s\S]?)*)[\s\S]?|"((?:[^"\\\n]+|\\[\s\S]?)*)[\s\S]?""")
+_NOT_NEWLINE = re.compile(r"[^\n]")
+_BRACE = re.compile(r"[{}]")
+
+
 def _blank(text: str) -> tuple[str, str]:
     """(code, shape): the text with comments blanked, and that with string contents blanked too;
     both keep every line break and offset."""
-    code, shape = list(text), list(text)
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if text.startswith("//", i):
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            code[i:j] = shape[i:j] = " " * (j - i)
-            i = j
-        elif text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            blank = [ch if ch == "\n" else " " for ch in text[i:j]]
-            code[i:j] = shape[i:j] = blank
-            i = j
-        elif c in "'\"":
-            j = i + 1
-            while j < n and text[j] != c and text[j] != "\n":
-                j += 2 if text[j] == "\\" else 1
-            shape[i + 1:min(j, n)] = " " * (min(j, n) - i - 1)
-            i = j + 1
+    code, shape, pos = [], [], 0
+    for m in _LEX.finditer(text):
+        a, b = m.span()
+        code.append(text[pos:a])
+        shape.append(text[pos:a])
+        g = 1 if m.start(1) >= 0 else 2 if m.start(2) >= 0 else 0
+        if g:
+            c0, c1 = m.span(g)
+            code.append(text[a:b])
+            shape.append(text[a:c0] + " " * (c1 - c0) + text[c1:b])
         else:
-            i += 1
+            blank = _NOT_NEWLINE.sub(" ", text[a:b])
+            code.append(blank)
+            shape.append(blank)
+        pos = b
+    code.append(text[pos:])
+    shape.append(text[pos:])
     return "".join(code), "".join(shape)
 
 
@@ -132,11 +134,11 @@ class _Script:
         out = []
         for line in self.shape:
             out.append(tuple(stack))
-            for i, ch in enumerate(line):
-                if ch == "{":
-                    m = _BLOCK.search(line[:i])
+            for brace in _BRACE.finditer(line):
+                if brace.group() == "{":
+                    m = _BLOCK.search(line[:brace.start()])
                     stack.append(m.group(1) if m else "")
-                elif ch == "}" and stack:
+                elif stack:
                     stack.pop()
         return out
 

@@ -324,6 +324,9 @@ def test_jvm_go_rust_extractors():
     assert props == {("prop", "spring.datasource.url"): "jdbc:sqlite:dev.db",
                      ("prop", "server.port"): "8080", ("prop", "empty"): extract.NONLITERAL,
                      ("prop", "Case.Key"): "v"}
+    # escapes read as Java reads them (gradle-wrapper.properties writes https\://)
+    assert M.properties("url=https\\://h/x.zip\nu=\\u0041\\tb\n") == {
+        ("prop", "url"): "https://h/x.zip", ("prop", "u"): "A\tb"}
     assert M.go_constants('const Version = "1.0"\nconst (\n\tA = "a" // c\n\tB = iota\n'
                           '\tC int = 3\n)\n') == {("const", "Version"): "1.0", ("const", "A"): "a",
                                                   ("const", "B"): extract.NONLITERAL,

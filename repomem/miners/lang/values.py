@@ -133,6 +133,8 @@ def block_member(d, stmt):
     if d.type == "const_spec" and p is not None and p.type == "const_declaration" \
             and any(c.type == "(" for c in p.children):
         return d
+    if d.type == "var_spec" and p is not None and p.type == "var_spec_list":  # var ( ... )
+        return d
     return stmt
 
 
@@ -228,3 +230,111 @@ def returned_literals(ff, funcs) -> list[Fact]:
                         text=ff.src.rows(first, min(d.end_point[0], first + MAX_TEXT_LINES - 1)),
                         purpose=f"value {fn_fact.value} returns - {fn_fact.purpose}")
     return list(out.values())
+
+
+# -- maps and struct literals of Go and Java (the dict literals of those languages) ---------------
+
+_JAVA_MAPS = re.compile(r"(?:java\.util\.)?(?:Map|ImmutableMap)")
+_UPPER = re.compile(r"[A-Z][A-Z0-9_]*")
+MAX_ENTRY_DEPTH = 6
+
+
+def go_literal(node):
+    """The composite literal a Go value is (``Config{...}``, ``&Config{...}``,
+    ``map[string]int{...}``), else None."""
+    if node.type == "unary_expression" and node.named_child_count == 1 \
+            and next((c.type for c in node.children if not c.is_named), "") == "&":
+        node = node.named_children[0]
+    return node if node.type == "composite_literal" else None
+
+
+def folded(ff, node) -> str | None:
+    """A Go or Java map or struct entry's value when it is constant arithmetic (``32 << 20``)."""
+    if node.type not in ("binary_expression", "parenthesized_expression", "unary_expression"):
+        return None
+    got = _fold(ff, node)
+    if got is None or isinstance(got, bool):
+        return None
+    return repr(got) if isinstance(got, float) else str(got)
+
+
+def _unwrap(node):
+    """A Go literal_element's one child."""
+    if node is not None and node.type == "literal_element" and node.named_child_count == 1:
+        return node.named_children[0]
+    return node
+
+
+def go_entries(ff, body, prefix: str, depth: int = 0):
+    """(dotted key, element, value node) of a Go map or struct literal's leaves, in source order:
+    a struct field by its name, a map entry by its string or number key; a nested literal
+    (``Inner{N: 3}``, or a map value whose type is elided, ``{"a": {N: 3}}``) is walked into."""
+    for el in body.named_children:
+        if el.type != "keyed_element":
+            continue
+        k, v = _unwrap(el.child_by_field_name("key")), _unwrap(el.child_by_field_name("value"))
+        if k is None or v is None:
+            continue
+        key = ff.string(k) if k.type in ff.lang.strings else \
+            ff.text(k) if k.type in ("identifier", "field_identifier", "int_literal") else None
+        if not key:
+            continue
+        dotted = f"{prefix}.{key}"
+        inner = go_literal(v)
+        body_node = inner.child_by_field_name("body") if inner is not None else \
+            v if v.type == "literal_value" else None
+        if depth < MAX_ENTRY_DEPTH and body_node is not None \
+                and any(c.type == "keyed_element" for c in body_node.named_children):
+            yield from go_entries(ff, body_node, dotted, depth + 1)
+            continue
+        yield dotted, el, v
+
+
+def java_map_entries(ff, node, prefix: str, depth: int = 0):
+    """(dotted key, key node, value node) of ``Map.of("k", v, ...)`` and
+    ``Map.ofEntries(Map.entry("k", v), ...)`` (also Guava's ``ImmutableMap.of``): Java's map
+    literal, each entry keyed by its string key; a value that is such a map is walked into.
+    None when the node is no such call."""
+    if node.type != "method_invocation":
+        return None
+    obj, name, args = (node.child_by_field_name(f) for f in ("object", "name", "arguments"))
+    if obj is None or name is None or args is None or not _JAVA_MAPS.fullmatch(ff.text(obj)):
+        return None
+    items = [c for c in args.named_children if c.type not in ff.lang.comments]
+    method = ff.text(name)
+    if method == "of" and len(items) % 2 == 0:
+        pairs = list(zip(items[0::2], items[1::2]))
+    elif method == "ofEntries":
+        pairs = []
+        for e in items:
+            e_name, e_args = e.child_by_field_name("name"), e.child_by_field_name("arguments")
+            if e.type != "method_invocation" or e_name is None or ff.text(e_name) != "entry" \
+                    or e_args is None or e_args.named_child_count != 2:
+                return None
+            pairs.append((e_args.named_children[0], e_args.named_children[1]))
+    else:
+        return None
+    return _java_pairs(ff, pairs, prefix, depth)
+
+
+def _java_pairs(ff, pairs, prefix: str, depth: int):
+    for k, v in pairs:
+        key = ff.string(k) if k.type in ff.lang.strings else None
+        if not key:
+            continue
+        dotted = f"{prefix}.{key}"
+        inner = java_map_entries(ff, v, dotted, depth + 1) if depth < MAX_ENTRY_DEPTH else None
+        if inner is not None:
+            yield from inner
+        else:
+            yield dotted, k, v
+
+
+def java_as_written(ff, name: str, node) -> tuple[str, tuple] | None:
+    """A Java ``static final`` constant named as one (UPPER_CASE) whose value is neither a
+    literal nor folded arithmetic (``Duration.ofSeconds(30)``, ``Pattern.compile("...")``,
+    ``Other.LIMIT``): the expression as written, attrs.expression, as a Go or Rust constant's."""
+    if ff.lang.name != "java" or not _UPPER.fullmatch(name) or node.type in ff.lang.functions \
+            or node.type == "array_initializer":
+        return None
+    return _expression(ff.src, node)

@@ -21,6 +21,7 @@ from typing import cast
 
 from repomem.core.identity import Fingerprint, body_key, class_anchor, remember
 from repomem.core.model import CLASS, CONFIG, CONSTANT, FUNCTION, Fact
+from repomem.core.paths import is_test
 from repomem.miners import _arguments as body_values
 from repomem.miners._base import MineError
 from repomem.miners._pysettings import MAX_LEAVES, _expression
@@ -352,6 +353,20 @@ class FileFacts:
         if self.nested(d):  # a Go or Rust function's own constant
             return lang_values.local_constant(self, caps)
         qual = ".".join([*self.scope(d), self.text(caps["name"][0])])
+        if "variable" in caps:  # a Go package-level var
+            if len(d.children_by_field_name("name")) != 1 or qual == "_" or is_test(self.path) \
+                    or value_node.type in ("call_expression", "func_literal"):
+                return []  # var ErrX = errors.New(...): made at run time, no setting; a test's data
+            lit = lang_values.go_literal(value_node)
+            if lit is not None:  # var DefaultConfig = Config{Port: 8080}: a constant per entry
+                body = lit.child_by_field_name("body")
+                if body is None or not _CONFIG_NAME.search(qual):
+                    return []
+                return self._entries(lang_values.go_entries(self, body, qual), self.doc(d))
+        elif self.lang.name == "java":
+            entries = lang_values.java_map_entries(self, value_node, qual)
+            if entries is not None:  # DEFAULTS = Map.of("port", 8080, ...): a constant per entry
+                return self._entries(entries, self.doc(d)) if _CONFIG_NAME.search(qual) else []
         schema = self.schema_of(value_node)
         if schema is not None:  # const userSchema = new mongoose.Schema({...}): a data model
             return self._leaves(schema, qual, CONFIG, self.doc(d), True, field=True)
@@ -369,6 +384,8 @@ class FileFacts:
                 value, attrs = got[1], (("env", got[0]),)
             elif (said := lang_values.computed(self, value_node)) is not None:  # 32 << 20
                 value, attrs = said
+            elif (said := lang_values.java_as_written(self, qual.rsplit(".", 1)[-1], value_node)) is not None:
+                value, attrs = said  # TIMEOUT = Duration.ofSeconds(30)
             else:
                 return []
         stmt = lang_values.block_member(d, self.statement(d))
@@ -452,10 +469,18 @@ class FileFacts:
         return [f for dotted, pair, v in leaves
                 if (f := self._leaf(pair, v, dotted, kind, doc, expressions, field)) is not None]
 
+    def _entries(self, entries, doc: str | None) -> list[Fact]:
+        """A constant per entry of a Go map or struct literal or a Java ``Map.of`` (the first
+        MAX_LEAVES): a literal, folded arithmetic, else the expression as written."""
+        return [f for dotted, pair, v in itertools.islice(entries, MAX_LEAVES)
+                if (f := self._leaf(pair, v, dotted, CONSTANT, doc, True)) is not None]
+
     def _leaf(self, pair, v, dotted: str, kind: str, doc: str | None, expressions: bool,
               field: bool = False) -> Fact | None:
         attrs: tuple[tuple[str, str], ...] = ()
         value = self.literal(v)
+        if value is None and self.lang.family in ("go", "java"):
+            value = lang_values.folded(self, v)
         if value is None:
             got = self.env_default(v)
             if got is not None:

@@ -55,3 +55,33 @@ def test_literal_returns_in_tests_are_not_stated():
     text = "package server\n\nfunc defaultAddr() string {\n\treturn \":8080\"\n}\n"
     assert _constants("server/addr.go", text) == {"constant:server/addr.go:defaultAddr()": ":8080"}
     assert _constants("server/addr_test.go", text) == {}
+
+
+def test_go_vars_and_java_maps_left_alone():
+    """A var made at run time, a data table not named as settings, two names bound at once, a
+    function's own var, a logger: none is a value anyone configures."""
+    got = _constants("pkg/vars.go", """package pkg
+
+var ErrGone = errors.New("gone")
+var statusText = map[int]string{200: "OK"}
+var upgrader = Upgrader{ReadBufferSize: 1024}
+var A, B = 1, 2
+var _ Handler = (*server)(nil)
+var Hook = func() {}
+
+func f() {
+	var local = Config{Port: 1}
+	_ = local
+}
+""")
+    assert got == {}
+    assert _constants("pkg/vars_test.go", 'package pkg\n\nvar imageURL = "https://x/y.png"\n') == {}
+    got = _constants("src/App.java", """class App {
+    private static final Logger log = LoggerFactory.getLogger(App.class);
+    private static final Map<String, Integer> cache = Map.of("x", 1);
+    static final Map<String, Integer> EMPTY = Map.of();
+    static final int[] PRIMES = {2, 3};
+    final int notStatic = 3;
+}
+""")
+    assert got == {}

@@ -18,6 +18,13 @@
 (statement_list (const_declaration
   (const_spec name: (identifier) @name value: (expression_list . (_) @value .)) @definition.constant))
 
+; var X = ... at package level, alone or in a var ( ... ) block: a literal, a constant
+; expression, or the entries of a map or struct literal (var DefaultConfig = Config{Port: 8080})
+(source_file (var_declaration
+  (var_spec name: (identifier) @name value: (expression_list . (_) @value .)) @definition.constant) @variable)
+(source_file (var_declaration (var_spec_list
+  (var_spec name: (identifier) @name value: (expression_list . (_) @value .)) @definition.constant)) @variable)
+
 ; http.HandleFunc("/x", h), mux.Handle(...), r.GET("/x", h), e.POST(...), r.Get("/x", h)
 (call_expression
   function: (selector_expression operand: (_) @route.object field: (field_identifier) @route.verb)

@@ -17,3 +17,11 @@ function defaultHost() {
 app.get('/health', (req, res) => res.send('ok'));
 
 module.exports = app;
+
+const SESSION_STORE = null;
+const serverSettings = { db: { host: 'localhost', pool: { max: 10 } } };
+
+function listen() {
+  const backlog = 511;
+  app.listen(PORT, { backlog: 511, timeout: 5000 });
+}

@@ -19,3 +19,11 @@ export class UsersController {
     return 'created';
   }
 }
+
+export const CACHE_TTL: number | null = null;
+export const paginationDefaults = { page: 1, perPage: 25 };
+
+export function retry(): void {
+  const attempts = 3;
+  schedule({ delayMs: 250 });
+}
