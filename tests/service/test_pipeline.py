@@ -6,13 +6,13 @@ lists, dicts or the store of records; none needs the opened repository."""
 from __future__ import annotations
 
 import pytest
-from tests.conftest import commit, git
 
 from repomem.adapters import git as gitlib
 from repomem.core.ledger import Ledger, fold
 from repomem.miners.mining import CommitMiner
 from repomem.service import current, pipeline
 from repomem.service.repo import Repo
+from tests.conftest import commit, git
 
 APP_V1 = 'PORT = 8000\n\n\ndef greet(name):\n    """Say hello."""\n    return "hi " + name\n'
 APP_V2 = 'PORT = 9000\n\n\ndef greet(name):\n    """Say hello."""\n    return "hello " + name\n'
