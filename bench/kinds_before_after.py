@@ -13,7 +13,6 @@ Timings on a shared machine are noisy: the CPU seconds (the ingest and its worke
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import resource
@@ -24,7 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
-BUNDLES = Path(__file__).resolve().parents[1] / ".." / "shared" / "realrepos"
+from bench import twosides
+
 COUNT = """
 import json, sys
 from collections import Counter
@@ -56,23 +56,14 @@ def ingest(code: str, repo: str, store: str) -> tuple[float, float]:
 
 
 def counts(code: str, repo: str, store: str) -> dict:
-    out = subprocess.run([sys.executable, "-c", COUNT, repo, store], env=dict(os.environ, PYTHONPATH=code),
-                         capture_output=True, text=True, check=True, cwd=str(Path(repo).parent)).stdout
-    return json.loads(out)
+    return json.loads(twosides.run(code, COUNT, repo, store, repo=repo))
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("old_code")
-    ap.add_argument("new_code")
-    ap.add_argument("repos", nargs="+")
-    ap.add_argument("--runs", type=int, default=3)
-    args = ap.parse_args()
-    if not BUNDLES.is_dir():
-        print(f"skipped: no bundles at {BUNDLES}")
+    parsed = twosides.parse(__doc__ or "")
+    if parsed is None:
         return 0
-    sides = {"old": str(Path(args.old_code).resolve()), "new": str(Path(args.new_code).resolve())}
-    print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    args, sides = parsed
     for side, code in sides.items():  # the tree each side really imports
         where = subprocess.run([sys.executable, "-c", "import repomem; print(repomem.__file__)"],
                                cwd=tempfile.gettempdir(), env=dict(os.environ, PYTHONPATH=code),
@@ -81,7 +72,7 @@ def main() -> int:
     for name in args.repos:
         with tempfile.TemporaryDirectory(prefix="kinds-") as tmp:
             repo = f"{tmp}/{name}"
-            subprocess.run(["git", "clone", "-q", str(BUNDLES / f"{name}.bundle"), repo], check=True)
+            subprocess.run(["git", "clone", "-q", str(twosides.BUNDLES / f"{name}.bundle"), repo], check=True)
             times: dict[str, list[tuple[float, float]]] = {s: [] for s in sides}
             got = {}
             for i in range(args.runs):

@@ -16,15 +16,14 @@ counts; the CPU figures still compare.  Timings on a shared machine are noisy: s
 
 from __future__ import annotations
 
-import argparse
-import os
+import json
 import statistics
 import subprocess
 import sys
 import tempfile
-from pathlib import Path
 
-BUNDLES = Path(__file__).resolve().parents[1] / ".." / "shared" / "realrepos"
+from bench import twosides
+
 MINE = """
 import dataclasses, hashlib, json, resource, sys
 from repomem.adapters import git
@@ -53,30 +52,18 @@ print(json.dumps({"commits": len(chain), "facts": n, "cpu": cpu, "digest": diges
 
 
 def mine(code: str, repo: str) -> dict:
-    import json
-
-    # run from the clone's parent: the current directory comes before PYTHONPATH on sys.path
-    out = subprocess.run([sys.executable, "-c", MINE, repo], env=dict(os.environ, PYTHONPATH=code),
-                         capture_output=True, text=True, check=True, cwd=str(Path(repo).parent)).stdout
-    return json.loads(out)
+    return json.loads(twosides.run(code, MINE, repo, repo=repo))
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("old_code")
-    ap.add_argument("new_code")
-    ap.add_argument("repos", nargs="+")
-    ap.add_argument("--runs", type=int, default=3)
-    args = ap.parse_args()
-    if not BUNDLES.is_dir():
-        print(f"skipped: no bundles at {BUNDLES}")
+    parsed = twosides.parse(__doc__ or "")
+    if parsed is None:
         return 0
-    sides = {"old": str(Path(args.old_code).resolve()), "new": str(Path(args.new_code).resolve())}
-    print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    args, sides = parsed
     for name in args.repos:
         with tempfile.TemporaryDirectory(prefix="mining-") as tmp:
             repo = f"{tmp}/{name}"
-            subprocess.run(["git", "clone", "-q", str(BUNDLES / f"{name}.bundle"), repo], check=True)
+            subprocess.run(["git", "clone", "-q", str(twosides.BUNDLES / f"{name}.bundle"), repo], check=True)
             got: dict[str, list[dict]] = {s: [] for s in sides}
             for _ in range(args.runs):
                 for side, code in sides.items():
