@@ -280,3 +280,32 @@ def payments(_isolate_session, tmp_path_factory):
     shas = samples.build(defn, dest)
     ingest(Repo.open(dest), all_history=True, progress=False)
     return dest, defn, shas
+
+
+@pytest.fixture(scope="session")
+def _session_chroma(_isolate_session, tmp_path_factory):
+    """One real `chroma run` (and its token gate) per test process, started at first use (a
+    start costs ~2.5 s of CPU): see ``shared_chroma``."""
+    from tests.support.chroma_server import TOKEN, Gate, Server
+
+    server = Server(tmp_path_factory.mktemp("shared-chroma") / "chroma-db")
+    server.start()
+    gate = Gate(server, TOKEN)
+    try:
+        yield server, gate
+    finally:
+        gate.close()
+        server.kill()
+
+
+@pytest.fixture
+def shared_chroma(_session_chroma, monkeypatch):
+    """The session's server, for tests that neither stop it nor kill it through the gate: each
+    publishes under its own repository's name (its tmp origin, or a name of its own) and counts
+    only its own collections (``own_collections``), so none sees another's."""
+    from tests.support.chroma_server import TOKEN
+
+    server, gate = _session_chroma
+    assert server.proc is not None and server.proc.poll() is None, "the shared server died"
+    monkeypatch.setenv("REPOMEM_CHROMA_TOKEN", TOKEN)
+    return server, gate
