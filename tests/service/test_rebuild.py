@@ -36,16 +36,14 @@ def _old_store(new_repo, tmp_path, monkeypatch):
 def test_rebuild_removes_secrets_from_stored_history(new_repo, tmp_path, monkeypatch):
     repo, store = _old_store(new_repo, tmp_path, monkeypatch)
     common = ["--repo", repo, "--store", store]
-    # Before the rebuild, in this process: the store already holds the secrets in clear.
-    assert HOOK in cli("facts", *common)[1] and _grep(store, "Zx9QmT4vLp8KwR2sYb7NcH5d")
+    # The commands in processes of their own, as a user runs them: the subject is the bytes on
+    # disk, and chroma's HNSW files hold whole allocations whose unused slots carry what the
+    # writing process's heap held -- this test's process has held the secrets in clear (above).
+    assert HOOK in cli_proc("facts", *common)[1] and _grep(store, "Zx9QmT4vLp8KwR2sYb7NcH5d")
 
-    rc, out, err = cli("ingest", *common)
+    rc, out, err = cli_proc("ingest", *common)
     assert "repomem rebuild" in err and len(err.strip().splitlines()) == 1
 
-    # The rebuild and the reads before the store's bytes are searched in processes of their own,
-    # as a user runs them: the subject is the bytes on disk, and chroma's HNSW files hold whole
-    # allocations whose unused slots carry what the writing process's heap held -- this test's
-    # process has held the secrets in clear (above).
     rc, out, err = cli_proc("rebuild", *common)
     assert "re-mined 2 commit(s)" in out
     facts = cli_proc("facts", *common)[1]
@@ -55,6 +53,7 @@ def test_rebuild_removes_secrets_from_stored_history(new_repo, tmp_path, monkeyp
     assert "8000" in hist and "8080" in hist
     assert _grep(store, "Zx9QmT4vLp8KwR2sYb7NcH5d") == []  # chroma.sqlite3 and fold state too
     assert _grep(store, "Ab3dEf6hIj9kLm2nOp5q") == []
+    # (the store's bytes are searched above: this last check may run in this process)
     assert cli("ingest", *common)[2].strip() == ""  # records are current now: no hint
 
 
