@@ -111,15 +111,15 @@ def new_repo(tmp_path):
     return make
 
 
-def cli(*args, check=True):
-    """Run the command line in this process, as a fresh process would; returns (rc, stdout,
-    stderr).  A subprocess per call costs ~1.5 s of chromadb import; the tests whose subject is
-    the process boundary (daemon, hooks' own processes, crash, exit codes and stderr of the real
-    entry point) use ``cli_proc``."""
+def cli(*args, check=True, stdin=""):
+    """Run the command line in this process, as a fresh process would, with STDIN as its
+    standard input; returns (rc, stdout, stderr).  A subprocess per call costs ~1.5 s of
+    chromadb import; the tests whose subject is the process boundary (daemon, hooks' own
+    processes, crash, exit codes and stderr of the real entry point) use ``cli_proc``."""
     argv = [str(a) for a in args]
     if os.environ.get("REPOMEM_CRASH_AT"):  # crash injection SIGKILLs the running process
         return cli_proc(*argv, check=check)
-    rc, out, err = _in_process(argv)
+    rc, out, err = _in_process(argv, stdin=stdin)
     if check and rc != 0:
         raise AssertionError(f"repomem {args} -> {rc}\n{out}\n{err}")
     return rc, out, err
@@ -159,11 +159,11 @@ def _fd_to_file(fd: int):
         os.close(saved)
 
 
-def _in_process(argv: list[str], main=None) -> tuple[int, str, str]:
+def _in_process(argv: list[str], main=None, stdin: str = "") -> tuple[int, str, str]:
     """``repomem.cli.main(argv)`` (or another entry point's ``main``) with the process state a
     real run starts from and leaves behind restored: cwd, environment, signal handlers, root
-    logging, stdio (streams in the locale's encoding that fail where the real ones fail; an empty
-    stdin), warnings shown on stderr, and no chroma client or snapshot cache carried into or out
+    logging, stdio (streams in the locale's encoding that fail where the real ones fail; STDIN
+    as the standard input), warnings shown on stderr, and no chroma client or snapshot cache carried into or out
     of the call."""
     import traceback
     import warnings
@@ -182,7 +182,7 @@ def _in_process(argv: list[str], main=None) -> tuple[int, str, str]:
     viewcache._LOADED.clear()
     stdio = sys.stdin, sys.stdout, sys.stderr
     with _fd_to_file(1) as out_f, _fd_to_file(2) as err_f, warnings.catch_warnings():
-        sys.stdin = io.StringIO("")
+        sys.stdin = io.StringIO(stdin)
         sys.stdout = io.TextIOWrapper(open(1, "wb", closefd=False), encoding=enc)
         sys.stderr = io.TextIOWrapper(open(2, "wb", closefd=False), encoding=enc,
                                       errors="backslashreplace", line_buffering=True)
@@ -280,3 +280,32 @@ def payments(_isolate_session, tmp_path_factory):
     shas = samples.build(defn, dest)
     ingest(Repo.open(dest), all_history=True, progress=False)
     return dest, defn, shas
+
+
+@pytest.fixture(scope="session")
+def _session_chroma(_isolate_session, tmp_path_factory):
+    """One real `chroma run` (and its token gate) per test process, started at first use (a
+    start costs ~2.5 s of CPU): see ``shared_chroma``."""
+    from tests.support.chroma_server import TOKEN, Gate, Server
+
+    server = Server(tmp_path_factory.mktemp("shared-chroma") / "chroma-db")
+    server.start()
+    gate = Gate(server, TOKEN)
+    try:
+        yield server, gate
+    finally:
+        gate.close()
+        server.kill()
+
+
+@pytest.fixture
+def shared_chroma(_session_chroma, monkeypatch):
+    """The session's server, for tests that neither stop it nor kill it through the gate: each
+    publishes under its own repository's name (its tmp origin, or a name of its own) and counts
+    only its own collections (``own_collections``), so none sees another's."""
+    from tests.support.chroma_server import TOKEN
+
+    server, gate = _session_chroma
+    assert server.proc is not None and server.proc.poll() is None, "the shared server died"
+    monkeypatch.setenv("REPOMEM_CHROMA_TOKEN", TOKEN)
+    return server, gate

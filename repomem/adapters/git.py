@@ -173,10 +173,15 @@ class CommitInfo:
 def first_parent_chain(repo: str | Path, rev: str = "HEAD", limit: int | None = None) -> list[CommitInfo]:
     """The first-parent history of ``rev``, oldest first; with LIMIT only its last LIMIT commits
     (git then reads those, not the whole history)."""
-    if rev == "HEAD" and head(repo) is None:
-        return []
     last = ["-n", str(limit)] if limit is not None else []
-    out = git(repo, "log", "--first-parent", *last, "--format=%H %ct %P", rev, "--").decode()
+    try:
+        out = git(repo, "log", "--first-parent", *last, "--format=%H %ct %P", rev, "--").decode()
+    except GitError:
+        # an unborn HEAD has no history; asked only on failure (this runs once per question
+        # and per ingest: a `rev-parse` first would double its git processes)
+        if rev == "HEAD" and head(repo) is None:
+            return []
+        raise
     chain = []
     for line in reversed(out.splitlines()):
         parts = line.split()

@@ -78,14 +78,19 @@ def _git(dest: Path, *args: str, date: str | None = None) -> str:
 
 
 def write_files(dest: Path, files: dict) -> None:
-    for rel, text in files.items():
+    """Write FILES (path -> text or bytes; None deletes) and stage them: one ``git rm`` and one
+    ``git add`` for all of them, not one process per file."""
+    gone = [rel for rel, text in files.items() if text is None]
+    written = [rel for rel, text in files.items() if text is not None]
+    if gone:
+        _git(dest, "rm", "-q", "--", *gone)
+    for rel in written:
         p = dest / rel
-        if text is None:
-            _git(dest, "rm", "-q", "--", rel)
-            continue
         p.parent.mkdir(parents=True, exist_ok=True)
+        text = files[rel]
         p.write_bytes(text if isinstance(text, bytes) else text.encode())
-        _git(dest, "add", "--", rel)
+    if written:
+        _git(dest, "add", "--", *written)
 
 
 def build(defn: ModuleType | list, dest: Path) -> list[str]:

@@ -111,17 +111,22 @@ def assert_inert(text: str, where: str) -> None:
 
 def test_context_cli_and_the_hook(hostile):
     texts = []
-    for prompt in PROMPTS:
+    for i, prompt in enumerate(PROMPTS):
         rc, out, _ = cli("context", "--repo", hostile, "--budget", "4000", prompt)
         assert rc == 0
         texts.append(out)
         assert_inert(out, f"context {prompt!r}") if TAG in out else None
         ev = json.dumps({"prompt": prompt, "cwd": str(hostile), "hook_event_name": "UserPromptSubmit"})
-        got = subprocess.run([sys.executable, "-m", "repomem", "hook", "claude-code"], input=ev,
-                             capture_output=True, text=True, timeout=60)
-        assert got.returncode == 0
-        if got.stdout:
-            block = json.loads(got.stdout)["hookSpecificOutput"]["additionalContext"]
+        # the hook as the in-process command line (the hook's own process is tested in
+        # test_hooks and test_warm_answerer); the first one also as Claude Code runs it
+        rc, hook_out, _ = cli("hook", "claude-code", stdin=ev)
+        assert rc == 0
+        if i == 0:
+            got = subprocess.run([sys.executable, "-m", "repomem", "hook", "claude-code"],
+                                 input=ev, capture_output=True, text=True, timeout=60)
+            assert got.returncode == 0 and got.stdout == hook_out and TAG in hook_out
+        if hook_out:
+            block = json.loads(hook_out)["hookSpecificOutput"]["additionalContext"]
             if TAG in block:
                 assert_inert(block, f"hook {prompt!r}")
     joined = "".join(texts)

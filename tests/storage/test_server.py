@@ -1,116 +1,24 @@
-"""Server mode (issue 13) against a real `chroma run` from the installed chromadb.
-
-`chroma run` (chromadb 1.x) has no token auth of its own: Chroma's docs put a proxy (envoy) in
-front of it that checks the token header.  `Gate` is that proxy, in a thread: it forwards every
-request to the server, refuses a wrong X-Chroma-Token with 403, and can kill the server at a
-chosen request (a server dying mid-publish, at a known point)."""
+"""Server mode (issue 13) against a real `chroma run` from the installed chromadb, behind the
+token-checking proxy of tests/support/chroma_server.py.  Tests that stop or restart the server
+start their own (`chroma`); the others share the session's (`shared_chroma`, tests/conftest.py)
+and look only at their own repository's collections on it."""
 
 from __future__ import annotations
 
-import http.client
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
-import threading
-import time
-import urllib.request
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
+from repomem.storage.remote import repo_identity
 from tests.conftest import ROOT, cli, cli_json, cli_proc, commit, git
+from tests.support.chroma_server import CHROMA, TOKEN, Gate, Server, own_collections
 
-CHROMA = Path(sys.executable).parent / "chroma"
-TOKEN = "s3cret-token"
 pytestmark = pytest.mark.skipif(not CHROMA.exists(), reason="chromadb's `chroma` CLI missing")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """`chroma run --path DB --host 127.0.0.1 --port PORT`, started and killed by the test."""
-
-    def __init__(self, path: Path):
-        self.path, self.port, self.proc = path, free_port(), None
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [str(CHROMA), "run", "--path", str(self.path), "--host", "127.0.0.1",
-             "--port", str(self.port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for _ in range(300):  # it starts in ~3-8 s on a busy machine
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/v2/heartbeat", timeout=1)
-                return
-            except OSError:
-                if self.proc.poll() is not None:
-                    raise RuntimeError("chroma run exited") from None
-                time.sleep(0.1)
-        raise RuntimeError("chroma run did not answer its heartbeat")
-
-    def kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait()
-
-
-class Gate:
-    """A token-checking reverse proxy in front of Server (see the module docstring)."""
-
-    def __init__(self, server: Server, token: str):
-        self.server, self.token, self.kill_after = server, token, None
-        self.bodies: list[bytes] = []
-        gate = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *a):
-                pass
-
-            def _any(self):
-                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                if self.path != "/api/v2/heartbeat" and \
-                        self.headers.get("X-Chroma-Token") != gate.token:
-                    return self._send(403, b'{"error":"Forbidden"}', {})
-                gate.bodies.append(body)
-                if gate.kill_after is not None and gate.kill_after(body):
-                    gate.server.kill()
-                try:
-                    con = http.client.HTTPConnection("127.0.0.1", gate.server.port, timeout=30)
-                    headers = {k: v for k, v in self.headers.items()
-                               if k.lower() not in ("host", "connection")}
-                    con.request(self.command, self.path, body or None, headers)
-                    resp = con.getresponse()
-                    data = resp.read()
-                    self._send(resp.status, data, dict(resp.getheaders()))
-                except OSError:
-                    self._send(502, b'{"error":"Bad Gateway"}', {})
-
-            def _send(self, status, data, headers):
-                self.send_response(status)
-                for k, v in headers.items():
-                    if k.lower() not in ("content-length", "transfer-encoding", "connection",
-                                         "date", "server"):
-                        self.send_header(k, v)
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            do_GET = do_POST = do_PUT = do_DELETE = _any
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
 
 
 @pytest.fixture
@@ -124,30 +32,6 @@ def chroma(tmp_path, monkeypatch):
     finally:
         gate.close()
         server.kill()
-
-
-@pytest.fixture(scope="module")
-def _one_server(tmp_path_factory):
-    server = Server(tmp_path_factory.mktemp("shared-chroma") / "chroma-db")
-    server.start()
-    gate = Gate(server, TOKEN)
-    try:
-        yield server, gate
-    finally:
-        gate.close()
-        server.kill()
-
-
-@pytest.fixture
-def shared_chroma(_one_server, monkeypatch):
-    """One server for the module's tests that neither stop it, nor kill it through the gate, nor
-    count the collections on it (a ``chroma run`` costs ~2.5 s of CPU to start): each publishes
-    under its own repository's name (its tmp origin, or a name of its own), so none sees
-    another's collections."""
-    server, gate = _one_server
-    assert server.proc is not None and server.proc.poll() is None, "the shared server died"
-    monkeypatch.setenv("REPOMEM_CHROMA_TOKEN", TOKEN)
-    return server, gate
 
 
 def history(root: Path) -> list[str]:
@@ -271,8 +155,8 @@ def test_publisher_killed_mid_publish_is_completed_by_the_next_run(shared_chroma
     assert answers(b, "--chroma", gate.url) == answers(b, "--chroma", gate.url, "--name", "clean")
 
 
-def test_two_publishers_at_once_never_duplicate(chroma, clones):
-    server, gate = chroma
+def test_two_publishers_at_once_never_duplicate(shared_chroma, clones):
+    server, gate = shared_chroma
     a, b = clones
     env = dict(os.environ, REPOMEM_CHROMA_URL=gate.url)
     procs = [subprocess.Popen([sys.executable, "-m", "repomem", "publish", "--repo", str(r)],
@@ -281,14 +165,14 @@ def test_two_publishers_at_once_never_duplicate(chroma, clones):
     assert [p.wait(timeout=120) for p in procs] == [0, 0], [p.stderr.read() for p in procs]
     import chromadb
     c = chromadb.HttpClient(host="127.0.0.1", port=server.port)
-    (recs,) = [x.name for x in c.list_collections() if x.name.endswith("_records")]
+    (recs,) = own_collections(server, repo_identity(a), "_records")
     assert c.get_collection(recs).count() == 4
     cli("publish", "--repo", a, "--chroma", gate.url, "--name", "clean")
     assert answers(b, "--chroma", gate.url) == answers(b, "--chroma", gate.url, "--name", "clean")
 
 
-def test_wrong_token_wrong_url_and_server_down(chroma, clones, monkeypatch):
-    server, gate = chroma
+def test_wrong_token_wrong_url_and_server_down(shared_chroma, clones, monkeypatch, tmp_path):
+    _, gate = shared_chroma
     a, _ = clones
     monkeypatch.setenv("REPOMEM_CHROMA_TOKEN", "wrong")
     rc, _, err = cli("publish", "--repo", a, "--chroma", gate.url, check=False)
@@ -298,8 +182,11 @@ def test_wrong_token_wrong_url_and_server_down(chroma, clones, monkeypatch):
     assert rc == 1 and "unreachable" in err and len(err.strip().splitlines()) == 2
     rc, _, err = cli("facts", "--repo", a, "--chroma", "ftp://example", check=False)
     assert rc == 1 and "not a Chroma server URL" in err
-    server.kill()
-    rc, _, err = cli_proc("facts", "--repo", a, "--chroma", gate.url, check=False)
+    down = Gate(Server(tmp_path / "never-started"), TOKEN)  # the gate answers, the server not
+    try:
+        rc, _, err = cli_proc("facts", "--repo", a, "--chroma", down.url, check=False)
+    finally:
+        down.close()
     assert rc == 1 and "unreachable" in err and "Traceback" not in err
 
 
@@ -315,20 +202,27 @@ def test_no_origin_needs_a_name(shared_chroma, tmp_path):
                     "--name", "solo")["answer"] == "9090"
 
 
-def test_commit_with_hooks_succeeds_while_the_server_is_down(chroma, clones, monkeypatch):
-    server, gate = chroma
+def test_commit_with_hooks_succeeds_while_the_server_is_down(shared_chroma, clones, monkeypatch,
+                                                            tmp_path):
+    server, shared = shared_chroma
     a, b = clones
-    cli("publish", "--repo", a, "--chroma", gate.url)
-    cli("hooks", "install", "--repo", a)
-    server.kill()
-    monkeypatch.setenv("REPOMEM_CHROMA_URL", gate.url)
-    commit(a, "2024-01-05 10:00:00 +0000", "while down", {
-        "app.py": "PORT = 6060\n\ndef read_settings(path):\n    return open(path).read()\n"})
-    server.start()
-    cli("publish", "--repo", a)  # the next run publishes what the hook could not
-    git(a, "push", "-q", "origin", "main")
-    git(b, "pull", "-q", "--ff-only")
-    assert cli_json("ask", "--repo", b, "which port")["answer"] == "6060"
+    # The repository's own gate: its server goes down (the gate forwards to one never started)
+    # and comes back (the gate forwards to the shared one again), as a restarted server would.
+    gate = Gate(server, TOKEN)
+    try:
+        cli("publish", "--repo", a, "--chroma", gate.url)
+        cli("hooks", "install", "--repo", a)
+        gate.server = Server(tmp_path / "never-started")
+        monkeypatch.setenv("REPOMEM_CHROMA_URL", gate.url)
+        commit(a, "2024-01-05 10:00:00 +0000", "while down", {
+            "app.py": "PORT = 6060\n\ndef read_settings(path):\n    return open(path).read()\n"})
+        gate.server = server
+        cli("publish", "--repo", a)  # the next run publishes what the hook could not
+        git(a, "push", "-q", "origin", "main")
+        git(b, "pull", "-q", "--ff-only")
+        assert cli_json("ask", "--repo", b, "which port")["answer"] == "6060"
+    finally:
+        gate.close()
 
 
 def test_normalised_identity():
@@ -339,8 +233,8 @@ def test_normalised_identity():
         assert normalise_url(url) == "github.com/org/repo"
 
 
-def test_a_branch_view_is_the_published_ledger_plus_its_own_commits(chroma, clones):
-    server, gate = chroma
+def test_a_branch_view_is_the_published_ledger_plus_its_own_commits(shared_chroma, clones):
+    server, gate = shared_chroma
     a, b = clones
     cli("publish", "--repo", a, "--chroma", gate.url)
     git(b, "checkout", "-q", "-b", "feature")
@@ -352,14 +246,14 @@ def test_a_branch_view_is_the_published_ledger_plus_its_own_commits(chroma, clon
     assert cli_json("ask", "--repo", a, "which port", "--chroma", gate.url)["answer"] == "9090"
     import chromadb
     c = chromadb.HttpClient(host="127.0.0.1", port=server.port)
-    (recs,) = [x.name for x in c.list_collections() if x.name.endswith("_records")]
+    (recs,) = own_collections(server, repo_identity(a), "_records")
     assert c.get_collection(recs).count() == 4
     git(b, "checkout", "-q", "main")
     assert cli_json("ask", "--repo", b, "which port", "--chroma", gate.url)["answer"] == "9090"
 
 
-def test_the_hook_worker_on_a_feature_branch_publishes_nothing(chroma, clones, monkeypatch):
-    server, gate = chroma
+def test_the_hook_worker_on_a_feature_branch_publishes_nothing(shared_chroma, clones, monkeypatch):
+    server, gate = shared_chroma
     a, _ = clones
     cli("publish", "--repo", a, "--chroma", gate.url)
     monkeypatch.setenv("REPOMEM_CHROMA_URL", gate.url)  # no hooks installed: no racing worker
@@ -371,7 +265,7 @@ def test_the_hook_worker_on_a_feature_branch_publishes_nothing(chroma, clones, m
     assert stats["new"] == 0
     import chromadb
     c = chromadb.HttpClient(host="127.0.0.1", port=server.port)
-    (recs,) = [x.name for x in c.list_collections() if x.name.endswith("_records")]
+    (recs,) = own_collections(server, repo_identity(a), "_records")
     assert c.get_collection(recs).count() == 4
     git(a, "checkout", "-q", "main")
     commit(a, "2024-01-08 10:00:00 +0000", "on main", {"requirements.txt": "requests==2.34\n"})

@@ -11,9 +11,10 @@ import shutil
 import chromadb
 
 from tests.conftest import cli, cli_json, commit, git
-from tests.storage.test_server import _one_server, clones, shared_chroma  # noqa: F401  (fixtures)
+from tests.storage.test_server import clones  # noqa: F401  (a fixture)
 
-# The tests share one server (test_server.shared_chroma): each publishes under a name of its own.
+# The tests share the session's server (shared_chroma, tests/conftest.py): each publishes
+# under a name of its own.
 NAME = "team/victim"
 
 
