@@ -90,3 +90,55 @@ export async function save(id: string) {
     ingest(Repo.open(repo), all_history=True, progress=False)
     found = sorted((f["path"], f["line"], f["stale_value"]) for f in check_tree(Repo.open(repo))["findings"])
     assert found == [("src/client.ts", 2, "3"), ("src/client.ts", 2, "POST /users/:id")]
+
+
+GO_MAIN = """\
+package main
+
+import (
+\t"github.com/gin-gonic/gin"
+
+\t"example.com/shop/users"
+)
+
+func main() {
+\tr := gin.Default()
+\tv1 := r.Group("{prefix}")
+\tusers.UsersRegister(v1.Group("/users"))
+\tr.Run()
+}
+"""
+GO_USERS = """\
+package users
+
+import "github.com/gin-gonic/gin"
+
+func UsersRegister(router *gin.RouterGroup) {
+\trouter.POST("/login", UsersLogin)
+\trouter.GET("/", func(c *gin.Context) {})
+}
+
+func UsersLogin(c *gin.Context) {}
+"""
+
+
+def test_go_group_given_to_another_package_composes(new_repo):
+    """gin: main.go hands ``v1.Group("/users")`` to a function of package users, which
+    registers its routes on it; the prefix changing in main.go alone moves them (current and
+    as-of), and a new route in users/ alone is composed too."""
+    repo = new_repo()
+    commit(repo, "2026-03-01T10:00:00+00:00", "app", {
+        "main.go": GO_MAIN.replace("{prefix}", "/api"), "users/routers.go": GO_USERS})
+    commit(repo, "2026-03-02T10:00:00+00:00", "api under /v2", {"main.go": GO_MAIN.replace("{prefix}", "/v2")})
+    commit(repo, "2026-03-03T10:00:00+00:00", "logout", {"users/routers.go": GO_USERS.replace(
+        '\trouter.GET("/"', '\trouter.POST("/logout", UsersLogin)\n\trouter.GET("/"')})
+    r = Repo.open(repo)
+    ingest(r, all_history=True, progress=False)
+    assert set(_routes(repo, "2026-03-01T12:00:00+00:00")) == {"POST /api/users/login", "GET /api/users/"}
+    assert set(_routes(repo, "2026-03-02T12:00:00+00:00")) == {"POST /v2/users/login", "GET /v2/users/"}
+    now = _routes(repo)
+    assert set(now) == {"POST /v2/users/login", "POST /v2/users/logout", "GET /v2/users/"}
+    login = now["POST /v2/users/login"]
+    assert login["path"] == "users/routers.go" and login["attrs"]["handler"] == "UsersLogin"
+    assert [v["value"] for v in history(r, login["key"])["versions"]] == [
+        "POST /api/users/login", "POST /v2/users/login"]
