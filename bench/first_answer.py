@@ -33,6 +33,13 @@ def _show(root: Path, path: str) -> str:
                           capture_output=True, text=True).stdout
 
 
+def _group(pattern: str, text: str) -> str:
+    m = re.search(pattern, text)
+    if m is None:
+        raise SystemExit(f"the right answer is not in git: no match for {pattern!r}")
+    return m[1]
+
+
 # (question, the right answer read from git): the real-history benchmark's hand-written
 # questions (bench/realrepos/), which the tree view must answer as the history's view does
 QUESTIONS = {
@@ -40,10 +47,9 @@ QUESTIONS = {
     "click": ("what is the version of click?",
               lambda r: tomllib.loads(_show(r, "pyproject.toml"))["project"]["version"]),
     "typer": ("Which value does `__version__` hold in `typer/__init__.py`?",
-              lambda r: re.search(r'__version__ = "([^"]+)"', _show(r, "typer/__init__.py"))[1]),
+              lambda r: _group(r'__version__ = "([^"]+)"', _show(r, "typer/__init__.py"))),
     "httpx": ("What is httpx's `__version__`?",
-              lambda r: re.search(r'__version__ = "([^"]+)"',
-                                  _show(r, "httpx/__version__.py"))[1]),
+              lambda r: _group(r'__version__ = "([^"]+)"', _show(r, "httpx/__version__.py"))),
 }
 
 

@@ -48,7 +48,8 @@ def _deep_json(depth: int) -> bytes:
 
 
 def _yaml_flow(n_bytes: int) -> bytes:
-    items, i = [], 0
+    items: list[str] = []
+    i = 0
     while sum(len(x) for x in items) < n_bytes:
         items.append(f"k{i}: v{i}, ")
         i += 1

@@ -120,10 +120,10 @@ def measure(src: Path, work: Path) -> dict:
 
     got = chromadb.PersistentClient(str(store)).get_collection("repomem_versions").get(
         include=["metadatas"])
-    ids, metas = got["ids"], got["metadatas"]
+    ids, metas = got["ids"], got["metadatas"] or []
     docs = []
     for m in metas:
-        p = json.loads(m["payload"])
+        p = json.loads(str(m["payload"]))
         docs.append(f"{p['subject']}. {p['purpose']}. {p['value']}. {p['path']}")
     res["fact_versions"] = len(ids)
     vecs, c, _ = timed(lambda: HashEmbedder().embed(docs))

@@ -70,7 +70,8 @@ def reword(bench: list[dict], held: set, texts: set) -> list[dict]:
         for options in FAMILIES.get(q["family"], []):
             for t in options:
                 found = _template(t).match(body) or _template(t).match(body[:1].upper() + body[1:])
-                for other in options if found else ():
+                for other in options if found is not None else ():
+                    assert found is not None
                     try:
                         text = other.format(**found.groupdict())
                     except KeyError:

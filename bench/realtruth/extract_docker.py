@@ -10,7 +10,8 @@ import yaml
 def dockerfile(text: str) -> dict:
     """FROM of the final stage and of each other stage (by name, else index), EXPOSE, ENV (both
     syntaxes), ARG defaults."""
-    out, froms = {}, []
+    out: dict[tuple, str] = {}
+    froms: list[tuple[str | None, str]] = []
     lines, buf = [], ""
     for raw in text.splitlines():
         s = raw.strip()

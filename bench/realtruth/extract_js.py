@@ -13,7 +13,7 @@ from bench.realtruth.extract import first_sentence
 
 def package_json(text: str) -> dict:
     data = json.loads(text)
-    out = {}
+    out: dict[tuple, str] = {}
     for field, group in (("dependencies", "main"), ("devDependencies", "dev")):
         for name, spec in (data.get(field) or {}).items():
             out[("dep", group, name.lower())] = str(spec)
@@ -32,7 +32,7 @@ _JS_DOC_FN = re.compile(
 
 def jsdoc_summary(block: str) -> str:
     """The first sentence of a JSDoc block's description (up to a blank line or a tag)."""
-    lines = []
+    lines: list[str] = []
     for raw in block.splitlines():
         line = raw.strip().lstrip("*").strip()
         if line.startswith("@") or (not line and lines):

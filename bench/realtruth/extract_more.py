@@ -18,6 +18,7 @@ import configparser
 import re
 import tomllib
 import xml.etree.ElementTree as ET
+from typing import TypeGuard
 
 from bench.realtruth.extract import NONLITERAL, fold, scalar
 
@@ -100,8 +101,9 @@ def pom_xml(text: str) -> dict:
         return NONLITERAL
     out: dict = {}
     parent = root.find("parent")
-    if parent is not None and parent.findtext("artifactId"):
-        out[("dep", "parent", parent.findtext("artifactId").strip())] = resolve(parent.findtext("version"))
+    artifact = parent.findtext("artifactId") if parent is not None else None
+    if parent is not None and artifact:
+        out[("dep", "parent", artifact.strip())] = resolve(parent.findtext("version"))
     for name, value in props.items():
         out[("prop", name)] = resolve(value)
     for dep in root.findall("dependencies/dependency"):
@@ -148,8 +150,8 @@ def gradle(text: str) -> dict:
             out[("dep", conf.group(1), m.group(2))] = m.group(3)
     for m in _GRADLE_JAVA.finditer(text):
         out[("java", m.group(1))] = m.group(2)
-    if m := _GRADLE_TOOLCHAIN.search(text):
-        out[("java", "toolchain")] = m.group(1)
+    if tool := _GRADLE_TOOLCHAIN.search(text):
+        out[("java", "toolchain")] = tool.group(1)
     return out
 
 
@@ -157,7 +159,7 @@ def properties(text: str) -> dict:
     """("prop", key) -> value of a ``.properties`` file (empty values are not asked)."""
     cp = configparser.ConfigParser(interpolation=None, delimiters=("=", ":"),
                                    comment_prefixes=("#", "!"), strict=False)
-    cp.optionxform = str  # keys keep their case
+    cp.optionxform = str  # type: ignore[method-assign,assignment]  # keys keep their case
     cp.read_string("[properties]\n" + text)
     return {("prop", k): (_unescape(v.strip()) if v.strip() else NONLITERAL) for k, v in cp.items("properties")}
 
@@ -276,7 +278,7 @@ def init_defaults(cls: str):
     return parse
 
 
-def _is_option(node) -> bool:
+def _is_option(node) -> TypeGuard[ast.Call]:
     return (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", ""))
             == "Option")
 

@@ -100,7 +100,7 @@ def main(argv=None) -> int:
                 continue
             recs = generate(b, name, work)
             (out / f"{name}.json").write_text(json.dumps(recs, indent=1, ensure_ascii=False) + "\n")
-            fams = {}
+            fams: dict[str, int] = {}
             for r in recs:
                 fams[r["family"]] = fams.get(r["family"], 0) + 1
             print(f"{name}: {len(recs)} questions {fams}", file=sys.stderr)

@@ -22,7 +22,7 @@ class GitRepo:
     def __init__(self, root):
         self.root = str(root)
         self._batch = None
-        self._cache: dict[tuple[str, str], str | None] = {}
+        self._cache: dict[str, str | None] = {}
         self.chain = self._chain()
 
     def git(self, *args: str) -> str:

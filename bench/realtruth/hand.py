@@ -60,12 +60,13 @@ def check(g: GitRepo, e: dict) -> dict:
         return {"commit": g.head.sha, "path": e["path"], "match": e["match"], "last_seen": seen[-1]}
     if e.get("as_of"):
         start, end = day_edges(e["as_of"])
-        commits = [g.in_effect(t, raw=raw) for t in (start, end) for raw in (False, True)]
-        if None in commits:
+        edges = [g.in_effect(t, raw=raw) for t in (start, end) for raw in (False, True)]
+        commits = [c for c in edges if c is not None]
+        if len(commits) < len(edges):
             raise ValueError("no commit in effect that day")
-        got = {_found(g, c.sha, e) for c in commits}
-        if got != {e["value"]}:
-            raise ValueError(f"both edges give {sorted(map(str, got))}, not {e['value']!r}")
+        both = {_found(g, c.sha, e) for c in commits}
+        if both != {e["value"]}:
+            raise ValueError(f"both edges give {sorted(map(str, both))}, not {e['value']!r}")
         return {"day_start_commit": commits[0].sha, "day_end_commit": commits[2].sha,
                 "path": e["path"], "match": e["match"], "checked": "git show at both edges"}
     got = _found(g, g.head.sha, e)
