@@ -159,6 +159,10 @@ def main(argv: list[str] | None = None) -> int:
     for opt, var in (("chroma", "REPOMEM_CHROMA_URL"), ("name", "REPOMEM_NAME")):
         if getattr(args, opt, None):
             os.environ[var] = getattr(args, opt)
+    if args.command in ("ask", "context"):
+        # One question's numpy work is too small for threads: OpenBLAS would start one per
+        # core at numpy's import (~80 ms of CPU spinning, half a cold answer's on 2 cores).
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     warm = _warm(args)
     if warm is not None:  # the store's warm answerer answered: no numpy, no snapshot load here
         out, err, status = warm

@@ -71,6 +71,7 @@ def write(store_path: Store | Path, state: dict, rows: list[dict], embeddings,
     import numpy as np
 
     from repomem.service.lexical import Lexical
+    from repomem.service.rank import facts_columns
 
     # Provenance spans serve as-of answers, which Chroma serves; the current view needs none.
     rows = [{k: v for k, v in row.items() if k != "spans"} if "spans" in row else row
@@ -79,8 +80,11 @@ def write(store_path: Store | Path, state: dict, rows: list[dict], embeddings,
     matrix = np.asarray(embeddings, dtype=np.float32)
     matrix = matrix.reshape(len(rows), -1) if rows else np.zeros((0, 1), dtype=np.float32)
     lex = Lexical.build(rows, known if known is not None else _known_docs(final))
+    # what ranking reads about each row (rank.facts_columns): loaded, not recomputed, by
+    # every fresh process that asks
+    columns = np.frombuffer(json.dumps(facts_columns(rows)).encode(), dtype=np.uint8)
     with atomic.replacing(final) as fh:
-        members = dict(lex.arrays())
+        members = dict(lex.arrays(), facts=columns)
         if removed is not None:
             members["removed"] = np.frombuffer(json.dumps(removed, ensure_ascii=False).encode(),
                                                dtype=np.uint8)
@@ -187,9 +191,22 @@ def _read(store_path: Store | Path, head: str | None, any_head: bool = False):
         return None
 
 
+def _columns_current(z) -> bool:
+    """Whether the snapshot's ranking columns were computed by this code (rank.columns_code):
+    a snapshot of an older repomem has none, or others, and is rewritten by the next writer
+    (``repomem ingest``); meanwhile each process computes them itself."""
+    from repomem.service.rank import columns_code
+
+    if "facts" not in z:
+        return False
+    head = z["facts"][:200].tobytes()  # {"code": "<16 hex digits>", ... comes first
+    return head.startswith(b'{"code": "' + columns_code().encode() + b'"')
+
+
 def exists(store_path: Store | Path, head: str | None) -> bool:
     """Whether a whole snapshot of HEAD's view is there, its lexical index built by this
-    tokenizer (else every fresh process would index the rows itself until the next commit)."""
+    tokenizer and its ranking columns by this code (else every fresh process would index the
+    rows, or compute the columns, itself until the next commit)."""
     from repomem.core.tokens import TOKENIZER
 
     try:
@@ -199,7 +216,8 @@ def exists(store_path: Store | Path, head: str | None) -> bool:
             if json.loads(z["state"].tobytes()).get("head") != head:
                 return False
             z["rows"], z["embeddings"]  # a truncated file fails here, not at the next read
-            return "lex_tokenizer" in z and json.loads(z["lex_tokenizer"].tobytes()) == TOKENIZER
+            return "lex_tokenizer" in z and json.loads(z["lex_tokenizer"].tobytes()) == TOKENIZER \
+                and _columns_current(z)
     except OSError:
         return False
     except _DAMAGED as e:
@@ -236,14 +254,29 @@ def load_search(store_path):
             state = json.loads(z["state"].tobytes())
             rows = json.loads(z["rows"].tobytes())
             snap = (state, rows, z["embeddings"], Lexical.from_arrays(z, len(rows)))
+            columns = z["facts"].tobytes() if "facts" in z else None
     except OSError:
         return None
     except _DAMAGED as e:
         _discard_damaged(store_path, e)
         return None
     _LOADED.clear()
-    _LOADED[str(p)] = (ident, snap)
+    _LOADED[str(p)] = (ident, snap, columns)
     return snap
+
+
+def facts_columns_of(rows: list[dict]) -> dict | None:
+    """The ranking columns the snapshot's writer computed for ROWS (rank.facts_columns), when
+    ROWS are the rows load_search returned; None otherwise, or when it has none (rank then
+    computes them; it also checks that they were computed by its own code)."""
+    for _ident, snap, columns in _LOADED.values():
+        if snap[1] is rows and columns is not None:
+            try:
+                got = json.loads(columns)
+            except ValueError:
+                return None
+            return got if isinstance(got, dict) else None
+    return None
 
 
 def search(rows: list[dict], emb, lex, question: str, query_vec, t: int, n: int):
