@@ -214,13 +214,20 @@ def columns_code() -> str:
     seen: set[int] = set()
     todo: list[Any] = [facts_columns]
 
+    def stable(x) -> str:  # a set's repr is in hash order, which differs between processes
+        if isinstance(x, (set, frozenset)):
+            return "{" + ",".join(sorted(stable(y) for y in x)) + "}"
+        if isinstance(x, tuple):
+            return "(" + ",".join(stable(y) for y in x) + ")"
+        return repr(x)
+
     def code(c: types.CodeType, glob: dict) -> None:
         h.update(c.co_code + repr(c.co_names).encode())
         for const in c.co_consts:
             if isinstance(const, types.CodeType):
                 code(const, glob)
             else:
-                h.update(repr(const).encode())
+                h.update(stable(const).encode())
         todo.extend(glob[n] for n in c.co_names if n in glob)
 
     while todo:
@@ -233,7 +240,7 @@ def columns_code() -> str:
         elif isinstance(x, re.Pattern):
             h.update(f"{x.pattern!r}/{x.flags}".encode())
         elif isinstance(x, (str, int, frozenset, set, tuple)):
-            h.update(repr(sorted(x, key=repr) if isinstance(x, (set, frozenset)) else x).encode())
+            h.update(stable(x).encode())
     return h.hexdigest()[:16]
 
 

@@ -3,6 +3,7 @@ exactly what the Chroma view answers; it is never used for another HEAD or after
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -202,3 +203,15 @@ def test_a_snapshot_without_ranking_columns_is_read_and_written_again(new_repo, 
     with np.load(path, allow_pickle=False) as z:
         assert json.loads(z["facts"].tobytes())["rows"] == len(json.loads(z["rows"].tobytes()))
     assert ask(r, "port?")["answer"] == "1"
+
+
+def test_the_ranking_columns_fingerprint_is_the_same_in_every_process():
+    """rank.columns_code is what a fresh process compares the snapshot's columns with: it must
+    not depend on the process (string hashing is salted per process: sets are in hash order)."""
+    code = "from repomem.service.rank import columns_code; print(columns_code())"
+    got = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONHASHSEED=seed),
+                          check=True).stdout.strip() for seed in ("1", "2")}
+    from repomem.service.rank import columns_code
+
+    assert got == {columns_code()}
