@@ -515,12 +515,30 @@ _CACHE: list = [None]
 _RUNTIME, _PARAMETER = stored_pair("runtime"), stored_pair("parameter")
 
 
+_OFFERED: list = [None, None]  # (rows, their columns as JSON bytes): the snapshot's, see offer
+
+
+def offer_columns(rows: list[dict], columns: bytes | None) -> None:
+    """The snapshot's reader (viewcache.load_search) hands over the columns its writer computed
+    for ROWS (facts_columns, as JSON); None: the snapshot has none."""
+    _OFFERED[:] = [rows, columns]
+
+
+def offered_columns(rows: list[dict]) -> dict | None:
+    """The columns offered for ROWS (these very rows, not a filtered copy); None without."""
+    if _OFFERED[0] is not rows or _OFFERED[1] is None:
+        return None
+    try:
+        got = json.loads(_OFFERED[1])
+    except ValueError:
+        return None
+    return got if isinstance(got, dict) else None
+
+
 def _facts(rows: list[dict]) -> _Facts:
     if _CACHE[0] is None or _CACHE[0].rows is not rows:
-        from repomem.service.viewcache import facts_columns_of
-
         try:  # the snapshot's columns, when these are its rows
-            _CACHE[0] = _Facts(rows, facts_columns_of(rows))
+            _CACHE[0] = _Facts(rows, offered_columns(rows))
         except (KeyError, TypeError, ValueError):  # damaged: computed here
             _CACHE[0] = _Facts(rows)
     return _CACHE[0]

@@ -237,6 +237,7 @@ def load_search(store_path):
     """(state, rows, embeddings, lexical index or None) of the snapshot, whatever HEAD it was
     written for; None without one.  Reused while the file is the same (writers replace it)."""
     from repomem.service.lexical import Lexical
+    from repomem.service.rank import offer_columns
 
     p = _path(store_path)
     try:
@@ -246,6 +247,7 @@ def load_search(store_path):
     ident = (st.st_ino, st.st_mtime_ns, st.st_size)
     hit = _LOADED.get(str(p))
     if hit and hit[0] == ident:
+        offer_columns(hit[1][1], hit[2])  # (another snapshot's may have been offered meanwhile)
         return hit[1]
     try:
         import numpy as np
@@ -262,21 +264,10 @@ def load_search(store_path):
         return None
     _LOADED.clear()
     _LOADED[str(p)] = (ident, snap, columns)
+    # ranking's columns of these rows, computed by the writer: ranking checks that its own code
+    # computed them, else computes them itself
+    offer_columns(rows, columns)
     return snap
-
-
-def facts_columns_of(rows: list[dict]) -> dict | None:
-    """The ranking columns the snapshot's writer computed for ROWS (rank.facts_columns), when
-    ROWS are the rows load_search returned; None otherwise, or when it has none (rank then
-    computes them; it also checks that they were computed by its own code)."""
-    for _ident, snap, columns in _LOADED.values():
-        if snap[1] is rows and columns is not None:
-            try:
-                got = json.loads(columns)
-            except ValueError:
-                return None
-            return got if isinstance(got, dict) else None
-    return None
 
 
 def search(rows: list[dict], emb, lex, question: str, query_vec, t: int, n: int):
