@@ -215,8 +215,11 @@ def _warm(args) -> tuple[str, str, int] | None:
     if fields is None or args.verbose or getattr(args, "llm", None) or \
             getattr(args, "chroma", None) or getattr(args, "name", None):
         return None
-    return answerer.warm_cli(args.command, {k: getattr(args, k) for k in fields}, args.repo,
-                             args.store)
+    try:
+        return answerer.warm_cli(args.command, {k: getattr(args, k) for k in fields}, args.repo,
+                                 args.store)
+    except Exception:  # the warm path is an optimisation: anything odd, the command answers
+        return None
 
 
 def _report(e: RepomemError) -> int:
