@@ -217,7 +217,9 @@ def columns_code() -> str:
     def stable(x) -> str:  # a set's repr is in hash order, which differs between processes
         if isinstance(x, (set, frozenset)):
             return "{" + ",".join(sorted(stable(y) for y in x)) + "}"
-        if isinstance(x, tuple):
+        if isinstance(x, dict):
+            return "{" + ",".join(sorted(f"{stable(k)}:{stable(v)}" for k, v in x.items())) + "}"
+        if isinstance(x, (tuple, list)):
             return "(" + ",".join(stable(y) for y in x) + ")"
         return repr(x)
 
@@ -235,11 +237,12 @@ def columns_code() -> str:
         if id(x) in seen:
             continue
         seen.add(id(x))
+        x = getattr(x, "__wrapped__", x)  # a cached function (norm_ident): the function
         if isinstance(x, types.FunctionType) and x.__module__.startswith("repomem."):
             code(x.__code__, x.__globals__)
         elif isinstance(x, re.Pattern):
             h.update(f"{x.pattern!r}/{x.flags}".encode())
-        elif isinstance(x, (str, int, frozenset, set, tuple)):
+        elif isinstance(x, (str, int, frozenset, set, tuple, dict)):  # the constants it reads
             h.update(stable(x).encode())
     return h.hexdigest()[:16]
 
