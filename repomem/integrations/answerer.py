@@ -1,6 +1,9 @@
 """The warm answerer: a long-lived process per store that answers the agent hook's context
 requests over a Unix domain socket, so a hook call costs a connection instead of an interpreter
-that imports numpy and loads the snapshot (docs/agents.md, "The warm answerer").
+that imports numpy and loads the snapshot (docs/agents.md, "The warm answerer").  It answers
+``repomem ask`` and ``repomem context`` too (op ``cli``: the command's own output, computed by
+its own function from the snapshot alone; anything that would open Chroma or write the view
+is declined and the command answers it itself; docs/asking.md).
 
 Where it runs: in the watcher (``repomem watch``, ``repomem daemon start``) for as long as the
 watcher runs; else the first hook call that finds none starts one, detached, and answers its own
