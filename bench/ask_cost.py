@@ -23,14 +23,15 @@ ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 
 
-def cpu_of(argv: list[str], cwd: Path) -> float:
-    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def cpu_of(argv: list[str], cwd: Path, env: dict | None = None) -> float:
+    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env=env)
     _, _, usage = os.wait4(proc.pid, 0)
     return usage.ru_utime + usage.ru_stime
 
 
-def figures(argv: list[str], cwd: Path, runs: int) -> str:
-    got = [cpu_of(argv, cwd) for _ in range(runs)]
+def figures(argv: list[str], cwd: Path, runs: int, env: dict | None = None) -> str:
+    got = [cpu_of(argv, cwd, env) for _ in range(runs)]
     return f"min {min(got):.3f} s  median {statistics.median(got):.3f} s"
 
 
@@ -78,12 +79,29 @@ def main() -> None:
     print(f"repository: {repo}  (cpus: {os.cpu_count()}, load: {os.getloadavg()[0]:.1f})")
     print("cold `repomem ask` answered from the snapshot, CPU per process:")
     cold = [PY, "-m", "repomem", "ask", "which port", "--repo", str(repo)]
-    print(f"  ask 'which port'                     {figures(cold, cwd, args.runs)}")
+    alone = dict(os.environ, REPOMEM_ANSWERER="0")
+    print(f"  ask 'which port'                     {figures(cold, cwd, args.runs, alone)}")
     print("  where it goes (a process that only imports, CPU):")
     for what in ("pass", "import numpy", "import repomem.cli",
+                 "import repomem.cli; repomem.cli.build_parser('ask')",
                  "import repomem.service.query", "import repomem.service.viewcache",
                  "import repomem.service.rank"):
-        print(f"    {what:36s} {figures([PY, '-c', what], cwd, args.runs)}")
+        print(f"    {what[:52]:52s} {figures([PY, '-c', what], cwd, args.runs, alone)}")
+    one = dict(alone, OPENBLAS_NUM_THREADS="1")  # as `ask` starts numpy (repomem/cli)
+    print(f"    {'import numpy (one OpenBLAS thread, as ask)':52s} "
+          f"{figures([PY, '-c', 'import numpy'], cwd, args.runs, one)}")
+    from bench.asklatency import _start_answerer
+    from repomem.integrations.answerer import store_for
+
+    store = store_for(str(repo))
+    if store:
+        warm = dict(os.environ, REPOMEM_ANSWERER="1")
+        proc = _start_answerer(Path(store), repo, warm)
+        try:
+            print(f"  the same ask through the store's warm answerer {figures(cold, cwd, args.runs, warm)}")
+        finally:
+            proc.terminate()
+            proc.wait(30)
 
     sys.path.insert(0, str(ROOT))
     from repomem.service.context import build_context

@@ -97,7 +97,10 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser; with COMMAND (a command line's first word), only that command's
+    sub-parser when it names one: the others' modules are not imported (a cold ``repomem ask``
+    would otherwise import every command, agent_config among them)."""
     parser = Parser(
         prog="repomem",
         description="The current truth about a git repository, and its dated history.")
@@ -105,7 +108,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_Version, nargs=0, default=argparse.SUPPRESS,
                         help="show the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for modname in command_modules():
+    modnames = command_modules() if command is None else _module_of(command)
+    if not modnames:  # not a command: the whole parser says so, as it lists them
+        modnames = command_modules()
+    for modname in modnames:
         mod = importlib.import_module(f"repomem.cli.commands.{modname}")
         name = getattr(mod, "NAME", modname.replace("_", "-"))
         p = sub.add_parser(name, help=mod.HELP, description=mod.__doc__,
@@ -115,6 +121,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _module_of(command: str) -> list[str]:
+    """[the module of COMMAND] when one by its name has it as its name (``ask``, ``rebuild``),
+    else [] (an option, a typo, a command whose module is named otherwise)."""
+    import importlib.util
+
+    modname = command.replace("-", "_")
+    if not modname.isidentifier() or modname.startswith("_") or \
+            importlib.util.find_spec(f"repomem.cli.commands.{modname}") is None:
+        return []
+    mod = importlib.import_module(f"repomem.cli.commands.{modname}")
+    return [modname] if getattr(mod, "NAME", command) == command else []
+
+
 def main(argv: list[str] | None = None) -> int:
     args_in = sys.argv[1:] if argv is None else argv
     if args_in[:1] == ["hook"] and len(args_in) == 2 and args_in[1] == "claude-code":
@@ -122,8 +141,8 @@ def main(argv: list[str] | None = None) -> int:
         from repomem.integrations.claude_code import run as claude_code
 
         return claude_code()
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    parser = build_parser(args_in[0] if args_in else None)
+    args = parser.parse_args(args_in)
     try:
         check_arguments(parser, args)
     except RepomemError as e:
@@ -140,6 +159,20 @@ def main(argv: list[str] | None = None) -> int:
     for opt, var in (("chroma", "REPOMEM_CHROMA_URL"), ("name", "REPOMEM_NAME")):
         if getattr(args, opt, None):
             os.environ[var] = getattr(args, opt)
+    if args.command in ("ask", "context"):
+        # One question's numpy work is too small for threads: OpenBLAS would start one per
+        # core at numpy's import (~80 ms of CPU spinning, half a cold answer's on 2 cores).
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    warm = _warm(args)
+    if warm is not None:  # the store's warm answerer answered: no numpy, no snapshot load here
+        out, err, status = warm
+        try:
+            sys.stderr.write(err)
+            sys.stdout.write(out)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return status
     try:
         if args.command == "ask":  # cold processes take turns (repomem/cli/slots.py)
             from repomem.cli.slots import turn
@@ -169,6 +202,24 @@ def main(argv: list[str] | None = None) -> int:
         echo(f"repomem: internal error: {type(e).__name__}: {e}", file=sys.stderr)
         print("hint: rerun with REPOMEM_DEBUG=1 for the traceback, and report it", file=sys.stderr)
         return 3
+
+
+def _warm(args) -> tuple[str, str, int] | None:
+    """``ask`` and ``context`` from the store's warm answerer when one is running
+    (repomem/integrations/answerer.py): the same bytes the command prints itself, without an
+    interpreter's worth of imports and the snapshot's load.  None: answer here (no answerer, a
+    server store, --llm, --verbose, or the answerer declined)."""
+    from repomem.integrations import answerer
+
+    fields = answerer.CLI_FIELDS.get(args.command)
+    if fields is None or args.verbose or getattr(args, "llm", None) or \
+            getattr(args, "chroma", None) or getattr(args, "name", None):
+        return None
+    try:
+        return answerer.warm_cli(args.command, {k: getattr(args, k) for k in fields}, args.repo,
+                                 args.store)
+    except Exception:  # the warm path is an optimisation: anything odd, the command answers
+        return None
 
 
 def _report(e: RepomemError) -> int:

@@ -1,6 +1,9 @@
 """The warm answerer: a long-lived process per store that answers the agent hook's context
 requests over a Unix domain socket, so a hook call costs a connection instead of an interpreter
-that imports numpy and loads the snapshot (docs/agents.md, "The warm answerer").
+that imports numpy and loads the snapshot (docs/agents.md, "The warm answerer").  It answers
+``repomem ask`` and ``repomem context`` too (op ``cli``: the command's own output, computed by
+its own function from the snapshot alone; anything that would open Chroma or write the view
+is declined and the command answers it itself; docs/asking.md).
 
 Where it runs: in the watcher (``repomem watch``, ``repomem daemon start``) for as long as the
 watcher runs; else the first hook call that finds none starts one, detached, and answers its own
@@ -240,6 +243,56 @@ def warm_context(repo: str, prompt: str, budget: int) -> str | None:
     return reply["text"]
 
 
+# Environment variables that change no answer: the client's and the answerer's may differ.
+_ENV_UNUSED = frozenset({"REPOMEM_ANSWERER", "REPOMEM_ANSWERER_TIMEOUT", "REPOMEM_ANSWERER_IDLE",
+                         "REPOMEM_ASK_SLOTS", "REPOMEM_HOOK_BUDGET", "REPOMEM_HOOK_TIMEOUT",
+                         "REPOMEM_STORE", "REPOMEM_DEBUG"})
+# The command-line commands the answerer answers, and the type of each argument they take
+CLI_FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
+    "ask": {"question": str, "as_of": (str, type(None)), "k": int, "json": bool},
+    "context": {"question": str, "budget": int}}
+
+
+def answer_env() -> dict[str, str]:
+    """The repomem settings of this process's environment that may change an answer
+    (REPOMEM_RANK_WEIGHTS, ...): an answerer answers only a client whose are the same."""
+    return {k: v for k, v in os.environ.items()
+            if k.startswith("REPOMEM_") and k not in _ENV_UNUSED}
+
+
+def warm_cli(command: str, fields: dict, repo: str, store: str | None) -> tuple | None:
+    """(stdout, stderr, exit status) of ``repomem COMMAND`` (ask, context) from the store's warm
+    answerer, when one is running: what the command would print itself.  None when there is
+    none, it declined (an answer that needs the store of record, an error: the command then
+    answers, or reports, the cold way) or it did not answer as expected.  STORE: the --store
+    given, else None (found as every command finds it).  Unlike the hook, it starts no
+    answerer: only the watcher or a hook keeps one."""
+    if not enabled() or command not in CLI_FIELDS:
+        return None
+    repo = os.path.abspath(repo)
+    store = os.path.realpath(os.path.abspath(os.path.expanduser(store))) if store else \
+        store_for(repo)
+    if store is None or not os.path.isdir(store):
+        return None
+    path = socket_path(store)
+    if path is None:
+        return None
+    try:
+        timeout = float(os.environ.get("REPOMEM_ANSWERER_TIMEOUT", DEFAULT_TIMEOUT))
+    except ValueError:
+        timeout = DEFAULT_TIMEOUT
+    code = code_identity()
+    reply = _exchange(path, {"protocol": PROTOCOL, "op": "cli", "command": command,
+                             "fields": fields, "code": code, "store": store, "repo": repo,
+                             "env": answer_env()}, max(0.01, timeout))
+    if reply is None or reply.get("store") != store or reply.get("code") != code:
+        return None
+    out, err, status = reply.get("stdout"), reply.get("stderr"), reply.get("status")
+    if not (isinstance(out, str) and isinstance(err, str) and type(status) is int):
+        return None
+    return out, err, status
+
+
 def _lock_free(store: str) -> bool:
     """Whether no answerer holds (or is taking) STORE's lock."""
     import fcntl
@@ -296,6 +349,42 @@ def context_answer(repo: str, prompt: str, budget: int, store: str | None = None
     if not r.store.exists():  # a hook never creates a store
         return ""
     return prompt_context(r, prompt, budget, snapshot_only=True)
+
+
+def _typed(value, t: type | tuple[type, ...]) -> bool:
+    """Whether VALUE is of type T, a bool being no int (JSON's true is no -k)."""
+    return type(value) is bool if t is bool else isinstance(value, t) and type(value) is not bool
+
+
+class NeedsStore(Exception):
+    """A command's answer would read the store of record (Chroma) or write the view: the
+    answerer declines it and the command answers it the cold way."""
+
+
+def _refuse(*_args, **_kwargs):
+    raise NeedsStore()
+
+
+def cli_answer(command: str, fields: dict, repo: str, store: str) -> tuple[str, str, int]:
+    """(stdout, stderr, exit status) of ``repomem COMMAND`` with FIELDS, computed by the
+    command's own ``answer`` (the cold path's function) from the snapshot alone: an answer that
+    would open Chroma or take the writer's lock raises NeedsStore instead (a hook-started
+    answerer stays light, and never writes)."""
+    import argparse
+    import importlib
+
+    from repomem.service.repo import Repo
+
+    r = Repo.open(repo, store=store)
+    for method in ("_chroma", "writer"):  # this Store only: the watcher's own are untouched
+        setattr(r.store, method, _refuse)
+    try:
+        mod = importlib.import_module(f"repomem.cli.commands.{command}")
+        args = argparse.Namespace(repo=repo, store=store, chroma=None, name=None, llm=None,
+                                  verbose=False, command=command, _repo=r, **fields)
+        return mod.answer(args)
+    finally:
+        r.store.close()
 
 
 class Answerer:
@@ -436,12 +525,14 @@ class Answerer:
                 return dict(out, error=f"served by the {self.owner}; stop that instead")
             self.stopping = True
             return dict(out, stopped=os.getpid())
-        if op != "context":
+        if op not in ("context", "cli"):
             return dict(out, error="unknown request")
         if req.get("code") != self.code:
             return dict(out, error="another repomem version")
         if req.get("store") != self.store:
             return dict(out, error="another store")
+        if op == "cli":
+            return self._cli(req, out)
         repo, prompt, budget = req.get("repo"), req.get("prompt"), req.get("budget")
         if not (isinstance(repo, str) and isinstance(prompt, str) and type(budget) is int):
             return dict(out, error="malformed request")
@@ -452,6 +543,27 @@ class Answerer:
             return dict(out, error=f"{type(e).__name__}")
         self.served += 1
         return dict(out, text=text)
+
+    def _cli(self, req: dict, out: dict) -> dict:
+        command, fields, repo = req.get("command"), req.get("fields"), req.get("repo")
+        if not isinstance(command, str) or command not in CLI_FIELDS:
+            return dict(out, error="malformed request")
+        types = CLI_FIELDS[command]
+        if not isinstance(fields, dict) or not isinstance(repo, str) or \
+                set(fields) != set(types) or \
+                not all(_typed(fields[k], t) for k, t in types.items()):
+            return dict(out, error="malformed request")
+        if req.get("env") != answer_env():
+            return dict(out, error="another environment")
+        try:
+            with self._compute:
+                stdout, stderr, status = cli_answer(command, fields, repo, self.store)
+        except NeedsStore:
+            return dict(out, error="needs the store of record")
+        except Exception as e:  # an error is reported by the command itself, the cold way
+            return dict(out, error=f"{type(e).__name__}")
+        self.served += 1
+        return dict(out, stdout=stdout, stderr=stderr, status=status)
 
 
 def _lock(store: str, wait: bool) -> int | None:

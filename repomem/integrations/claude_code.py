@@ -66,6 +66,9 @@ def output(text: str) -> str:
 def run(stdin=None, stdout=None) -> int:
     """Read the event, print the hook's output; exit status 0 whatever happens."""
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
+    # one prompt's numpy work is too small for threads: OpenBLAS would start one per core at
+    # numpy's import (~80 ms of CPU spinning); the answerer it starts inherits this too
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     timeout = float(os.environ.get("REPOMEM_HOOK_TIMEOUT", DEFAULT_TIMEOUT))
     if hasattr(signal, "SIGALRM"):  # a hung store must not hold up the user's prompt
         signal.signal(signal.SIGALRM, lambda *_: os._exit(0))

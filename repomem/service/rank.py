@@ -149,61 +149,135 @@ def _image_name(row: dict) -> str:
     return norm_ident(value.rsplit("/", 1)[-1].split("@", 1)[0].split(":", 1)[0])
 
 
+def facts_columns(rows: list[dict]) -> dict:
+    """What _Facts reads about each row, as JSON: computed once per list of rows, here or by the
+    snapshot's writer (service/viewcache.py), so that a fresh process loads it instead of
+    looping over every row in Python.  ``code``: the fingerprint of the code computing it
+    (columns_code): a snapshot written by other code is not trusted."""
+    named: dict[str, list[int]] = {}
+    retired: dict[str, list[tuple[int, list]]] = {}
+    project: set[str] = set()  # "click" in "click's docs" names the repository
+    images: dict[str, list[int]] = {}  # "redis" -> services.redis.image (redis:8.4)
+    for i, row in enumerate(rows):
+        for n in names(row, camel=True):
+            named.setdefault(n, []).append(i)
+        for qual in qualnames(row):  # `Context.invoke`, res.send, res.set (an alias)
+            named.setdefault(norm_ident(qual), []).append(i)
+        for entry in row.get("former") or ():
+            old = route_path(entry[0]) if row["kind"] == "route" else norm_ident(entry[0])
+            retired.setdefault(old, []).append((i, entry))
+        if row["key"] in _PROJECT_KEYS:
+            project.add(norm_ident(row["value"]))
+        image = _image_name(row)
+        if image:
+            images.setdefault(image, []).append(i)
+    deps = [r["kind"] == "dependency" for r in rows]
+    key_order = [0] * len(rows)  # each row's place in the order of keys (ties: by id)
+    for place, i in enumerate(sorted(range(len(rows)),
+                                     key=lambda i: (rows[i]["key"], rows[i].get("id", ""), i))):
+        key_order[i] = place
+    return {
+        "code": columns_code(), "rows": len(rows), "names": named, "retired": retired,
+        "project": sorted(project), "images": images, "kind": [r["kind"] for r in rows],
+        "root_dep": [d and _root_dependency(r) for d, r in zip(deps, rows)],
+        "group": [_group(r) if d else "" for d, r in zip(deps, rows)],
+        "own": [not _AUX.search(r["path"]) for r in rows],
+        # a version manager's pin (.nvmrc, .python-version): a runtime's version, wanted as a
+        # requirement or a Python version is ("what node version is used?")
+        "runtime": [_RUNTIME in r["attrs"] if isinstance(r.get("attrs"), str) else False
+                    for r in rows],
+        # a test's functions, classes and constants: its cases and fixtures
+        "test_code": [r["kind"] in _TEST_KINDS and is_test(r["path"]) for r in rows],
+        # a function's parameter default (prompt.prompt_suffix): by the function's name
+        "param_of": [own_names(r["key"])[0].rpartition(".")[0].lower()
+                     if isinstance(r.get("attrs"), str) and _PARAMETER in r["attrs"] else ""
+                     for r in rows],
+        # a value in a function's body: passed to a call by name
+        # (generateToken.jwt.sign.expiresIn), bound to a local name (res.redirect.status)
+        "in_body": [in_body(r) for r in rows],
+        # a private function or class (`_CookieCompatRequest`): the module's helper, not its API
+        "private": [r["kind"] in _CODE_NAMES and r["value"].startswith("_")
+                    and not r["value"].startswith("__") for r in rows],
+        "key_order": key_order,
+    }
+
+
+@functools.cache
+def columns_code() -> str:
+    """A fingerprint of the code facts_columns runs: its own and every function, pattern and
+    constant of this package it reaches by name (a change to how a name or a group is read
+    makes older snapshots' columns unused, not wrong); not the rest of ranking."""
+    import hashlib
+    import types
+
+    h = hashlib.sha256()
+    seen: set[int] = set()
+    todo: list[Any] = [facts_columns]
+
+    def stable(x) -> str:  # a set's repr is in hash order, which differs between processes
+        if isinstance(x, (set, frozenset)):
+            return "{" + ",".join(sorted(stable(y) for y in x)) + "}"
+        if isinstance(x, dict):
+            return "{" + ",".join(sorted(f"{stable(k)}:{stable(v)}" for k, v in x.items())) + "}"
+        if isinstance(x, (tuple, list)):
+            return "(" + ",".join(stable(y) for y in x) + ")"
+        return repr(x)
+
+    def code(c: types.CodeType, glob: dict) -> None:
+        h.update(c.co_code + repr(c.co_names).encode())
+        for const in c.co_consts:
+            if isinstance(const, types.CodeType):
+                code(const, glob)
+            else:
+                h.update(stable(const).encode())
+        todo.extend(glob[n] for n in c.co_names if n in glob)
+
+    while todo:
+        x = todo.pop()
+        if id(x) in seen:
+            continue
+        seen.add(id(x))
+        x = getattr(x, "__wrapped__", x)  # a cached function (norm_ident): the function
+        if isinstance(x, types.FunctionType) and x.__module__.startswith("repomem."):
+            code(x.__code__, x.__globals__)
+        elif isinstance(x, re.Pattern):
+            h.update(f"{x.pattern!r}/{x.flags}".encode())
+        elif isinstance(x, (str, int, frozenset, set, tuple, dict)):  # the constants it reads
+            h.update(stable(x).encode())
+    return h.hexdigest()[:16]
+
+
 class _Facts:
     """What ranking needs about a list of rows, computed once per list: a warm process (the MCP
-    server, the bench) reuses the snapshot's rows, so only the question's own work remains."""
+    server, the bench) reuses the snapshot's rows, so only the question's own work remains; a
+    fresh one loads the columns the snapshot's writer computed (COLUMNS, see facts_columns)."""
 
-    def __init__(self, rows: list[dict]):
+    def __init__(self, rows: list[dict], columns: dict | None = None):
         import numpy as np
 
+        if columns is None or columns.get("code") != columns_code() or \
+                columns.get("rows") != len(rows):
+            columns = facts_columns(rows)
         self.rows = rows
-        self.names: dict[str, list[int]] = {}
-        self.retired: dict[str, list[tuple[int, list]]] = {}
-        self.project: set[str] = set()  # "click" in "click's docs" names the repository
-        self.images: dict[str, list[int]] = {}  # "redis" -> services.redis.image (redis:8.4)
+        self.names: dict[str, list[int]] = columns["names"]
+        self.retired: dict[str, list[tuple[int, list]]] = columns["retired"]
+        self.project: set[str] = set(columns["project"])
+        self.images: dict[str, list[int]] = columns["images"]
         self._said: set[str] | None = None
         self._passed: dict[str, list[int]] | None = None
         self._dirs: dict[str, list[int]] | None = None
         self._spoken: list[tuple[str, str]] | None = None
         self._files: set[str] | None = None
-        for i, row in enumerate(rows):
-            for n in names(row, camel=True):
-                self.names.setdefault(n, []).append(i)
-            for qual in qualnames(row):  # `Context.invoke`, res.send, res.set (an alias)
-                self.names.setdefault(norm_ident(qual), []).append(i)
-            for entry in row.get("former") or ():
-                old = route_path(entry[0]) if row["kind"] == "route" else norm_ident(entry[0])
-                self.retired.setdefault(old, []).append((i, entry))
-            if row["key"] in _PROJECT_KEYS:
-                self.project.add(norm_ident(row["value"]))
-            image = _image_name(row)
-            if image:
-                self.images.setdefault(image, []).append(i)
-        self.kind = np.array([r["kind"] for r in rows], dtype=object)
-        deps = self.kind == "dependency"
-        self.root_dep = np.array([d and _root_dependency(r) for d, r in zip(deps, rows)])
-        self.group = np.array([_group(r) if d else "" for d, r in zip(deps, rows)], dtype=object)
-        self.own = np.array([not _AUX.search(r["path"]) for r in rows])
-        # a version manager's pin (.nvmrc, .python-version): a runtime's version, wanted as a
-        # requirement or a Python version is ("what node version is used?")
-        self.runtime = np.array([_RUNTIME in r["attrs"] if isinstance(r.get("attrs"), str) else False
-                                 for r in rows])
-        # a test's functions, classes and constants: its cases and fixtures
-        self.test_code = np.array([r["kind"] in _TEST_KINDS and is_test(r["path"]) for r in rows])
-        # a function's parameter default (prompt.prompt_suffix): by the function's name
-        self.param_of = np.array([own_names(r["key"])[0].rpartition(".")[0].lower()
-                                  if isinstance(r.get("attrs"), str) and _PARAMETER in r["attrs"]
-                                  else "" for r in rows], dtype=object)
-        # a value in a function's body: passed to a call by name
-        # (generateToken.jwt.sign.expiresIn), bound to a local name (res.redirect.status)
-        self.in_body = np.array([in_body(r) for r in rows])
-        # a private function or class (`_CookieCompatRequest`): the module's helper, not its API
-        self.private = np.array([r["kind"] in _CODE_NAMES and r["value"].startswith("_")
-                                 and not r["value"].startswith("__") for r in rows])
-        by_key = sorted(range(len(rows)), key=lambda i: (rows[i]["key"], rows[i].get("id", ""),
-                                                         i))
-        self.key_order = np.empty(len(rows), dtype=np.int64)
-        self.key_order[by_key] = np.arange(len(rows))
+        self.kind = np.array(columns["kind"], dtype=object)
+        self.root_dep = np.array(columns["root_dep"], dtype=bool)
+        self.group = np.array(columns["group"], dtype=object)
+        self.own = np.array(columns["own"], dtype=bool)
+        self.runtime = np.array(columns["runtime"], dtype=bool)
+        self.test_code = np.array(columns["test_code"], dtype=bool)
+        self.param_of = np.array(columns["param_of"], dtype=object)
+        self.in_body = np.array(columns["in_body"], dtype=bool)
+        self.private = np.array(columns["private"], dtype=bool)
+        self.key_order = np.array(columns["key_order"], dtype=np.int64)
         self._called: dict[str, list[tuple[int, str]]] | None = None
         self._body_names: list[tuple[int, set[str]]] | None = None
         self._kind_masks: dict[str, Any] = {}
@@ -444,9 +518,32 @@ _CACHE: list = [None]
 _RUNTIME, _PARAMETER = stored_pair("runtime"), stored_pair("parameter")
 
 
+_OFFERED: list = [None, None]  # (rows, their columns as JSON bytes): the snapshot's, see offer
+
+
+def offer_columns(rows: list[dict], columns: bytes | None) -> None:
+    """The snapshot's reader (viewcache.load_search) hands over the columns its writer computed
+    for ROWS (facts_columns, as JSON); None: the snapshot has none."""
+    _OFFERED[:] = [rows, columns]
+
+
+def offered_columns(rows: list[dict]) -> dict | None:
+    """The columns offered for ROWS (these very rows, not a filtered copy); None without."""
+    if _OFFERED[0] is not rows or _OFFERED[1] is None:
+        return None
+    try:
+        got = json.loads(_OFFERED[1])
+    except ValueError:
+        return None
+    return got if isinstance(got, dict) else None
+
+
 def _facts(rows: list[dict]) -> _Facts:
     if _CACHE[0] is None or _CACHE[0].rows is not rows:
-        _CACHE[0] = _Facts(rows)
+        try:  # the snapshot's columns, when these are its rows
+            _CACHE[0] = _Facts(rows, offered_columns(rows))
+        except (KeyError, TypeError, ValueError):  # damaged: computed here
+            _CACHE[0] = _Facts(rows)
     return _CACHE[0]
 
 

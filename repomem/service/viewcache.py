@@ -71,6 +71,7 @@ def write(store_path: Store | Path, state: dict, rows: list[dict], embeddings,
     import numpy as np
 
     from repomem.service.lexical import Lexical
+    from repomem.service.rank import facts_columns
 
     # Provenance spans serve as-of answers, which Chroma serves; the current view needs none.
     rows = [{k: v for k, v in row.items() if k != "spans"} if "spans" in row else row
@@ -79,8 +80,11 @@ def write(store_path: Store | Path, state: dict, rows: list[dict], embeddings,
     matrix = np.asarray(embeddings, dtype=np.float32)
     matrix = matrix.reshape(len(rows), -1) if rows else np.zeros((0, 1), dtype=np.float32)
     lex = Lexical.build(rows, known if known is not None else _known_docs(final))
+    # what ranking reads about each row (rank.facts_columns): loaded, not recomputed, by
+    # every fresh process that asks
+    columns = np.frombuffer(json.dumps(facts_columns(rows)).encode(), dtype=np.uint8)
     with atomic.replacing(final) as fh:
-        members = dict(lex.arrays())
+        members = dict(lex.arrays(), facts=columns)
         if removed is not None:
             members["removed"] = np.frombuffer(json.dumps(removed, ensure_ascii=False).encode(),
                                                dtype=np.uint8)
@@ -187,9 +191,22 @@ def _read(store_path: Store | Path, head: str | None, any_head: bool = False):
         return None
 
 
+def _columns_current(z) -> bool:
+    """Whether the snapshot's ranking columns were computed by this code (rank.columns_code):
+    a snapshot of an older repomem has none, or others, and is rewritten by the next writer
+    (``repomem ingest``); meanwhile each process computes them itself."""
+    from repomem.service.rank import columns_code
+
+    if "facts" not in z:
+        return False
+    head = z["facts"][:200].tobytes()  # {"code": "<16 hex digits>", ... comes first
+    return head.startswith(b'{"code": "' + columns_code().encode() + b'"')
+
+
 def exists(store_path: Store | Path, head: str | None) -> bool:
     """Whether a whole snapshot of HEAD's view is there, its lexical index built by this
-    tokenizer (else every fresh process would index the rows itself until the next commit)."""
+    tokenizer and its ranking columns by this code (else every fresh process would index the
+    rows, or compute the columns, itself until the next commit)."""
     from repomem.core.tokens import TOKENIZER
 
     try:
@@ -199,7 +216,8 @@ def exists(store_path: Store | Path, head: str | None) -> bool:
             if json.loads(z["state"].tobytes()).get("head") != head:
                 return False
             z["rows"], z["embeddings"]  # a truncated file fails here, not at the next read
-            return "lex_tokenizer" in z and json.loads(z["lex_tokenizer"].tobytes()) == TOKENIZER
+            return "lex_tokenizer" in z and json.loads(z["lex_tokenizer"].tobytes()) == TOKENIZER \
+                and _columns_current(z)
     except OSError:
         return False
     except _DAMAGED as e:
@@ -219,6 +237,7 @@ def load_search(store_path):
     """(state, rows, embeddings, lexical index or None) of the snapshot, whatever HEAD it was
     written for; None without one.  Reused while the file is the same (writers replace it)."""
     from repomem.service.lexical import Lexical
+    from repomem.service.rank import offer_columns
 
     p = _path(store_path)
     try:
@@ -228,6 +247,7 @@ def load_search(store_path):
     ident = (st.st_ino, st.st_mtime_ns, st.st_size)
     hit = _LOADED.get(str(p))
     if hit and hit[0] == ident:
+        offer_columns(hit[1][1], hit[2])  # (another snapshot's may have been offered meanwhile)
         return hit[1]
     try:
         import numpy as np
@@ -236,13 +256,17 @@ def load_search(store_path):
             state = json.loads(z["state"].tobytes())
             rows = json.loads(z["rows"].tobytes())
             snap = (state, rows, z["embeddings"], Lexical.from_arrays(z, len(rows)))
+            columns = z["facts"].tobytes() if "facts" in z else None
     except OSError:
         return None
     except _DAMAGED as e:
         _discard_damaged(store_path, e)
         return None
     _LOADED.clear()
-    _LOADED[str(p)] = (ident, snap)
+    _LOADED[str(p)] = (ident, snap, columns)
+    # ranking's columns of these rows, computed by the writer: ranking checks that its own code
+    # computed them, else computes them itself
+    offer_columns(rows, columns)
     return snap
 
 

@@ -84,3 +84,31 @@ def test_generated_store_answers_like_its_source(new_repo, tmp_path):
         assert timing["asks"] == 1 and timing["p50_ms"] > 0
     finally:
         g.store.close()
+
+
+def test_cold_cli_asks_are_timed_with_and_without_the_warm_answerer(new_repo, tmp_path):
+    """bench/asklatency's cold figures: real CLI processes, no chromadb import; through a real
+    warm answerer, every ask of a family is the answerer's (its count says so), and it is
+    stopped afterwards."""
+    from repomem.integrations import answerer
+
+    repo = new_repo("svc")
+    commit(repo, "2024-02-01T10:00:00+00:00", "start",
+           {"config.py": "PORT = 8000\n", "requirements.txt": "flask==3.0.0\n"})
+    r = Repo.open(repo, store=tmp_path / "s")
+    ingest(r, all_history=True, progress=False)
+    r.store.close()
+    qs = [{"question": "Which port does the service listen on?", "as_of": None,
+           "family": "constant"},
+          {"question": "Which flask version is pinned?", "as_of": None, "family": "dependency"}]
+    got = asklatency.cold(repo, tmp_path / "s", qs, per=1)
+    assert set(got) == {"constant", "dependency"}
+    assert all(c["runs"] == 1 and not c["chromadb_imported"] and c["p50_s"] > 0
+               and "answered" not in c for c in got.values())
+    through = asklatency.cold(repo, tmp_path / "s", qs, per=1, through_answerer=True)
+    assert [c["answered"] for c in through.values()] == [1, 1]
+    assert answerer.request(str(tmp_path / "s"), "status") is None  # stopped
+    assert "| svc | constant | 1 | 1 |" in "\n".join(asklatency.markdown(
+        {"warm": {}, "cold": {"svc": got}, "answerer": {"svc": through},
+         "floor": {"python": 0, "python cpu": 0, "python + numpy": 0,
+                   "python + numpy cpu": 0}}))

@@ -3,6 +3,7 @@ exactly what the Chroma view answers; it is never used for another HEAD or after
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -142,3 +143,75 @@ def test_provisional_snapshot_answers_before_chroma_and_matches_the_final(new_re
 
     for k in p:
         assert same(p[k][0]) == same(f[k][0]) and np.allclose(p[k][1], f[k][1], atol=1e-6)
+
+
+def _facts_state(f) -> dict:
+    """Everything a _Facts holds about its rows, comparable."""
+    return {k: (v.tolist() if hasattr(v, "tolist") else json_like(v))
+            for k, v in vars(f).items() if k != "rows"}
+
+
+def json_like(v):
+    import json
+
+    return json.loads(json.dumps(v, default=sorted))
+
+
+def test_ranking_columns_are_loaded_from_the_snapshot_and_equal_computed_ones(payments):
+    """The snapshot carries what ranking computes about each row (rank.facts_columns): a fresh
+    process loads it instead of looping over every row, and what it loads is what it would
+    have computed; columns of other code, or of other rows, are not used."""
+    from repomem.service import rank
+
+    repo, _, _ = payments
+    r = Repo.open(repo)
+    viewcache._LOADED.clear()
+    state, rows, _, _ = viewcache.load_search(r.store)
+    loaded = rank.offered_columns(rows)
+    assert loaded is not None and loaded["code"] == rank.columns_code()
+    assert rank.offered_columns(list(rows)) is None  # other rows (a filtered copy)
+    computed = rank._Facts(rows)
+    assert _facts_state(rank._Facts(rows, loaded)) == _facts_state(computed)
+    assert any(computed.names) and computed.kind.size == len(rows)
+    # a snapshot's columns of other code are recomputed, not trusted
+    other = dict(loaded, code="0" * 16, names={})
+    assert _facts_state(rank._Facts(rows, other)) == _facts_state(computed)
+    rank._CACHE[0] = None
+    assert rank._facts(rows).names == loaded["names"]
+
+
+def test_a_snapshot_without_ranking_columns_is_read_and_written_again(new_repo, tmp_path):
+    """A snapshot of an older repomem (no ranking columns) still answers, the columns computed
+    in the process; the next ingest writes it again with them."""
+    import json
+
+    import numpy as np
+
+    repo = new_repo()
+    commit(repo, "2026-01-01T00:00:00Z", "a", {"c.toml": "port = 1\n"})
+    r = Repo.open(repo, store=tmp_path / "s")
+    ingest(r, all_history=True)
+    path = r.store.path / viewcache.SNAPSHOT
+    with np.load(path, allow_pickle=False) as z:
+        members = {k: z[k] for k in z.files if k != "facts"}
+    with open(path, "wb") as fh:
+        np.savez(fh, **members)
+    assert not viewcache.exists(r.store.path, git.head(repo))
+    assert ask(r, "port?")["answer"] == "1"
+    ingest(r, all_history=True)
+    assert viewcache.exists(r.store.path, git.head(repo))
+    with np.load(path, allow_pickle=False) as z:
+        assert json.loads(z["facts"].tobytes())["rows"] == len(json.loads(z["rows"].tobytes()))
+    assert ask(r, "port?")["answer"] == "1"
+
+
+def test_the_ranking_columns_fingerprint_is_the_same_in_every_process():
+    """rank.columns_code is what a fresh process compares the snapshot's columns with: it must
+    not depend on the process (string hashing is salted per process: sets are in hash order)."""
+    code = "from repomem.service.rank import columns_code; print(columns_code())"
+    got = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONHASHSEED=seed),
+                          check=True).stdout.strip() for seed in ("1", "2")}
+    from repomem.service.rank import columns_code
+
+    assert got == {columns_code()}

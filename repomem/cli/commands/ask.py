@@ -31,10 +31,22 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    out, err, status = answer(args)
+    sys.stderr.write(err)
+    sys.stdout.write(out)
+    return status
+
+
+def answer(args) -> tuple[str, str, int]:
+    """(what the command prints on stdout, on stderr, its exit status): computed here or, the
+    same, by the store's warm answerer (repomem/integrations/answerer.py, ``cli_answer``)."""
+    import io
+
     from repomem.core.render import MARKER
     from repomem.service.query import ask, asked
     from repomem.service.render import answer_lines, lineage_line
 
+    out, err = io.StringIO(), io.StringIO()
     when = asked(args.question, args.as_of)
     r = open_repo(args)
     if args.llm:
@@ -46,31 +58,31 @@ def run(args) -> int:
         result = ask(r, args.question, when, max(1, args.k))
     if result.pop("unindexed_commits", 0):
         echo("repomem: note: HEAD has commits that are not indexed yet; run 'repomem ingest'",
-             file=sys.stderr)
+             file=err)
     if args.json:
-        print_json(result)
-        return 0
+        print_json(result, out)
+        return out.getvalue(), err.getvalue(), 0
     if result.get("complete") is False:  # mid-backfill: the history has not reached that date
         echo(f"not answered: the history is indexed up to {result['history_indexed_to'] or 'no date yet'},"
-             f" before {result['as_of']}; 'repomem status' shows how far it is")
-        return 0
+             f" before {result['as_of']}; 'repomem status' shows how far it is", file=out)
+        return out.getvalue(), err.getvalue(), 0
     if not result["facts"] and not result.get("lineage"):
-        echo("no fact matches this question")
-        return 0
+        echo("no fact matches this question", file=out)
+        return out.getvalue(), err.getvalue(), 0
     if result["facts"] and args.as_of is None and when is not None:  # the question named the time
-        echo(f"as of {result['as_of']}")
+        echo(f"as of {result['as_of']}", file=out)
     # Every line is repomem's own words, with the repository's text in code spans only; the
     # last one says so.
     for note in result.get("lineage", ()):
-        echo(lineage_line(note))
+        echo(lineage_line(note), file=out)
     if not result["facts"]:
-        echo(MARKER)
-        return 0
+        echo(MARKER, file=out)
+        return out.getvalue(), err.getvalue(), 0
     if result.get("llm_answer"):
-        echo(result["llm_answer"], keep="\n")  # the model's own paragraphs
-        echo("\nfrom these facts:", keep="\n")
+        echo(result["llm_answer"], keep="\n", file=out)  # the model's own paragraphs
+        echo("\nfrom these facts:", keep="\n", file=out)
     for i, f in enumerate(result["facts"]):
         for line in answer_lines(f, i == 0):
-            echo(line)
-    echo(MARKER)
-    return 0
+            echo(line, file=out)
+    echo(MARKER, file=out)
+    return out.getvalue(), err.getvalue(), 0

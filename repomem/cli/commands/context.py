@@ -20,6 +20,15 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    out, err, status = answer(args)
+    sys.stderr.write(err)
+    sys.stdout.write(out)
+    return status
+
+
+def answer(args) -> tuple[str, str, int]:
+    """(stdout, stderr, exit status) of the command: computed here or, the same, by the store's
+    warm answerer (repomem/integrations/answerer.py, ``cli_answer``)."""
     from repomem.core.errors import RepomemError
     from repomem.service.agents import prompt_context
 
@@ -29,6 +38,5 @@ def run(args) -> int:
 
     # Uncommitted edits the watcher saw are included, flagged, when still fresh.  The block is
     # Markdown, so its own newlines stay; escapes and other control characters do not.
-    sys.stdout.write(safe(prompt_context(open_repo(args), args.question, budget=args.budget),
-                          keep="\n"))
-    return 0
+    return safe(prompt_context(open_repo(args), args.question, budget=args.budget),
+                keep="\n"), "", 0
