@@ -239,68 +239,49 @@ def _pooled(held: list[dict]) -> dict:
                                / max(sum(h["prompt_needs"] for h in held), 1), 3)}
 
 
-def _setups(sources: list[Path]) -> list[tuple]:
-    """Per training repository with task prompts: (name, its Repo, the current facts by
-    (path, line), [(needs, prompt, the keys serving each need)])."""
+def floor_counts(sources: list[Path]) -> dict[str, dict[float, dict]]:
+    """Per training repository and floor of FLOORS: the needed facts of its task prompts
+    served at each of the task benchmark's budgets, the prompts fully served, the facts shown."""
     from bench import real, realstore, taskjudge
     from bench import taskbench as tasks
+    from repomem.service import rank
+    from repomem.service.context import build_context
     from repomem.service.query import facts
     from repomem.service.repo import Repo
 
     hist = {h.name: h for h in realstore.discover(sources)}
     prompts = tasks.load()
-    out = []
-    for name in real.TRAINING:
-        if name not in hist or name not in prompts:
-            _log(f"{name}: no history or no prompts, skipped")
-            continue
-        work = realstore.checkout(hist[name])
-        store, _ = realstore.store_for(hist[name], work, log=_log)
-        r = Repo.open(work, store=store)
-        current = facts(r)["facts"]
-        index: dict[tuple[str, int], list[dict]] = {}
-        for f in current:
-            index.setdefault((f["path"], f["line"]), []).append(f)
-        asked = [(p["needs"], p["prompt"],
-                  [{f["key"] for f in current if taskjudge.serves(f, n)} for n in p["needs"]])
-                 for p in prompts[name]["prompts"]]
-        out.append((name, r, index, asked))
-    return out
-
-
-def _judged(r, index, asked) -> dict:
-    """The needed facts served, the prompts fully served and the facts shown by the context at
-    each of the task benchmark's budgets."""
-    from bench import taskbench as tasks
-    from bench import taskjudge
-    from repomem.service.context import build_context
-
-    got: dict = {"needs": sum(len(n) for n, _, _ in asked), "prompts": len(asked)}
-    for b in tasks.BUDGETS:
-        served = full = shown = 0
-        for needs, prompt, keys in asked:
-            seen, _ = tasks.resolve(build_context(r, prompt, budget=b), index)
-            j = taskjudge.judge(needs, seen, keys)
-            served += sum(j["served"])
-            full += all(j["served"])
-            shown += j["shown"]
-        got[b] = {"served": served, "full": full, "shown": shown}
-    return got
-
-
-def floor_counts(setups: list[tuple]) -> dict[str, dict[float, dict]]:
-    """Per training repository and floor of FLOORS: what the context serves (_judged)."""
-    from bench import taskbench as tasks
-    from repomem.service import rank
-
     out: dict[str, dict[float, dict]] = {}
     saved = rank.FLOOR
     try:
-        for name, r, index, asked in setups:
+        for name in real.TRAINING:
+            if name not in hist or name not in prompts:
+                _log(f"{name}: no history or no prompts, skipped")
+                continue
+            work = realstore.checkout(hist[name])
+            store, _ = realstore.store_for(hist[name], work, log=_log)
+            r = Repo.open(work, store=store)
+            current = facts(r)["facts"]
+            index: dict[tuple[str, int], list[dict]] = {}
+            for f in current:
+                index.setdefault((f["path"], f["line"]), []).append(f)
+            asked = [(p["needs"], p["prompt"],
+                      [{f["key"] for f in current if taskjudge.serves(f, n)} for n in p["needs"]])
+                     for p in prompts[name]["prompts"]]
             out[name] = {}
             for floor in FLOORS:
                 rank.FLOOR = floor
-                out[name][floor] = _judged(r, index, asked)
+                got = {"needs": sum(len(n) for n, _, _ in asked), "prompts": len(asked)}
+                for b in tasks.BUDGETS:
+                    served = full = shown = 0
+                    for needs, prompt, keys in asked:
+                        seen, _ = tasks.resolve(build_context(r, prompt, budget=b), index)
+                        j = taskjudge.judge(needs, seen, keys)
+                        served += sum(j["served"])
+                        full += all(j["served"])
+                        shown += j["shown"]
+                    got[b] = {"served": served, "full": full, "shown": shown}
+                out[name][floor] = got
             _log(f"{name}: served at {tasks.BUDGETS[-1]} tokens by floor "
                  + ", ".join(f"{fl}: {g[tasks.BUDGETS[-1]]['served']}" for fl, g in out[name].items()))
     finally:
@@ -336,7 +317,7 @@ def _floor_figures(counts: dict[str, dict[float, dict]], pick) -> dict:
 
 
 def fit_floor(sources: list[Path], dest: Path, check: bool) -> int:
-    counts = floor_counts(_setups(sources))
+    counts = floor_counts(sources)
     repos = sorted(counts)
     held = {r: _best_floor(counts, [x for x in repos if x != r]) for r in repos}
     best = _best_floor(counts, repos)
@@ -364,98 +345,6 @@ def fit_floor(sources: list[Path], dest: Path, check: bool) -> int:
     return 0
 
 
-def _ranker(recs: list[dict]):
-    """A LightGBM lambdarank model over the feature columns and the named tiers of RECS (the
-    parameters --lambdarank compares)."""
-    import lightgbm as lgb
-
-    xs, ys, groups = [], [], []
-    for rec in recs:
-        label = np.zeros(len(rec["X"]))
-        for need in rec["needs"]:
-            label[need] = 1
-        if label.any():
-            xs.append(np.concatenate([rec["X"], rec["level"]], axis=1))
-            ys.append(label)
-            groups.append(len(label))
-    model = lgb.LGBMRanker(objective="lambdarank", n_estimators=200, learning_rate=0.05,
-                           num_leaves=15, min_child_samples=20, deterministic=True,
-                           force_row_wise=True, n_jobs=1, random_state=0, verbose=-1)
-    model.fit(np.concatenate(xs), np.concatenate(ys), group=groups)
-    return model
-
-
-def tree_dump(model) -> dict:
-    """The model's trees as the flat lists rank.trees_arrays reads: per node [feature column or
-    -1, threshold, left child, right child, leaf value], node indices global over the trees."""
-    columns = list(_features()) + ["tier", "exact", "aside"]
-    nodes: list[list] = []
-    roots: list[int] = []
-    depth = 0
-
-    def add(node: dict, d: int) -> int:
-        nonlocal depth
-        i = len(nodes)
-        nodes.append([-1, 0.0, i, i, 0.0])
-        if "leaf_value" in node or "split_feature" not in node:
-            nodes[i][4] = float(node.get("leaf_value", 0.0))
-            depth = max(depth, d)
-            return i
-        if node["decision_type"] != "<=":
-            raise ValueError(f"unsupported split {node['decision_type']}")
-        left, right = add(node["left_child"], d + 1), add(node["right_child"], d + 1)
-        nodes[i] = [int(node["split_feature"]), float(node["threshold"]), left, right, 0.0]
-        return i
-
-    for tree in model.booster_.dump_model()["tree_info"]:
-        roots.append(add(tree["tree_structure"], 0))
-    return {"columns": columns, "depth": depth, "roots": roots, "nodes": nodes}
-
-
-def fit_context_model(sources: list[Path], dest: Path, check: bool) -> int:
-    """The context's trees: leave-one-repository-out figures of the context with trees fitted on
-    the other repositories against the hand order, then the trees fitted on all of them."""
-    from repomem.service import rank
-
-    recs = collect(sources)
-    setups = _setups(sources)
-    repos = sorted({r["repo"] for r in recs})
-    saved = rank.context_model
-    report: dict = {"hand": {}, "trees": {}}
-    try:
-        rank.context_model = lambda: None
-        for name, r, index, asked in setups:
-            report["hand"][name] = _judged(r, index, asked)
-        for name, r, index, asked in setups:
-            model = rank.trees_arrays(tree_dump(_ranker([x for x in recs if x["repo"] != name])))
-            rank.context_model = lambda model=model: model
-            report["trees"][name] = _judged(r, index, asked)
-            _log(f"{name}: served at 250 / 400 tokens, hand order "
-                 f"{report['hand'][name][250]['served']} / {report['hand'][name][400]['served']}, "
-                 f"trees fitted on the others {report['trees'][name][250]['served']} / "
-                 f"{report['trees'][name][400]['served']} of {report['hand'][name]['needs']}")
-    finally:
-        rank.context_model = saved
-    figures = {k: _floor_figures({n: {0.0: g} for n, g in v.items()}, lambda n: 0.0)
-               for k, v in report.items()}
-    _log(json.dumps({"hand order": figures["hand"],
-                     "trees, leave-one-repository-out": figures["trees"]}, indent=1))
-    doc = {"about": "The trees ordering an agent's context (repomem.service.rank.context_model): a "
-                    "LightGBM lambdarank model fitted by bench/fit_ranker.py --context-model on "
-                    "the training repositories' questions and task prompts.",
-           "fit": {"repositories": repos, "leave-one-repository-out": figures["trees"],
-                   "hand order": figures["hand"]},
-           **tree_dump(_ranker(recs))}
-    text = json.dumps(doc) + "\n"
-    if check:
-        same = dest.exists() and dest.read_text() == text
-        _log("the trees file is reproduced" if same else f"{dest} differs from this fit")
-        return 0 if same else 1
-    dest.write_text(text)
-    _log(f"wrote {dest}")
-    return 0
-
-
 def _hand() -> np.ndarray:
     from repomem.service.scorer import DEFAULT, read_weights
 
@@ -474,16 +363,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--floor", action="store_true",
                     help="fit the context's relevance floor instead "
                          "(repomem/service/rank_weights_floor.json; --out does not apply)")
-    ap.add_argument("--context-model", action="store_true",
-                    help="fit the trees that order an agent's context instead "
-                         "(repomem/service/rank_weights_context_trees.json; LightGBM)")
     a = ap.parse_args(argv)
     if not a.realrepos.exists():
         _log(f"no histories at {a.realrepos}: nothing to fit on")
         return 2
-    if a.context_model:
-        return fit_context_model([a.realrepos], ROOT / "repomem" / "service" / "rank_weights_context_trees.json",
-                                 a.check)
     if a.floor:
         return fit_floor([a.realrepos], ROOT / "repomem" / "service" / "rank_weights_floor.json",
                          a.check)

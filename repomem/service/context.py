@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from repomem.core.render import block, code, plain
 from repomem.service.query import ask
 from repomem.service.question import has_word, parse, task_subject
-from repomem.service.rank import FOR_CONTEXT
 from repomem.service.render import disagree_lines, fact_lines, lineage_line, value_note
 
 ASK_K = 16  # facts looked up per ask: a compact block of 400 tokens shows 12-16
@@ -44,13 +43,9 @@ HEADER_OVERLAY = "## Repository facts (repomem: current values from git, plus un
 
 
 def _answer(r, text: str, k: int, snapshot_only: bool | None) -> dict:
-    token = FOR_CONTEXT.set(True)  # the order fitted for a context (rank.context_model)
-    try:
-        result = ask(r, task_subject(text), k=k, snapshot_only=True, floor=True)
-        if result.get("unavailable") and not snapshot_only:
-            result = ask(r, task_subject(text), k=k, floor=True)
-    finally:
-        FOR_CONTEXT.reset(token)
+    result = ask(r, task_subject(text), k=k, snapshot_only=True, floor=True)
+    if result.get("unavailable") and not snapshot_only:
+        result = ask(r, task_subject(text), k=k, floor=True)
     return result
 
 

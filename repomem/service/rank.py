@@ -20,7 +20,6 @@ Four signals, fused deterministically (reciprocal rank fusion, ties by key):
 
 from __future__ import annotations
 
-import contextvars
 import functools
 import json
 import re
@@ -1167,13 +1166,9 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
                          "by_purpose" if q.asks_function else "default",
                          keep={"name"} if q.names_setting else ())
     named = exact > 0
-    model = context_model() if FOR_CONTEXT.get() else None
-    cols, fused, tier = _features(q, facts, kinds, named, lex, lexical, sims, scorer.weights(),
-                                  every=model is not None)
+    _, fused, tier = _features(q, facts, kinds, named, lex, lexical, sims, scorer.weights())
     fused = np.round(fused, 6)
     aside = _aside(q, facts, tier)
-    if model is not None:  # an agent's context: the fitted trees order the hand order's best
-        fused = _tree_scored(model, cols, tier, exact, aside, fused, facts.key_order)
     order = _order(tier, exact * tier, aside, fused, facts.key_order, n)
     score = [round(float(tier[i] + fused[i]), 6) for i in order]  # a position keeps its score
     best = _first_route_first(rows, order, exact * tier)
@@ -1186,86 +1181,6 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     # and whether the question names it
     return [dict(rows[i], score=sc, lexical=float(lexical[i]), named=bool(exact[i] > 0 or tier[i]))
             for i, sc in zip(best, score)], lineage
-
-
-# -- the context's order: gradient-boosted trees fitted on the training repositories ------------
-# An agent's context shows 10-16 facts for a prompt of one to three asks, where the hand
-# weights are tuned for the first place of a question.  bench/fit_ranker.py --context-model fits
-# a LightGBM lambdarank model on the training repositories' questions and task prompts (the
-# features of scorer.FEATURES and the named tiers) and writes its trees; ranking evaluates them
-# with numpy (no LightGBM at run time), for the CONTEXT_POOL best facts of the hand order, and
-# only while FOR_CONTEXT is set (context.build_context): answers to questions keep the hand order.
-FOR_CONTEXT: contextvars.ContextVar[bool] = contextvars.ContextVar("for_context", default=False)
-CONTEXT_MODEL = "rank_weights_context_trees.json"
-CONTEXT_POOL = 200
-
-
-@functools.cache
-def context_model() -> dict | None:
-    """The fitted trees as flat numpy arrays (None when no model is shipped): per node its
-    feature column (-1 for a leaf), threshold, children and leaf value; each tree's root."""
-    from importlib import resources
-
-    ref = resources.files("repomem.service").joinpath(CONTEXT_MODEL)
-    if not ref.is_file():
-        return None
-    return trees_arrays(json.loads(ref.read_text("utf-8")))
-
-
-def trees_arrays(data: dict) -> dict:
-    import numpy as np
-
-    nodes = data["nodes"]
-    return {"columns": list(data["columns"]), "depth": int(data["depth"]),
-            "roots": np.asarray(data["roots"], dtype=np.int64),
-            "feature": np.asarray([x[0] for x in nodes], dtype=np.int64),
-            "threshold": np.asarray([x[1] for x in nodes], dtype=np.float64),
-            "left": np.asarray([x[2] for x in nodes], dtype=np.int64),
-            "right": np.asarray([x[3] for x in nodes], dtype=np.int64),
-            "value": np.asarray([x[4] for x in nodes], dtype=np.float64)}
-
-
-def tree_score(model: dict, x):
-    """The model's score of each row of X (rows x model["columns"]): the sum over trees of the
-    leaf each row reaches (left when its value is at most the node's threshold), every tree and
-    row at once, one step of depth at a time."""
-    import numpy as np
-
-    x = np.asarray(x, dtype=np.float64)
-    if not len(x):
-        return np.zeros(0)
-    at = np.repeat(model["roots"][:, None], len(x), axis=1)
-    rows = np.arange(len(x))[None, :]
-    feature, threshold = model["feature"], model["threshold"]
-    for _ in range(model["depth"]):
-        f = feature[at]
-        leaf = f < 0
-        left = x[rows, np.maximum(f, 0)] <= threshold[at]
-        at = np.where(leaf, at, np.where(left, model["left"][at], model["right"][at]))
-    return model["value"][at].sum(axis=0)
-
-
-def model_columns(cols: dict, level) -> dict:
-    """Every column the model may read: the features, and the named tiers (tier, exact, aside)."""
-    out = dict(cols)
-    out.update({"tier": level[:, 0], "exact": level[:, 1], "aside": level[:, 2]})
-    return out
-
-
-def _tree_scored(model: dict, cols: dict, tier, exact, aside, fused, key_order):
-    """FUSED with the CONTEXT_POOL best rows of the hand order scored by the trees instead, above
-    every other row (the tiers still order first)."""
-    import numpy as np
-
-    pool = _order(tier, exact * tier, aside, fused, key_order, CONTEXT_POOL)
-    level = np.stack([tier, exact * tier, -aside], axis=1)[pool]
-    every = model_columns({f: np.asarray(c, dtype=np.float64)[pool] for f, c in cols.items()},
-                          level)
-    zero = np.zeros(len(pool))
-    x = np.stack([every.get(c, zero) for c in model["columns"]], axis=1)
-    out = np.full(len(fused), -1e9)
-    out[pool] = np.round(tree_score(model, x), 6)
-    return out
 
 
 # -- the relevance floor (the agent's context: nothing rather than something unrelated) -------
