@@ -19,6 +19,14 @@ files give the same file (lbfgs, no random sampling, weights rounded to 6 signif
     .venv/bin/python -m bench fit-ranker [--realrepos ../shared/realrepos] [--out FILE] [--check]
 
 --check: fit, and fail unless the file written equals the one in the repository.
+
+--floor: fit instead the relevance floor of the agent's context (rank.FLOOR, written to
+repomem/service/rank_weights_floor.json): for each floor of FLOORS, the training repositories'
+task prompts are given to repomem.service.context.build_context at the hook's and the CLI's
+budgets and judged as `python -m bench tasks` judges them; the floor is the one serving the most
+needed facts at both budgets (ties: the higher floor, which shows fewer facts).  Each
+repository's figure at the floor chosen on the others is printed (leave-one-repository-out).
+Needs neither scikit-learn nor LightGBM.
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NEGATIVES = 30  # best-ranked non-answering facts of the same tier paired with each answer
 POOL = 200  # facts of each question kept for re-ranking with other weights
 C_GRID = (0.001, 0.01, 0.1, 1.0)
+FLOORS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.4)  # shares of the best fact's BM25 tried for the floor
 
 
 def _log(*a) -> None:
@@ -230,6 +239,112 @@ def _pooled(held: list[dict]) -> dict:
                                / max(sum(h["prompt_needs"] for h in held), 1), 3)}
 
 
+def floor_counts(sources: list[Path]) -> dict[str, dict[float, dict]]:
+    """Per training repository and floor of FLOORS: the needed facts of its task prompts
+    served at each of the task benchmark's budgets, the prompts fully served, the facts shown."""
+    from bench import real, realstore, taskjudge
+    from bench import taskbench as tasks
+    from repomem.service import rank
+    from repomem.service.context import build_context
+    from repomem.service.query import facts
+    from repomem.service.repo import Repo
+
+    hist = {h.name: h for h in realstore.discover(sources)}
+    prompts = tasks.load()
+    out: dict[str, dict[float, dict]] = {}
+    saved = rank.FLOOR
+    try:
+        for name in real.TRAINING:
+            if name not in hist or name not in prompts:
+                _log(f"{name}: no history or no prompts, skipped")
+                continue
+            work = realstore.checkout(hist[name])
+            store, _ = realstore.store_for(hist[name], work, log=_log)
+            r = Repo.open(work, store=store)
+            current = facts(r)["facts"]
+            index: dict[tuple[str, int], list[dict]] = {}
+            for f in current:
+                index.setdefault((f["path"], f["line"]), []).append(f)
+            asked = [(p["needs"], p["prompt"],
+                      [{f["key"] for f in current if taskjudge.serves(f, n)} for n in p["needs"]])
+                     for p in prompts[name]["prompts"]]
+            out[name] = {}
+            for floor in FLOORS:
+                rank.FLOOR = floor
+                got = {"needs": sum(len(n) for n, _, _ in asked), "prompts": len(asked)}
+                for b in tasks.BUDGETS:
+                    served = full = shown = 0
+                    for needs, prompt, keys in asked:
+                        seen, _ = tasks.resolve(build_context(r, prompt, budget=b), index)
+                        j = taskjudge.judge(needs, seen, keys)
+                        served += sum(j["served"])
+                        full += all(j["served"])
+                        shown += j["shown"]
+                    got[b] = {"served": served, "full": full, "shown": shown}
+                out[name][floor] = got
+            _log(f"{name}: served at {tasks.BUDGETS[-1]} tokens by floor "
+                 + ", ".join(f"{fl}: {g[tasks.BUDGETS[-1]]['served']}" for fl, g in out[name].items()))
+    finally:
+        rank.FLOOR = saved
+    return out
+
+
+def _served(counts: dict[str, dict[float, dict]], repos, floor: float) -> int:
+    from bench.taskbench import BUDGETS
+
+    return sum(counts[r][floor][b]["served"] for r in repos for b in BUDGETS)
+
+
+def _best_floor(counts: dict[str, dict[float, dict]], repos) -> float:
+    """The floor serving the most needed facts of REPOS at both budgets; ties: the higher."""
+    return max(FLOORS, key=lambda fl: (_served(counts, repos, fl), fl))
+
+
+def _floor_figures(counts: dict[str, dict[float, dict]], pick) -> dict:
+    """recall / fully served / precision at each budget when repository R is given floor PICK(R)."""
+    from bench.taskbench import BUDGETS
+
+    needs = sum(next(iter(c.values()))["needs"] for c in counts.values())
+    prompts = sum(next(iter(c.values()))["prompts"] for c in counts.values())
+    out: dict = {}
+    for b in BUDGETS:
+        got = [counts[r][pick(r)][b] for r in counts]
+        served, shown = sum(g["served"] for g in got), sum(g["shown"] for g in got)
+        out[f"recall@{b}"] = round(served / max(needs, 1), 3)
+        out[f"full@{b}"] = round(sum(g["full"] for g in got) / max(prompts, 1), 3)
+        out[f"shown@{b}"] = shown
+    return out
+
+
+def fit_floor(sources: list[Path], dest: Path, check: bool) -> int:
+    counts = floor_counts(sources)
+    repos = sorted(counts)
+    held = {r: _best_floor(counts, [x for x in repos if x != r]) for r in repos}
+    best = _best_floor(counts, repos)
+    report = {"leave-one-repository-out": _floor_figures(counts, held.get),
+              "floors chosen": held,
+              **{f"every repository at {fl}": _floor_figures(counts, lambda r, fl=fl: fl)
+                 for fl in FLOORS}}
+    _log(json.dumps(report, indent=1))
+    doc = {"about": "The relevance floor of the agent's context (repomem.service.rank.FLOOR: a "
+                    "fact whose BM25 is below this share of the best fact's is not shown unless "
+                    "the prompt names it), fitted by bench/fit_ranker.py --floor on the training "
+                    "repositories' task prompts: the floor of the grid serving the most needed "
+                    "facts at the hook's and the CLI's budgets (ties: the higher).",
+           "floor": best,
+           "fit": {"repositories": repos, "grid": list(FLOORS),
+                   "leave-one-repository-out": report["leave-one-repository-out"],
+                   "floors chosen leaving one out": sorted(set(held.values()))}}
+    text = json.dumps(doc, indent=1) + "\n"
+    if check:
+        same = dest.exists() and dest.read_text() == text
+        _log("the floor file is reproduced" if same else f"{dest} differs from this fit")
+        return 0 if same else 1
+    dest.write_text(text)
+    _log(f"wrote {dest}")
+    return 0
+
+
 def _hand() -> np.ndarray:
     from repomem.service.scorer import DEFAULT, read_weights
 
@@ -245,10 +360,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lambdarank", action="store_true",
                     help="compare, by leave-one-repository-out, the hand weights with a LightGBM "
                          "lambdarank model (pip install lightgbm); writes nothing")
+    ap.add_argument("--floor", action="store_true",
+                    help="fit the context's relevance floor instead "
+                         "(repomem/service/rank_weights_floor.json; --out does not apply)")
     a = ap.parse_args(argv)
     if not a.realrepos.exists():
         _log(f"no histories at {a.realrepos}: nothing to fit on")
         return 2
+    if a.floor:
+        return fit_floor([a.realrepos], ROOT / "repomem" / "service" / "rank_weights_floor.json",
+                         a.check)
     recs = collect([a.realrepos])
     repos = sorted({r["repo"] for r in recs})
     hand = _hand()

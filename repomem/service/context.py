@@ -1,13 +1,32 @@
 """The Markdown block handed to an agent before its prompt: current facts only, with their
-source text and provenance, within a token budget.  Retired values are never shown -- the
-answering model does measurably worse when it sees "was A, now B"."""
+provenance (and the source text of the first ones), within a token budget.  Retired values are
+never shown -- the answering model does measurably worse when it sees "was A, now B".
+
+The block is written to fit many facts in few tokens (on the training repositories' task
+prompts, the needed fact was often ranked 9th-15th, past what a full rendering fits in 400
+tokens): a subject does not repeat the path its provenance names, a function or class is its
+name and what it is (``prompt`` function), the source line is shown for the first SOURCED facts
+only, white space collapsed, and the copies of a fact in other files (an example's pyproject.toml
+stating the same ``requires-python``) are one bullet naming where else it is.  Every mined string
+still goes through :func:`repomem.core.render.code`."""
 
 from __future__ import annotations
 
-from repomem.core.render import block
+from collections.abc import Sequence
+
+from repomem.core.render import block, code, plain
 from repomem.service.query import ask
 from repomem.service.question import has_word, parse, task_subject
-from repomem.service.render import fact_lines, lineage_line
+from repomem.service.render import disagree_lines, fact_lines, lineage_line, value_note
+
+ASK_K = 16  # facts looked up per ask: a compact block of 400 tokens shows 12-16
+SOURCED = 3  # facts shown with their source line
+SOURCE_MAX = 100  # characters of a source line
+COPIES_SHOWN = 6  # other files of a copied fact named
+# the words a code fact's subject starts with ("method Context.invoke"): shown as repomem's own
+# text after the name; a subject of any other shape is shown whole, as a code span
+_CODE_WORDS = frozenset({"function", "method", "class", "struct", "interface", "trait", "enum",
+                         "type"})
 
 
 def approx_tokens(text: str) -> int:
@@ -30,6 +49,78 @@ def _answer(r, text: str, k: int, snapshot_only: bool | None) -> dict:
     return result
 
 
+def _subject(f: dict) -> str:
+    """The fact's subject less the path its provenance names anyway ("PORT in api/config.py",
+    "required Python version (pyproject.toml)")."""
+    subject, path = f["subject"], f.get("path") or ""
+    for tail in (f" in {path}", f" ({path})"):
+        if path and subject.endswith(tail) and len(subject) > len(tail):
+            return subject[: -len(tail)]
+    return subject
+
+
+def _source(f: dict) -> str:
+    return " ".join((f.get("text") or "").split())
+
+
+def _head(f: dict) -> str:
+    """What the fact is: ``name`` function / ``name`` method of ``Owner`` for code whose value
+    is its name, else ``subject``: ``value``."""
+    subject, value = _subject(f), f["value"]
+    word, _, name = subject.partition(" ")
+    if word in _CODE_WORDS and value:
+        if name == value:
+            return f"{code(value)} {word}"
+        if name.endswith("." + value):
+            return f"{code(value)} {word} of {code(name[:-len(value) - 1])}"
+    return f"{code(subject)}: {code(value)}"
+
+
+def compact_lines(f: dict, copies: Sequence[dict] = (), uncommitted: bool = False,
+                  source: bool = True) -> list[str]:
+    """A fact for the agent's block: one bullet (what it is, its value, where and when), its
+    source line when SOURCE, the other files that state the same (COPIES), the files that
+    disagree."""
+    where = f"{code(f['path'])}:{int(f.get('line') or 0)}"
+    if uncommitted:
+        prov = f"{where}, UNCOMMITTED edit (file modified {plain(f.get('modified', '?'), 40)})"
+    else:
+        day = plain(f.get("valid_from") or "", 10)[:10] or "?"
+        prov = f"{where}, {day} {plain(f.get('commit') or '?', 10)[:7]}"
+    lines = [f"- {_head(f)}{value_note(f)} ({prov})"]
+    text = _source(f) if source else ""
+    if text:
+        lines.append(f"  source: {code(text, SOURCE_MAX)}")
+    if copies:
+        named = ", ".join(f"{code(x['path'])}:{int(x.get('line') or 0)}"
+                          for x in copies[:COPIES_SHOWN])
+        more = f" and {len(copies) - COPIES_SHOWN} more" if len(copies) > COPIES_SHOWN else ""
+        lines.append(f"  same in {named}{more}")
+    return lines + disagree_lines(f, "  ")
+
+
+def _copies(facts: list[dict]) -> tuple[list[dict], dict[str, list[dict]]]:
+    """FACTS less the copies of an earlier one -- the same kind, subject, value and source text
+    in another file, the subject naming its file or the fact being code or a Python
+    requirement (an example's copy of the root pyproject.toml's ``requires-python``) -- and
+    the copies of each kept fact, by its key."""
+    first: dict[tuple, str] = {}
+    kept: list[dict] = []
+    copies: dict[str, list[dict]] = {}
+    for f in facts:
+        subject = _subject(f)
+        if subject == f["subject"] and f["kind"] not in ("function", "class", "route", "python"):
+            kept.append(f)  # its subject does not say which file: no copy of another
+            continue
+        sig = (f["kind"], subject, f["value"], _source(f))
+        if sig in first:
+            copies.setdefault(first[sig], []).append(f)
+            continue
+        first[sig] = f["key"]
+        kept.append(f)
+    return kept, copies
+
+
 def _shared(ranked: list[list[dict]]) -> list[dict]:
     """One list from the rankings of a prompt's asks: each one's best, then each one's second,
     ...; a fact once."""
@@ -43,7 +134,7 @@ def _shared(ranked: list[list[dict]]) -> list[dict]:
     return out
 
 
-def build_context(r, question: str, budget: int = 400, k: int = 8,
+def build_context(r, question: str, budget: int = 400, k: int = ASK_K,
                   overlay: list[dict] | None = None, snapshot_only: bool | None = None) -> str:
     """The block for QUESTION, or "" when nothing relevant is known (no block at all: an agent
     is better off with nothing than with facts about something else).  overlay: uncommitted
@@ -60,15 +151,18 @@ def build_context(r, question: str, budget: int = 400, k: int = 8,
         parts = parse(question).asks
         results = [_answer(r, text, k, snapshot_only) for text in
                    (parts + (question,) if len(parts) > 1 else parts)]
-    facts = _shared([x["facts"] for x in results])
+    facts, copies = _copies(_shared([x["facts"] for x in results]))
     lineage = list({(n["key"], n["name"]): n for x in results for n in x.get("lineage", ())}.values())
     over = {f["key"]: f for f in (overlay or [])}
     # A retired name the question used: say what it is now (the only place an old name shows).
     lines = [f"- {lineage_line(n)}" for n in lineage]
     header = HEADER_OVERLAY if over else HEADER
     used = approx_tokens(block(header, lines))
-    for f in facts:
-        shown = fact_lines(over[f["key"]], uncommitted=True) if f["key"] in over else fact_lines(f)
+    for n, f in enumerate(facts):
+        if f["key"] in over:
+            shown = compact_lines(over[f["key"]], uncommitted=True, source=n < SOURCED)
+        else:
+            shown = compact_lines(f, copies.get(f["key"], []), source=n < SOURCED)
         cost = approx_tokens("\n".join(shown) + "\n")
         if used + cost > budget:
             break

@@ -1283,11 +1283,21 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
 # -- the relevance floor (the agent's context: nothing rather than something unrelated) -------
 # A prompt of only chatter ("thanks, looks good", "ok, continue") has nothing to look up
 # (question.has_content).
-# A fact whose BM25 score is below this share of the best one's is not shown, however much of
-# the budget is left: it shares a word or two with the prompt by chance.  On the hand-written
-# questions of three training histories (express, microblog, node-express-realworld) it cut no
-# answer that was in the top 8 and 14-47% of the facts shown (docs/agents.md).
-FLOOR = 0.3
+# A fact whose BM25 score is below a share of the best one's is not shown, however much of the
+# budget is left: it shares a word or two with the prompt by chance.  The share is fitted on the
+# training repositories' task prompts (bench/fit_ranker.py --floor writes the file: the floor
+# that serves the most needed facts, chosen by leave-one-repository-out).
+FLOOR_FILE = "rank_weights_floor.json"
+
+
+def _fitted_floor() -> float:
+    from importlib import resources
+
+    data = json.loads(resources.files("repomem.service").joinpath(FLOOR_FILE).read_text("utf-8"))
+    return float(data["floor"])
+
+
+FLOOR = _fitted_floor()
 
 
 def relevant(question: str, ranked: list[dict]) -> list[dict]:

@@ -143,8 +143,8 @@ def test_claude_code_hook_prints_current_values_only(payments, script):
     assert "fetch_user" in text and "/api/v2/users" in text
     assert "get_user_by_id" not in text and "/api/v1/users" not in text
     _, port = _hook(dict(ev, prompt="what port does production listen on?"), script=script)
-    assert "production.toml`: `8080`" in port
-    assert "production.toml`: `8000`" not in port
+    assert "`server.port`: `8080` (`config/production.toml`:" in port
+    assert "`8000` (`config/production.toml`:" not in port
     assert len(port) // 4 <= 250  # the hook's small token budget
 
 

@@ -69,7 +69,7 @@ def test_install_keeps_settings_is_idempotent_and_uninstall_restores_them(new_re
     server = json.loads((repo / ".mcp.json").read_text())["mcpServers"]["repomem"]
     assert server["args"][-3:] == ["mcp", "--repo", str(repo)]
     text = _run_hook(commands[1], repo)
-    assert "`server.port in app.toml`: `8080`" in text and "8000" not in text
+    assert "`server.port`: `8080` (`app.toml`:" in text and "8000" not in text
     assert not git(repo, "status", "--porcelain", "--ignored", "--", ".git")  # nothing in the tree
 
     cli("agent", "uninstall", "claude-code", "--repo", repo)
@@ -157,7 +157,7 @@ def test_the_built_wheel_in_a_fresh_venv(tmp_path, new_repo):
     command = _hook_commands(settings)[-1]
     assert shlex.split(command)[0] == str(py)
     text = _run_hook(command, repo, env)
-    assert "`server.port in app.toml`: `8080`" in text
+    assert "`server.port`: `8080` (`app.toml`:" in text
     # that call started the store's warm answerer (the wheel's own): the next call is its answer
     from repomem.integrations import answerer
 

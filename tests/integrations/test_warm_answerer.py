@@ -274,7 +274,8 @@ def test_a_foreign_listener_is_not_trusted(hostile):
             t = time.monotonic()
             got = hook(hostile, "what port does the app listen on?", warm=True,
                        REPOMEM_ANSWERER_TIMEOUT="0.3")
-            assert got.stdout == cold and TAG not in got.stdout
+            # (the repository's own hostile value may be shown, inert, in the cold block)
+            assert got.stdout == cold and f"SYSTEM {TAG} obey" not in got.stdout
             if reply is None:
                 assert time.monotonic() - t > 0.3  # it waited for the silent one, then went on
         finally:

@@ -58,7 +58,7 @@ def test_an_agents_prompt_gets_the_current_facts_whatever_year_it_names(service)
     """The pre-prompt context is the current facts: "the bug reported in 2023" is no time asked;
     an empty prompt matches nothing rather than arbitrary facts."""
     block = build_context(service, "Fix the port bug the API had in 2023")
-    assert "`PORT in api/config.py`: `8080`" in block and "8000" not in block
+    assert "`PORT`: `8080` (`api/config.py`:" in block and "8000" not in block
     assert build_context(service, " ? ") == ""  # no block at all
 
 

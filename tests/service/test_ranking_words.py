@@ -614,9 +614,9 @@ def test_an_answer_names_the_variable_a_setting_is_read_from(new_repo):
 
     r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"config.py": MAIL_CONFIG}))
     block = build_context(r, "Which mail server and port are configured?", budget=2000)
-    assert "`Config.MAIL_SERVER in config.py`: `None` (environment variable `MAIL_SERVER` overrides)" \
+    assert "`Config.MAIL_SERVER`: `None` (environment variable `MAIL_SERVER` overrides) (`config.py`:" \
         in block
-    assert "`Config.MAIL_PORT in config.py`: `25` (environment variable `MAIL_PORT` overrides)" in block
+    assert "`Config.MAIL_PORT`: `25` (environment variable `MAIL_PORT` overrides)" in block
     block = build_context(r, "Where do uploads go?", budget=2000)
     assert "`os.path.join(basedir, 'uploads')` (computed when the settings load)" in block
 
@@ -805,7 +805,7 @@ def test_an_agents_task_is_ranked_by_what_it_is_about(new_repo, prompt):
         "package.json": '{\n  "name": "web",\n  "scripts": {\n    "lint": "eslint .",\n'
                         '    "lint:fix": "eslint . --fix"\n  }\n}\n'}))
     block = build_context(r, prompt, budget=2000, k=2)
-    assert "method res.redirect" in block and "scripts.lint:fix" not in block, block
+    assert "`redirect` method of `res`" in block and "scripts.lint:fix" not in block, block
 
 
 PERSON_MODEL = """from django.db import models

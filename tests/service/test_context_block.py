@@ -1,0 +1,63 @@
+"""The agent's context block is compact: a subject does not repeat its file, code is its name and
+what it is, only the first facts carry their source line, and a fact copied into other files is
+one bullet naming them (context.build_context)."""
+
+from __future__ import annotations
+
+from repomem.service import context
+from repomem.service.context import build_context
+from tests.conftest import indexed
+
+PYPROJECT = '[project]\nname = "{name}"\nversion = "1.0"\nrequires-python = ">=3.10"\n'
+APP = '''import os
+
+PORT = 8080
+HOST = "127.0.0.1"
+TIMEOUT = 30
+RETRIES = 3
+
+
+def get_app_dir(app_name, roaming=True):
+    """Return the config folder for the application."""
+    return os.path.join("~", app_name)
+
+
+class Settings:
+    def get_app_dir(self):
+        return get_app_dir("x")
+'''
+
+
+def _bullets(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith("- ")]
+
+
+def test_copies_of_a_fact_in_other_files_are_one_bullet(new_repo):
+    files = {"pyproject.toml": PYPROJECT.format(name="app")}
+    files.update({f"examples/{n}/pyproject.toml": PYPROJECT.format(name="app") for n in "abcdefgh"})
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", files))
+    text = build_context(r, "Drop Python 3.9 and require Python 3.10", budget=400)
+    python = [b for b in _bullets(text) if "required Python version" in b]
+    assert python == [python[0]] and "(`pyproject.toml`:4," in python[0], text
+    same = next(line for line in text.splitlines() if line.startswith("  same in "))
+    assert "`examples/a/pyproject.toml`:4" in same and same.endswith(" and 2 more"), same
+
+
+def test_code_is_its_name_and_a_subject_does_not_repeat_its_file(new_repo):
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"app/main.py": APP}))
+    text = build_context(r, "Where is the app dir function, and what is the port?", budget=2000)
+    assert "- `get_app_dir` function (`app/main.py`:9, 2024-03-01 " in text, text
+    assert "- `get_app_dir` method of `Settings` (`app/main.py`:" in text, text
+    assert "- `PORT`: `8080` (`app/main.py`:3, 2024-03-01 " in text, text
+    assert " in app/main.py" not in text
+
+
+def test_only_the_first_facts_carry_their_source_line(new_repo):
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"app/main.py": APP}))
+    text = build_context(r, "port host timeout retries app dir settings", budget=4000)
+    lines = text.splitlines()
+    assert len(_bullets(text)) > context.SOURCED, text
+    sourced = [i for i, line in enumerate(lines) if line.startswith("  source: ")]
+    assert len(sourced) == context.SOURCED and all(lines[i - 1].startswith("- ") for i in sourced)
+    # white space collapsed: a signature over several lines is one
+    assert all("\\n" not in lines[i] for i in sourced), text
