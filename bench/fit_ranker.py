@@ -271,7 +271,8 @@ def floor_counts(sources: list[Path]) -> dict[str, dict[float, dict]]:
             out[name] = {}
             for floor in FLOORS:
                 rank.FLOOR = floor
-                got = {"needs": sum(len(n) for n, _, _ in asked), "prompts": len(asked)}
+                got: dict[str | int, object] = {"needs": sum(len(n) for n, _, _ in asked),
+                                                "prompts": len(asked)}
                 for b in tasks.BUDGETS:
                     served = full = shown = 0
                     for needs, prompt, keys in asked:
