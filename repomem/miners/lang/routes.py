@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from repomem.core.model import MOUNT, ROUTE, ROUTER, Fact
+from repomem.core.model import ROUTE, Fact
 from repomem.core.paths import is_test
 from repomem.core.routes import join
 from repomem.miners._pysource import MAX_TEXT_LINES, _words
@@ -216,17 +216,11 @@ class Routes(JsRoutes):
     # -- Go -----------------------------------------------------------------------------------------
     def _go(self) -> None:
         groups: dict[str, tuple[str, str]] = {}
-        imports: dict[str, str] = {}  # a call's package qualifier -> the package's directory name
         for caps in self.ff.matches:
             if "group.name" in caps:
                 path = self.ff.string(caps["group.path"][0])
                 if path is not None:
                     groups[self.ff.text(caps["group.name"][0])] = (self.ff.text(caps["group.object"][0]), path)
-            elif "import.path" in caps:
-                where = (self.ff.string(caps["import.path"][0]) or "").rsplit("/", 1)[-1]
-                alias = self.ff.text(caps["import.alias"][0]) if "import.alias" in caps else where
-                if where and alias not in ("_", "."):
-                    imports[alias] = where
 
         def prefix(name: str, depth: int = 0) -> str:
             if name not in groups or depth > 8:
@@ -234,92 +228,22 @@ class Routes(JsRoutes):
             parent, path = groups[name]
             return join(prefix(parent, depth + 1), path)
 
-        def root(name: str) -> str:
-            """The variable a chain of groups starts from (v1 := r.Group(...): r)."""
-            for _ in range(9):
-                if name not in groups:
-                    break
-                name = groups[name][0]
-            return name
-
-        package = _go_package(self.ff.path)
-        wired: set[str] = set()
         for caps in self.ff.matches:
-            if "route" in caps:
-                self._go_route(caps, prefix, root, package, wired)
-            elif "mount" in caps:
-                self._go_mount(caps, groups, prefix, root, package, imports)
+            if "route" not in caps:
+                continue
+            args = [a for a in caps["route.args"][0].named_children if a.type != "comment"]
+            pattern = self.ff.string(args[0]) if len(args) >= 2 else None
+            m = _GO_PATH.match(pattern or "")
+            if m is None or args[1].type not in ("identifier", "selector_expression", "func_literal",
+                                                 "call_expression"):
+                continue
+            verb = self.ff.text(caps["route.verb"][0])
+            method = m.group(1) or ("ANY" if verb.startswith("Handle") or verb == "Any" else verb.upper())
+            obj = caps["route.object"][0]
+            url = join(prefix(self.ff.text(obj)), m.group(2)) if obj.type == "identifier" else m.group(2)
+            self.emit(method, url, f"{method} {url}", (), caps["route"][0],
+                      self._handler_anchor(args[1]), self.ff.text(args[1]), args[1])
 
-    def _go_route(self, caps, prefix, root, package: str, wired: set[str]) -> None:
-        args = [a for a in caps["route.args"][0].named_children if a.type != "comment"]
-        pattern = self.ff.string(args[0]) if len(args) >= 2 else None
-        m = _GO_PATH.match(pattern or "")
-        if m is None or args[1].type not in ("identifier", "selector_expression", "func_literal",
-                                             "call_expression"):
-            return
-        verb = self.ff.text(caps["route.verb"][0])
-        method = m.group(1) or ("ANY" if verb.startswith("Handle") or verb == "Any" else verb.upper())
-        obj = caps["route.object"][0]
-        url = join(prefix(self.ff.text(obj)), m.group(2)) if obj.type == "identifier" else m.group(2)
-        attrs: tuple[tuple[str, str], ...] = ()
-        rid = self._go_router(obj, root, package) if obj.type == "identifier" else None
-        if rid is not None:  # registered on a group the function is given: mounted elsewhere
-            attrs = (("path", url), ("router", rid))
-            if rid not in wired:
-                wired.add(rid)
-                line = caps["route"][0].start_point[0]
-                self.out.append(Fact(
-                    key=f"{ROUTER}:{rid}", kind=ROUTER, subject=f"router {rid}", value="",
-                    path=self.ff.path, line=line + 1, text=self.ff.src.lines[line].strip(), purpose="",
-                    attrs=(("literal", "true"),)))
-        self.emit(method, url, f"{method} {url}", attrs, caps["route"][0],
-                  self._handler_anchor(args[1]), self.ff.text(args[1]), args[1])
-
-    def _go_router(self, obj, root, package: str) -> str | None:
-        """Router id of a route's receiver when it is (a group of) a parameter of the top-level
-        function it is registered in (``func UsersRegister(router *gin.RouterGroup)``): the
-        function's package and name; None for a router the file makes itself."""
-        name = root(self.ff.text(obj))
-        fn = obj.parent
-        while fn is not None and fn.type not in ("function_declaration", "method_declaration",
-                                                 "func_literal"):
-            fn = fn.parent
-        if fn is None or fn.type != "function_declaration":
-            return None
-        params = fn.child_by_field_name("parameters")
-        names = {self.ff.text(n) for p in (params.named_children if params is not None else ())
-                 if p.type == "parameter_declaration" for n in p.children_by_field_name("name")}
-        if name not in names:
-            return None
-        return f"{package}:{self.ff.text(fn.child_by_field_name('name'))}"
-
-    def _go_mount(self, caps, groups: dict, prefix, root, package: str, imports: dict[str, str]) -> None:
-        """``users.UsersRegister(v1.Group("/users"))``: the routes that function registers are
-        under the group's prefix; the caller's own router, if it is given one, is the parent."""
-        obj = caps["mount.object"][0]
-        name = self.ff.text(obj)
-        if "mount.path" in caps:
-            path = self.ff.string(caps["mount.path"][0])
-            if path is None:
-                return
-            value = join(prefix(name), path)
-        elif name in groups or self._go_router(obj, root, package) is not None:
-            value = prefix(name)  # RegisterAll(v1): a group made earlier, or the one given
-        else:
-            return
-        qual = self.ff.text(caps["mount.package"][0]) if "mount.package" in caps else None
-        if qual is not None and qual not in imports:
-            return  # a method of a local value, not a package's function
-        child = f"{imports[qual] if qual is not None else package.rsplit('.', 1)[-1]}:" \
-                f"{self.ff.text(caps['mount.func'][0])}"
-        parent = self._go_router(obj, root, package) or ""
-        n = sum(1 for x in self.out if x.kind == MOUNT) + 1
-        line = caps["mount"][0].start_point[0]
-        self.out.append(Fact(
-            key=f"{MOUNT}:{self.ff.path}:{child}#{n}", kind=MOUNT, subject=f"mount of {child}",
-            value=value, path=self.ff.path, line=line + 1, text=self.ff.src.lines[line].strip(),
-            purpose="", attrs=(("child", child), ("given", "true"), ("literal", "true"),
-                               ("mode", "prepend"), ("parent", parent))))
 
     # -- axum ---------------------------------------------------------------------------------------
     def _axum(self) -> None:
@@ -362,13 +286,6 @@ class Routes(JsRoutes):
             prefixes.append(prefix)
             node = caps["nest"][0]
         return prefixes[::-1]
-
-
-def _go_package(path: str) -> str:
-    """A Go file's package as router ids name it: its folder, dotted (``api/users``:
-    ``api.users``); a call ``users.F`` names the last part, matched by suffix (WiringTable.canon)."""
-    folder = path.rsplit("/", 1)[0] if "/" in path else "root"
-    return folder.replace("/", ".")
 
 
 def _called(ff, node) -> str | None:

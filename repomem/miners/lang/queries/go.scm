@@ -40,20 +40,5 @@
     arguments: (argument_list . [(interpreted_string_literal) (raw_string_literal)] @group.path)))
   (#any-of? @_g "Group"))
 
-; users.UsersRegister(v1.Group("/users")) (gin, echo): a function of another file registers its routes on
-; the group it is given, so the group's prefix is a mount of that function's routes
-(call_expression
-  function: [(identifier) @mount.func
-             (selector_expression operand: (identifier) @mount.package field: (field_identifier) @mount.func)]
-  arguments: (argument_list . [
-    (call_expression
-      function: (selector_expression operand: (identifier) @mount.object field: (field_identifier) @_g)
-      arguments: (argument_list . [(interpreted_string_literal) (raw_string_literal)] @mount.path))
-    (identifier) @mount.object] .)
-  (#any-of? @_g "Group")) @mount
-
-; import alias "path": the package a call's qualifier names
-(import_spec name: (package_identifier)? @import.alias path: (interpreted_string_literal) @import.path)
-
 ; comments: left out of function fingerprints
 (comment) @comment
