@@ -94,21 +94,30 @@ class UrlConf:
         self.per_key: dict[str, int] = {}
         bindings, self.calls = _captured(root)
         values = [value for _, name, value in bindings if name.text == NAME.encode()]
-        if not values:
-            return
         self.lists: dict[str, object] = {}  # the lists (or tuples) names are bound to: api_urls = [...]
         for asg, name, value in bindings:
             if asg.type == "assignment" and value.type in ("list", "tuple"):
                 self.lists.setdefault(name.text.decode("utf-8", "replace"), value)
+        self.included: set[str] = set()  # the lists this module includes itself
         self.routes = 0
-        first = values[0]
-        line = first.parent.start_point[0]
+        if values:
+            self._router(self.rid, NAME, values[0])
+            for value in values:
+                self._calls(value, "", 0)
+        # A list of routes the module binds but does not include itself (``api_urls = [...]``
+        # for another URLconf to ``include``): a router of its own, ``<module>:<name>``.
+        for name, listed in reversed(self.lists.items()):  # api_urls = [.. include(v1) ..] after v1
+            if name != NAME and name not in self.included and next(_calls(self.calls, listed), None) is not None:
+                self.rid = f"{module}:{name}"
+                self._router(self.rid, name, listed)
+                self._calls(listed, "", 0)
+
+    def _router(self, rid: str, name: str, value) -> None:
+        line = value.parent.start_point[0]
         self.facts.append(Fact(
-            key=f"{ROUTER}:{self.rid}", kind=ROUTER, subject=f"{NAME} of {module}", value="",
-            path=path, line=line + 1, text=src.lines[line].strip(), purpose="",
+            key=f"{ROUTER}:{rid}", kind=ROUTER, subject=f"{name} of {self.module}", value="",
+            path=self.path, line=line + 1, text=self.src.lines[line].strip(), purpose="",
             attrs=(("literal", "true"),)))
-        for value in values:
-            self._calls(value, "", 0)
 
     def _calls(self, value, prefix: str, depth: int) -> None:
         for call in _calls(self.calls, value):
@@ -161,21 +170,27 @@ class UrlConf:
         listed = target if target.type == "list" else \
             self.lists.get(self.src.text(target)) if target.type == "identifier" else None
         if listed is not None:
+            self.included.add(self.src.text(target))
             if depth < 4:
                 self._calls(listed, url, depth + 1)
             return 0
         module = _string_value(self.src, target)
+        children = []
         if module is None and target.type in ("identifier", "attribute"):
             module = self._module(self.src.text(target))
+            imported = self.imports.get(self.src.text(target), "")
+            if ":" in imported:  # from hc.api.urls import api_urls: a module, or a list of one
+                children.append(imported)
         if not module:
             return 0  # include([...]) of a list, include((patterns, app_name)): no module
-        child = f"{module}:{NAME}"
-        n = sum(1 for f in self.facts if f.kind == MOUNT) + 1
-        self.facts.append(Fact(
-            key=f"{MOUNT}:{self.path}:{child}#{n}", kind=MOUNT, subject=f"mount of {child}",
-            value=url, path=self.path, line=line + 1, text=text.strip(), purpose="",
-            attrs=(("child", child), ("given", "true"), ("literal", "true"), ("mode", "prepend"),
-                   ("parent", self.rid))))
+        # Whichever of the children a router states is the one mounted; the other mounts nothing.
+        for child in (f"{module}:{NAME}", *children):
+            n = sum(1 for f in self.facts if f.kind == MOUNT) + 1
+            self.facts.append(Fact(
+                key=f"{MOUNT}:{self.path}:{child}#{n}", kind=MOUNT, subject=f"mount of {child}",
+                value=url, path=self.path, line=line + 1, text=text.strip(), purpose="",
+                attrs=(("child", child), ("given", "true"), ("literal", "true"), ("mode", "prepend"),
+                       ("parent", self.rid))))
         return 1
 
     def _module(self, expr: str) -> str | None:
