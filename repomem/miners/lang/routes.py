@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from repomem.core.model import ROUTE, Fact
+from repomem.core.model import MOUNT, ROUTE, ROUTER, Fact
 from repomem.core.paths import is_test
 from repomem.core.routes import join
 from repomem.miners._pysource import MAX_TEXT_LINES, _words
@@ -248,35 +248,77 @@ class Routes(JsRoutes):
     # -- axum ---------------------------------------------------------------------------------------
     def _axum(self) -> None:
         nests = {_key(caps["nest.router"][0]): caps for caps in self.ff.matches if "nest.router" in caps}
+        module = rust_module(self.ff.path)
+        uses = _rust_uses(self.ff.src.data) if nests else {}
+        names = {f.value for f in self.funcs.values()} if nests else set()
+        routers: set[str] = set()
         for caps in self.ff.matches:
             if "route.path" not in caps:
                 continue
             url = self.ff.string(caps["route.path"][0])
             if url is None or not url.startswith("/"):
                 continue
-            for prefix in self._nested(caps["route"][0], nests)[::-1] if nests else ():
+            prefixes, fn = self._nested(caps["route"][0], nests) if nests else ([], _function_of(caps["route"][0]))
+            for prefix in prefixes[::-1]:
                 url = join(prefix, url)
+            attrs: tuple = ()
+            if fn is not None:  # built by a function another file may nest: its router's routes
+                rid = self._rust_router(module, fn, routers)
+                attrs = (("path", url), ("router", rid))
             for method, handler in _method_chain(self.ff, caps["route.args"][0]):
                 # at the .route( of a chain that may start lines above (Router::new())
-                self.emit(method, url, f"{method} {url}", (), caps["route.verb"][0], self._handler_anchor(handler),
+                self.emit(method, url, f"{method} {url}", attrs, caps["route.verb"][0], self._handler_anchor(handler),
                           self.ff.text(handler), handler)
+        for caps in nests.values():  # .nest("/api", api::router()) of a function of another file
+            called = caps["nest.router"][0]
+            path = _called_path(self.ff, called)
+            prefix = self.ff.string(caps["nest.path"][0])
+            if path is None or prefix is None or ("::" not in path and path in names):
+                continue  # a function of this file: nested above
+            prefixes, fn = self._nested(caps["nest"][0], nests)
+            for outer in prefixes[::-1]:
+                prefix = join(outer, prefix)
+            parent = self._rust_router(module, fn, routers) if fn is not None else ""
+            child = _rust_target(module, path, uses)
+            n = sum(1 for x in self.out if x.kind == MOUNT) + 1
+            line = caps["nest"][0].start_point[0]
+            self.out.append(Fact(
+                key=f"{MOUNT}:{self.ff.path}:{child}#{n}", kind=MOUNT, subject=f"mount of {child}",
+                value=prefix, path=self.ff.path, line=line + 1, text=self.ff.src.lines[line].strip(), purpose="",
+                attrs=(("child", child), ("given", "true"), ("literal", "true"), ("mode", "prepend"),
+                       ("parent", parent))))
 
-    def _nested(self, node, nests: dict) -> list[str]:
-        """The ``.nest`` prefixes a router built at NODE is mounted under, outermost first: the
-        nests whose router argument holds it, and for one built in a function of the file, the
-        one nest that mounts that function's router (``.nest("/api", api_routes())``)."""
+    def _rust_router(self, module: str, fn, routers: set[str]) -> str:
+        """The router id of the routes a function builds (``crate.api:router``), its router fact
+        stated once."""
+        name = self.ff.text(fn.child_by_field_name("name"))
+        rid = f"{module}:{name}"
+        if rid not in routers:
+            routers.add(rid)
+            line = fn.start_point[0]
+            self.out.append(Fact(
+                key=f"{ROUTER}:{rid}", kind=ROUTER, subject=f"router of {name}", value="", path=self.ff.path,
+                line=line + 1, text=self.ff.src.lines[line].strip(), purpose="", attrs=(("literal", "true"),)))
+        return rid
+
+    def _nested(self, node, nests: dict) -> tuple[list[str], object]:
+        """(the ``.nest`` prefixes a router built at NODE is mounted under in this file,
+        outermost first; the function that builds the outermost of them when no nest of the file
+        mounts it, else None): the nests whose router argument holds it, and for one built in a
+        function of the file, the one nest that mounts that function's router
+        (``.nest("/api", api_routes())``)."""
         prefixes: list[str] = []
         for _ in range(8):  # nests of nests, as deep as anyone writes them
             p = node
             while p is not None and _key(p) not in nests and p.type != "function_item":
                 p = p.parent
             if p is None:
-                break
+                return prefixes[::-1], None
             if p.type == "function_item":
                 name = self.ff.text(p.child_by_field_name("name"))
                 by = [c for c in nests.values() if _called(self.ff, c["nest.router"][0]) == name]
                 if len(by) != 1:
-                    break
+                    return prefixes[::-1], p if not by else None
                 caps = by[0]
             else:
                 caps = nests[_key(p)]
@@ -285,7 +327,66 @@ class Routes(JsRoutes):
                 break
             prefixes.append(prefix)
             node = caps["nest"][0]
-        return prefixes[::-1]
+        return prefixes[::-1], None
+
+
+def _function_of(node):
+    while node is not None and node.type != "function_item":
+        node = node.parent
+    return node
+
+
+def rust_module(path: str) -> str:
+    """A Rust file's module as a dotted id under its crate: ``src/main.rs`` and ``src/lib.rs``
+    are ``crate``, ``src/api/mod.rs`` ``crate.api``, ``web/src/api/users.rs``
+    ``web.crate.api.users`` (the crate's folder first, so two crates' modules differ)."""
+    head, sep, rest = ("/" + path).rpartition("/src/")
+    if not sep:
+        head, rest = "", path
+    parts = rest.removesuffix(".rs").split("/")
+    if parts[-1] == "mod" or (len(parts) == 1 and parts[0] in ("main", "lib")):
+        parts = parts[:-1]
+    return ".".join([*[p for p in head.split("/") if p], "crate", *parts])
+
+
+_USE = re.compile(rb"\buse\s+((?:crate|self|super)(?:::\w+)*)::(?:(\w+)(?:\s+as\s+(\w+))?|\{([^}]*)\})\s*;")
+
+
+def _rust_uses(data: bytes) -> dict[str, str]:
+    """Local name -> path of the ``use crate::routes::api;`` / ``use super::{a, b as c};`` of a file."""
+    out: dict[str, str] = {}
+    for m in _USE.finditer(data):
+        base = m.group(1).decode()
+        items = [(m.group(2), m.group(3))] if m.group(2) else [
+            (w[0], w[-1]) for w in (i.split() for i in m.group(4).decode().split(",")) if w and w[0].isidentifier()]
+        for name, alias in items:
+            name = name.decode() if isinstance(name, bytes) else name
+            alias = alias.decode() if isinstance(alias, bytes) else alias
+            out[alias or name] = f"{base}::{name}"
+    return out
+
+
+def _rust_target(module: str, path: str, uses: dict[str, str]) -> str:
+    """The router id a nest's call names: ``api::router`` in ``crate`` -> ``crate.api:router``."""
+    segs = path.split("::")
+    if segs[0] in uses:
+        segs = uses[segs[0]].split("::") + segs[1:]
+    crate = module.split(".crate", 1)[0] + ".crate" if ".crate" in module else "crate"
+    mod = module.split(".")
+    if segs[0] == "crate":
+        mod, segs = crate.split("."), segs[1:]
+    while segs and segs[0] in ("self", "super"):
+        if segs.pop(0) == "super" and len(mod) > 1:
+            mod = mod[:-1]
+    return ".".join([*mod, *segs[:-1]]) + ":" + segs[-1]
+
+
+def _called_path(ff, node) -> str | None:
+    """The path of the function a router argument calls (``api::router()``, ``routes()``), else None."""
+    if node.type != "call_expression":
+        return None
+    f = node.child_by_field_name("function")
+    return ff.text(f) if f is not None and f.type in ("identifier", "scoped_identifier") else None
 
 
 def _called(ff, node) -> str | None:
