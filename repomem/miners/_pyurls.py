@@ -104,12 +104,29 @@ class UrlConf:
             self._router(self.rid, NAME, values[0])
             for value in values:
                 self._calls(value, "", 0)
+                self._joined(value)
         # A list of routes the module binds but does not include itself (``api_urls = [...]``
         # for another URLconf to ``include``): a router of its own, ``<module>:<name>``.
         for name, listed in reversed(self.lists.items()):  # api_urls = [.. include(v1) ..] after v1
             if name != NAME and name not in self.included and next(_calls(self.calls, listed), None) is not None:
                 self.rid = f"{module}:{name}"
                 self._router(self.rid, name, listed)
+                self._calls(listed, "", 0)
+
+    def _joined(self, value, depth: int = 0) -> None:
+        """``urlpatterns = [...] + api_urls`` / ``urlpatterns += api_urls``: the routes of a list
+        the module binds, joined into urlpatterns as they are (no prefix)."""
+        if value.type == "parenthesized_expression" and value.named_child_count == 1 and depth < 8:
+            self._joined(value.named_children[0], depth + 1)
+        elif value.type == "binary_operator" and depth < 8:
+            for side in (value.child_by_field_name("left"), value.child_by_field_name("right")):
+                if side is not None:
+                    self._joined(side, depth + 1)
+        elif value.type == "identifier":
+            name = self.src.text(value)
+            listed = self.lists.get(name)
+            if listed is not None and name != NAME and name not in self.included:
+                self.included.add(name)
                 self._calls(listed, "", 0)
 
     def _router(self, rid: str, name: str, value) -> None:

@@ -325,3 +325,20 @@ def test_an_imported_list_of_routes_composes_under_the_include_of_another_urlcon
                                               "ANY /api/v3/checks/<uuid:code>/suspend"]
     got = ask(r, "What is the API URL to pause a check?")["facts"][0]
     assert (got["kind"], got["value"]) == ("route", "ANY /api/v3/checks/<uuid:code>/suspend")
+
+
+def test_a_list_joined_into_urlpatterns_is_part_of_it():
+    """``urlpatterns = [...] + api_patterns`` and ``urlpatterns += extra``: those lists' routes
+    are urlpatterns' own (under whatever prefix includes the module), not routers of their own."""
+    got = {f.key: (f.value, dict(f.attrs).get("router")) for f in MINER.mine("blog/urls.py", textwrap.dedent('''
+        from django.urls import path
+        from . import views
+        api_patterns = [path("api/posts/", views.posts, name="api-posts")]
+        extra = [path("feed/", views.feed, name="feed")]
+        urlpatterns = [path("", views.index, name="index")] + api_patterns
+        urlpatterns += extra
+        ''')) if f.kind in ("route", "router")}
+    assert got == {"router:blog.urls:urlpatterns": ("", None),
+                   "route:blog/urls.py:index": ("ANY /", "blog.urls:urlpatterns"),
+                   "route:blog/urls.py:api-posts": ("ANY /api/posts/", "blog.urls:urlpatterns"),
+                   "route:blog/urls.py:feed": ("ANY /feed/", "blog.urls:urlpatterns")}
