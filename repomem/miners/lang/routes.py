@@ -13,7 +13,10 @@
 * axum (Rust): ``.route("/todos/{id}", patch(update).delete(remove))`` -- a route per method of
   the chain (``get``, ``post``, ... ``any``; ``routing::get`` and ``get_service`` alike), under
   the ``.nest("/api", ...)`` prefixes of the same file: a router built in the nest's argument, or
-  by a function of the file the nest calls (``.nest("/api", api_routes())``, mounted once).
+  by a function of the file the nest calls (``.nest("/api", api_routes())``, mounted once);
+  ``.merge(r)`` is a nest without a prefix.  A router a function builds that no nest of the file
+  mounts is a router of its own (``crate.api:router``), and ``.nest("/api", api::router())`` or
+  ``.merge(users::router())`` of another file's function mounts it: the ledger composes the path.
 * Spring: ``@RequestMapping`` on the class, ``@GetMapping``/``@PostMapping``/...,
   ``@RequestMapping(value=..., method=RequestMethod.X)`` on the method.
 
@@ -247,7 +250,10 @@ class Routes(JsRoutes):
 
     # -- axum ---------------------------------------------------------------------------------------
     def _axum(self) -> None:
+        # .nest("/api", r) and .merge(r) (a nest without a prefix), by their router argument
         nests = {_key(caps["nest.router"][0]): caps for caps in self.ff.matches if "nest.router" in caps}
+        nests.update({_key(caps["merge.router"][0]): {"nest": caps["merge"], "nest.router": caps["merge.router"]}
+                      for caps in self.ff.matches if "merge.router" in caps})
         module = rust_module(self.ff.path)
         uses = _rust_uses(self.ff.src.data) if nests else {}
         names = {f.value for f in self.funcs.values()} if nests else set()
@@ -272,19 +278,19 @@ class Routes(JsRoutes):
         for caps in nests.values():  # .nest("/api", api::router()) of a function of another file
             called = caps["nest.router"][0]
             path = _called_path(self.ff, called)
-            prefix = self.ff.string(caps["nest.path"][0])
-            if path is None or prefix is None or ("::" not in path and path in names):
+            given = self._nest_prefix(caps)
+            if path is None or given is None or ("::" not in path and path in names):
                 continue  # a function of this file: nested above
             prefixes, fn = self._nested(caps["nest"][0], nests)
             for outer in prefixes[::-1]:
-                prefix = join(outer, prefix)
+                given = join(outer, given)
             parent = self._rust_router(module, fn, routers) if fn is not None else ""
             child = _rust_target(module, path, uses)
             n = sum(1 for x in self.out if x.kind == MOUNT) + 1
             line = caps["nest"][0].start_point[0]
             self.out.append(Fact(
                 key=f"{MOUNT}:{self.ff.path}:{child}#{n}", kind=MOUNT, subject=f"mount of {child}",
-                value=prefix, path=self.ff.path, line=line + 1, text=self.ff.src.lines[line].strip(), purpose="",
+                value=given, path=self.ff.path, line=line + 1, text=self.ff.src.lines[line].strip(), purpose="",
                 attrs=(("child", child), ("given", "true"), ("literal", "true"), ("mode", "prepend"),
                        ("parent", parent))))
 
@@ -300,6 +306,9 @@ class Routes(JsRoutes):
                 key=f"{ROUTER}:{rid}", kind=ROUTER, subject=f"router of {name}", value="", path=self.ff.path,
                 line=line + 1, text=self.ff.src.lines[line].strip(), purpose="", attrs=(("literal", "true"),)))
         return rid
+
+    def _nest_prefix(self, caps: dict) -> str | None:
+        return self.ff.string(caps["nest.path"][0]) if "nest.path" in caps else ""
 
     def _nested(self, node, nests: dict) -> tuple[list[str], object]:
         """(the ``.nest`` prefixes a router built at NODE is mounted under in this file,
@@ -322,7 +331,7 @@ class Routes(JsRoutes):
                 caps = by[0]
             else:
                 caps = nests[_key(p)]
-            prefix = self.ff.string(caps["nest.path"][0])
+            prefix = self._nest_prefix(caps)
             if prefix is None:
                 break
             prefixes.append(prefix)
