@@ -231,6 +231,53 @@ class Routes(JsRoutes):
             parent, path = groups[name]
             return join(prefix(parent, depth + 1), path)
 
+        def root(name: str) -> str:
+            for _ in range(8):
+                if name not in groups:
+                    break
+                name = groups[name][0]
+            return name
+
+        package, routers = go_package(self.ff.path), set()
+        imports: dict[str, str] | None = None
+
+        def router_of(node, name: str) -> str | None:
+            """The router id of the routes a function registers on its parameter NAME (a group
+            another function, maybe of another package, passes it): ``users:UsersRegister``."""
+            fn = node
+            while fn is not None and fn.type not in ("function_declaration", "method_declaration", "func_literal"):
+                fn = fn.parent
+            if fn is None or fn.type != "function_declaration" or root(name) not in _go_parameters(self.ff, fn):
+                return None
+            rid = f"{package}:{self.ff.text(fn.child_by_field_name('name'))}"
+            if rid not in routers:
+                routers.add(rid)
+                line = fn.start_point[0]
+                self.out.append(Fact(
+                    key=f"{ROUTER}:{rid}", kind=ROUTER, subject=f"routes of {rid}", value="", path=self.ff.path,
+                    line=line + 1, text=self.ff.src.lines[line].strip(), purpose="", attrs=(("literal", "true"),)))
+            return rid
+
+        for caps in self.ff.matches:
+            if "mount.path" in caps:  # users.UsersRegister(v1.Group("/users"))
+                given = self.ff.string(caps["mount.path"][0])
+                if given is None:
+                    continue
+                obj = self.ff.text(caps["mount.object"][0])
+                if imports is None:
+                    imports = _go_imports(self.ff.src.data)
+                pkg = caps.get("mount.package")
+                child = (f"{imports.get(self.ff.text(pkg[0]), self.ff.text(pkg[0]))}" if pkg else package) \
+                    + ":" + self.ff.text(caps["mount.function"][0])
+                parent = router_of(caps["mount"][0], obj) or ""
+                n = sum(1 for x in self.out if x.kind == MOUNT) + 1
+                line = caps["mount"][0].start_point[0]
+                self.out.append(Fact(
+                    key=f"{MOUNT}:{self.ff.path}:{child}#{n}", kind=MOUNT, subject=f"mount of {child}",
+                    value=join(prefix(obj), given), path=self.ff.path, line=line + 1,
+                    text=self.ff.src.lines[line].strip(), purpose="",
+                    attrs=(("child", child), ("given", "true"), ("literal", "true"), ("mode", "prepend"),
+                           ("parent", parent))))
         for caps in self.ff.matches:
             if "route" not in caps:
                 continue
@@ -244,7 +291,8 @@ class Routes(JsRoutes):
             method = m.group(1) or ("ANY" if verb.startswith("Handle") or verb == "Any" else verb.upper())
             obj = caps["route.object"][0]
             url = join(prefix(self.ff.text(obj)), m.group(2)) if obj.type == "identifier" else m.group(2)
-            self.emit(method, url, f"{method} {url}", (), caps["route"][0],
+            rid = router_of(caps["route"][0], self.ff.text(obj)) if obj.type == "identifier" else None
+            self.emit(method, url, f"{method} {url}", (("path", url), ("router", rid)) if rid else (), caps["route"][0],
                       self._handler_anchor(args[1]), self.ff.text(args[1]), args[1])
 
 
@@ -337,6 +385,30 @@ class Routes(JsRoutes):
             prefixes.append(prefix)
             node = caps["nest"][0]
         return prefixes[::-1], None
+
+
+def go_package(path: str) -> str:
+    """A Go file's package as its folder, dotted (``users``, ``internal.api``; ``_`` at the root)."""
+    return path.rpartition("/")[0].replace("/", ".") or "_"
+
+
+_GO_IMPORT = re.compile(rb'^\s*(?:import\s+)?(?:(\w+)\s+)?"([^"\n]+)"', re.M)
+
+
+def _go_imports(data: bytes) -> dict[str, str]:
+    """Local name -> the imported package's folder name: ``users`` for
+    ``"github.com/x/app/users"``, ``v1`` for ``api "github.com/x/app/api/v1"`` under ``api``."""
+    out = {}
+    for m in _GO_IMPORT.finditer(data):
+        seg = m.group(2).decode("utf-8", "replace").rsplit("/", 1)[-1]
+        out[(m.group(1) or m.group(2).rsplit(b"/", 1)[-1]).decode("utf-8", "replace")] = seg
+    return out
+
+
+def _go_parameters(ff, fn) -> set[str]:
+    params = fn.child_by_field_name("parameters")
+    return {ff.text(n) for p in (params.named_children if params is not None else ())
+            if p.type == "parameter_declaration" for n in p.children_by_field_name("name")}
 
 
 def _function_of(node):
