@@ -7,7 +7,10 @@ URLconf under a prefix.  They use the wiring the Flask/FastAPI miner uses (_pyro
 ``include`` a ``mount`` of the included module's router with its prefix (``prepend``), and each
 route carries ``router`` and ``path`` so the ledger composes the full path across files.
 ``include(api_urls)`` of a list the module binds itself (``api_urls = [path(...), ...]``), or of
-a list written in place, gives that list's routes under the include's prefix.
+a list written in place, gives that list's routes under the include's prefix.  A list of routes
+the module binds but neither includes nor joins into urlpatterns (``urlpatterns += extra``) is
+a router of its own, ``<module>:<name>``: another URLconf's ``include(api_urls)`` after ``from
+hc.api.urls import api_urls`` mounts it, and the ledger composes the full path across files.
 
 A route is keyed by its URLconf file and the name it is reversed by (``name="search"``: the
 route's identity in Django), else by its view as written: ``route:<path>:<name or view>``.  Its
