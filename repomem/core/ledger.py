@@ -16,7 +16,9 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from repomem.core.model import MOUNT, ROUTE, ROUTER, WIRING, Fact, precedence, short_hash
+from repomem.core import buildprops
+from repomem.core.buildprops import is_gradle_script
+from repomem.core.model import CONFIG, MOUNT, ROUTE, ROUTER, WIRING, Fact, precedence, short_hash
 from repomem.core.records import CommitRecord
 from repomem.core.routes import join
 
@@ -101,7 +103,25 @@ class Ledger:
             fact = min((self.files[p][key] for p in paths), key=precedence)
         if fact.kind == ROUTE and fact.attrs and any(k == "router" for k, _ in fact.attrs):
             return compose_route(fact, self._wiring_table())
+        if is_gradle_script(fact.path) and any(k == buildprops.PROPERTIES for k, _ in fact.attrs):
+            return buildprops.resolve(fact, self._stated)
         return fact
+
+    def _stated(self, path: str, key: str) -> Fact | None:
+        return self.files.get(path, {}).get(key)
+
+    # -- Gradle properties from other files (see core/buildprops.py) --------------------------
+    def _properties_changed(self, new_states: dict[str, dict[str, Fact]]) -> bool:
+        def values(state):
+            return {k: f.value for k, f in state.items() if f.kind == CONFIG}
+        return any(buildprops.rereads(p) and values(self.files.get(p, {})) != values(st)
+                   for p, st in new_states.items())
+
+    def _property_keys(self) -> set[str]:
+        """Keys of build scripts' facts whose value reads a property of another file."""
+        return {k for k, ps in self.key_paths.items() if k.startswith(("dependency:gradle:", "config:"))
+                for p in ps if is_gradle_script(p)
+                and any(a == buildprops.PROPERTIES for a, _ in self.files[p][k].attrs)}
 
     # -- route prefixes across files (see miners/_pyroutes.py) ---------------------------------
     def _wiring_table(self) -> "WiringTable":
@@ -157,6 +177,8 @@ class Ledger:
         rewired = self._wiring_changed(new_states)
         if rewired:  # a prefix or mount changed: every routed route may have a new full path
             affected |= self._routed_keys()  # (routes this commit adds are in its files)
+        if self._properties_changed(new_states):  # a gradle.properties or an ext property changed
+            affected |= self._property_keys()
         affected = {k for k in affected if not k.startswith(_WIRING_PREFIXES)}
         before = {k: self._effective(k) for k in affected}
         if rewired:

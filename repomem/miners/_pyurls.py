@@ -7,7 +7,10 @@ URLconf under a prefix.  They use the wiring the Flask/FastAPI miner uses (_pyro
 ``include`` a ``mount`` of the included module's router with its prefix (``prepend``), and each
 route carries ``router`` and ``path`` so the ledger composes the full path across files.
 ``include(api_urls)`` of a list the module binds itself (``api_urls = [path(...), ...]``), or of
-a list written in place, gives that list's routes under the include's prefix.
+a list written in place, gives that list's routes under the include's prefix.  A list of routes
+the module binds but neither includes nor joins into urlpatterns (``urlpatterns += extra``) is
+a router of its own, ``<module>:<name>``: another URLconf's ``include(api_urls)`` after ``from
+hc.api.urls import api_urls`` mounts it, and the ledger composes the full path across files.
 
 A route is keyed by its URLconf file and the name it is reversed by (``name="search"``: the
 route's identity in Django), else by its view as written: ``route:<path>:<name or view>``.  Its
@@ -94,21 +97,47 @@ class UrlConf:
         self.per_key: dict[str, int] = {}
         bindings, self.calls = _captured(root)
         values = [value for _, name, value in bindings if name.text == NAME.encode()]
-        if not values:
-            return
         self.lists: dict[str, object] = {}  # the lists (or tuples) names are bound to: api_urls = [...]
         for asg, name, value in bindings:
             if asg.type == "assignment" and value.type in ("list", "tuple"):
                 self.lists.setdefault(name.text.decode("utf-8", "replace"), value)
+        self.included: set[str] = set()  # the lists this module includes itself
         self.routes = 0
-        first = values[0]
-        line = first.parent.start_point[0]
+        if values:
+            self._router(self.rid, NAME, values[0])
+            for value in values:
+                self._calls(value, "", 0)
+                self._joined(value)
+        # A list of routes the module binds but does not include itself (``api_urls = [...]``
+        # for another URLconf to ``include``): a router of its own, ``<module>:<name>``.
+        for name, listed in reversed(self.lists.items()):  # api_urls = [.. include(v1) ..] after v1
+            if name != NAME and name not in self.included and next(_calls(self.calls, listed), None) is not None:
+                self.rid = f"{module}:{name}"
+                self._router(self.rid, name, listed)
+                self._calls(listed, "", 0)
+
+    def _joined(self, value, depth: int = 0) -> None:
+        """``urlpatterns = [...] + api_urls`` / ``urlpatterns += api_urls``: the routes of a list
+        the module binds, joined into urlpatterns as they are (no prefix)."""
+        if value.type == "parenthesized_expression" and value.named_child_count == 1 and depth < 8:
+            self._joined(value.named_children[0], depth + 1)
+        elif value.type == "binary_operator" and depth < 8:
+            for side in (value.child_by_field_name("left"), value.child_by_field_name("right")):
+                if side is not None:
+                    self._joined(side, depth + 1)
+        elif value.type == "identifier":
+            name = self.src.text(value)
+            listed = self.lists.get(name)
+            if listed is not None and name != NAME and name not in self.included:
+                self.included.add(name)
+                self._calls(listed, "", 0)
+
+    def _router(self, rid: str, name: str, value) -> None:
+        line = value.parent.start_point[0]
         self.facts.append(Fact(
-            key=f"{ROUTER}:{self.rid}", kind=ROUTER, subject=f"{NAME} of {module}", value="",
-            path=path, line=line + 1, text=src.lines[line].strip(), purpose="",
+            key=f"{ROUTER}:{rid}", kind=ROUTER, subject=f"{name} of {self.module}", value="",
+            path=self.path, line=line + 1, text=self.src.lines[line].strip(), purpose="",
             attrs=(("literal", "true"),)))
-        for value in values:
-            self._calls(value, "", 0)
 
     def _calls(self, value, prefix: str, depth: int) -> None:
         for call in _calls(self.calls, value):
@@ -161,21 +190,27 @@ class UrlConf:
         listed = target if target.type == "list" else \
             self.lists.get(self.src.text(target)) if target.type == "identifier" else None
         if listed is not None:
+            self.included.add(self.src.text(target))
             if depth < 4:
                 self._calls(listed, url, depth + 1)
             return 0
         module = _string_value(self.src, target)
+        children = []
         if module is None and target.type in ("identifier", "attribute"):
             module = self._module(self.src.text(target))
+            imported = self.imports.get(self.src.text(target), "")
+            if ":" in imported:  # from hc.api.urls import api_urls: a module, or a list of one
+                children.append(imported)
         if not module:
             return 0  # include([...]) of a list, include((patterns, app_name)): no module
-        child = f"{module}:{NAME}"
-        n = sum(1 for f in self.facts if f.kind == MOUNT) + 1
-        self.facts.append(Fact(
-            key=f"{MOUNT}:{self.path}:{child}#{n}", kind=MOUNT, subject=f"mount of {child}",
-            value=url, path=self.path, line=line + 1, text=text.strip(), purpose="",
-            attrs=(("child", child), ("given", "true"), ("literal", "true"), ("mode", "prepend"),
-                   ("parent", self.rid))))
+        # Whichever of the children a router states is the one mounted; the other mounts nothing.
+        for child in (f"{module}:{NAME}", *children):
+            n = sum(1 for f in self.facts if f.kind == MOUNT) + 1
+            self.facts.append(Fact(
+                key=f"{MOUNT}:{self.path}:{child}#{n}", kind=MOUNT, subject=f"mount of {child}",
+                value=url, path=self.path, line=line + 1, text=text.strip(), purpose="",
+                attrs=(("child", child), ("given", "true"), ("literal", "true"), ("mode", "prepend"),
+                       ("parent", self.rid))))
         return 1
 
     def _module(self, expr: str) -> str | None:

@@ -34,8 +34,11 @@ URL nor a brace in ``"${v}"`` misleads the block tracking.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
+from repomem.core.buildprops import PROPERTIES
+from repomem.core.buildprops import REF as _REF
 from repomem.core.model import CONFIG, Fact
 from repomem.miners._text import path_words, source_line, words
 from repomem.miners.manifests import _Out
@@ -61,7 +64,11 @@ _TOOLCHAIN = re.compile(r"languageVersion(?:\.set\s*\(\s*|\s*=\s*|\s*\.\s*value\
 _JVM_TOOLCHAIN = re.compile(r"\bjvmToolchain\s*\(\s*(\d+)\s*\)")
 _JAVA_VERSION = re.compile(r"^JavaVersion\.VERSION_(\d+(?:_\d+)?)$")
 _BLOCK = re.compile(r"(\w+)\s*(?:\([^()]*\))?\s*(?:<[^<>]*>)?\s*$")
-_REF = re.compile(r"\$\{\s*(?:(?:rootProject|project)\.)?(?:ext\.|extra\.)?(\w+)\s*\}|\$(\w+)")
+# property("x"), findProperty("x"), project.property("x") as String, providers.gradleProperty("x").get():
+# a Gradle property, read like ${x}
+_PROPERTY_CALL = re.compile(r"""^(?:(?:rootProject|project)\s*\.\s*)?(?:property|findProperty)\s*\(\s*"""
+                            r"""["'](\w+)["']\s*\)(?:\s*as\s+String\??|\s*\.toString\(\s*\)|\s*!!)?$"""
+                            r"""|^providers\s*\.\s*gradleProperty\s*\(\s*["'](\w+)["']\s*\)\s*\.\s*get\(\s*\)$""")
 _COMPAT_ASSIGN = re.compile(r"^\s*(?:java\.)?(sourceCompatibility|targetCompatibility)\s*=\s*(.+?)\s*;?\s*$")
 _ONE_LINE_JAVA = re.compile(r"^\s*java\s*\{(.*)\}\s*$")
 _PROJECT_ASSIGN = re.compile(r"^\s*(group|version|description)\s*=\s*(.+?)\s*;?\s*$")
@@ -154,6 +161,9 @@ class _Script:
         m = _JAVA_VERSION.match(raw)
         if m:
             return m.group(1).replace("_", ".")
+        m = _PROPERTY_CALL.match(raw)
+        if m:
+            return "${" + (m.group(1) or m.group(2)) + "}"
         return None
 
     def interpolate(self, s: str) -> str:
@@ -176,7 +186,7 @@ class _Script:
             _, line, value, written = sorted(self.java)[0]
             self.out.dep("engines", "java", value, line, (("declared", written),) if value != written else (),
                          what="Java language")
-        return list(self.out.facts.values())
+        return [_reads_properties(f) for f in self.out.facts.values()]
 
     def _variables(self) -> None:
         for n, (code, blocks) in enumerate(zip(self.code, self.blocks), 1):
@@ -281,6 +291,15 @@ class _Script:
             key=key, kind=CONFIG, subject=f"{dotted} in {self.path}", value=value, path=self.path,
             line=line, text=source_line(self.out.lines, line),
             purpose=f"{words(*dotted.split('.'))} - {what} ({path_words(self.path)}, gradle)")
+
+
+def _reads_properties(fact: Fact) -> Fact:
+    """A value that names properties the script does not bind lists them (attr ``properties``):
+    the ledger resolves them from gradle.properties and parent projects (core/buildprops.py)."""
+    names = sorted({m.group(1) or m.group(2) for m in _REF.finditer(fact.value)})
+    if not names:
+        return fact
+    return dataclasses.replace(fact, attrs=tuple(sorted([*fact.attrs, (PROPERTIES, " ".join(names))])))
 
 
 def is_build_script(path: str) -> bool:

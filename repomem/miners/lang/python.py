@@ -558,6 +558,7 @@ def file_facts(path: str, text: str) -> list[Fact]:
     out += _class_facts(src, path, by_anchor, definitions)
     out += constants_and_settings(src, root, path) + wiring.facts
     out += body_values.kept(values, {f.key for f in out})
-    if b"urlpatterns" in src.data:  # a Django URLconf
+    if b"urlpatterns" in src.data or b"django.urls import" in src.data and b"path(" in src.data \
+            or b"django.conf.urls import" in src.data and b"url(" in src.data:  # a Django URLconf, or its lists
         out += UrlConf(src, root, path, wiring.module, wiring.imports).facts
     return out + body_values.kept(_configured(src, path, configured), {f.key for f in out})

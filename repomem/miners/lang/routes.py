@@ -13,7 +13,10 @@
 * axum (Rust): ``.route("/todos/{id}", patch(update).delete(remove))`` -- a route per method of
   the chain (``get``, ``post``, ... ``any``; ``routing::get`` and ``get_service`` alike), under
   the ``.nest("/api", ...)`` prefixes of the same file: a router built in the nest's argument, or
-  by a function of the file the nest calls (``.nest("/api", api_routes())``, mounted once).
+  by a function of the file the nest calls (``.nest("/api", api_routes())``, mounted once);
+  ``.merge(r)`` is a nest without a prefix.  A router a function builds that no nest of the file
+  mounts is a router of its own (``crate.api:router``), and ``.nest("/api", api::router())`` or
+  ``.merge(users::router())`` of another file's function mounts it: the ledger composes the path.
 * Spring: ``@RequestMapping`` on the class, ``@GetMapping``/``@PostMapping``/...,
   ``@RequestMapping(value=..., method=RequestMethod.X)`` on the method.
 
@@ -29,7 +32,7 @@ from __future__ import annotations
 
 import re
 
-from repomem.core.model import ROUTE, Fact
+from repomem.core.model import MOUNT, ROUTE, ROUTER, Fact
 from repomem.core.paths import is_test
 from repomem.core.routes import join
 from repomem.miners._pysource import MAX_TEXT_LINES, _words
@@ -228,6 +231,53 @@ class Routes(JsRoutes):
             parent, path = groups[name]
             return join(prefix(parent, depth + 1), path)
 
+        def root(name: str) -> str:
+            for _ in range(8):
+                if name not in groups:
+                    break
+                name = groups[name][0]
+            return name
+
+        package, routers = go_package(self.ff.path), set()
+        imports: dict[str, str] | None = None
+
+        def router_of(node, name: str) -> str | None:
+            """The router id of the routes a function registers on its parameter NAME (a group
+            another function, maybe of another package, passes it): ``users:UsersRegister``."""
+            fn = node
+            while fn is not None and fn.type not in ("function_declaration", "method_declaration", "func_literal"):
+                fn = fn.parent
+            if fn is None or fn.type != "function_declaration" or root(name) not in _go_parameters(self.ff, fn):
+                return None
+            rid = f"{package}:{self.ff.text(fn.child_by_field_name('name'))}"
+            if rid not in routers:
+                routers.add(rid)
+                line = fn.start_point[0]
+                self.out.append(Fact(
+                    key=f"{ROUTER}:{rid}", kind=ROUTER, subject=f"routes of {rid}", value="", path=self.ff.path,
+                    line=line + 1, text=self.ff.src.lines[line].strip(), purpose="", attrs=(("literal", "true"),)))
+            return rid
+
+        for caps in self.ff.matches:
+            if "mount.path" in caps:  # users.UsersRegister(v1.Group("/users"))
+                given = self.ff.string(caps["mount.path"][0])
+                if given is None:
+                    continue
+                obj = self.ff.text(caps["mount.object"][0])
+                if imports is None:
+                    imports = _go_imports(self.ff.src.data)
+                pkg = caps.get("mount.package")
+                child = (f"{imports.get(self.ff.text(pkg[0]), self.ff.text(pkg[0]))}" if pkg else package) \
+                    + ":" + self.ff.text(caps["mount.function"][0])
+                parent = router_of(caps["mount"][0], obj) or ""
+                n = sum(1 for x in self.out if x.kind == MOUNT) + 1
+                line = caps["mount"][0].start_point[0]
+                self.out.append(Fact(
+                    key=f"{MOUNT}:{self.ff.path}:{child}#{n}", kind=MOUNT, subject=f"mount of {child}",
+                    value=join(prefix(obj), given), path=self.ff.path, line=line + 1,
+                    text=self.ff.src.lines[line].strip(), purpose="",
+                    attrs=(("child", child), ("given", "true"), ("literal", "true"), ("mode", "prepend"),
+                           ("parent", parent))))
         for caps in self.ff.matches:
             if "route" not in caps:
                 continue
@@ -241,51 +291,183 @@ class Routes(JsRoutes):
             method = m.group(1) or ("ANY" if verb.startswith("Handle") or verb == "Any" else verb.upper())
             obj = caps["route.object"][0]
             url = join(prefix(self.ff.text(obj)), m.group(2)) if obj.type == "identifier" else m.group(2)
-            self.emit(method, url, f"{method} {url}", (), caps["route"][0],
+            rid = router_of(caps["route"][0], self.ff.text(obj)) if obj.type == "identifier" else None
+            self.emit(method, url, f"{method} {url}", (("path", url), ("router", rid)) if rid else (), caps["route"][0],
                       self._handler_anchor(args[1]), self.ff.text(args[1]), args[1])
 
 
     # -- axum ---------------------------------------------------------------------------------------
     def _axum(self) -> None:
+        # .nest("/api", r) and .merge(r) (a nest without a prefix), by their router argument
         nests = {_key(caps["nest.router"][0]): caps for caps in self.ff.matches if "nest.router" in caps}
+        nests.update({_key(caps["merge.router"][0]): {"nest": caps["merge"], "nest.router": caps["merge.router"]}
+                      for caps in self.ff.matches if "merge.router" in caps})
+        module = rust_module(self.ff.path)
+        uses = _rust_uses(self.ff.src.data) if nests else {}
+        names = {f.value for f in self.funcs.values()} if nests else set()
+        routers: set[str] = set()
         for caps in self.ff.matches:
             if "route.path" not in caps:
                 continue
             url = self.ff.string(caps["route.path"][0])
             if url is None or not url.startswith("/"):
                 continue
-            for prefix in self._nested(caps["route"][0], nests)[::-1] if nests else ():
+            prefixes, fn = self._nested(caps["route"][0], nests) if nests else ([], _function_of(caps["route"][0]))
+            for prefix in prefixes[::-1]:
                 url = join(prefix, url)
+            attrs: tuple = ()
+            if fn is not None:  # built by a function another file may nest: its router's routes
+                rid = self._rust_router(module, fn, routers)
+                attrs = (("path", url), ("router", rid))
             for method, handler in _method_chain(self.ff, caps["route.args"][0]):
                 # at the .route( of a chain that may start lines above (Router::new())
-                self.emit(method, url, f"{method} {url}", (), caps["route.verb"][0], self._handler_anchor(handler),
+                self.emit(method, url, f"{method} {url}", attrs, caps["route.verb"][0], self._handler_anchor(handler),
                           self.ff.text(handler), handler)
+        for caps in nests.values():  # .nest("/api", api::router()) of a function of another file
+            called = caps["nest.router"][0]
+            path = _called_path(self.ff, called)
+            given = self._nest_prefix(caps)
+            if path is None or given is None or ("::" not in path and path in names):
+                continue  # a function of this file: nested above
+            prefixes, fn = self._nested(caps["nest"][0], nests)
+            for outer in prefixes[::-1]:
+                given = join(outer, given)
+            parent = self._rust_router(module, fn, routers) if fn is not None else ""
+            child = _rust_target(module, path, uses)
+            n = sum(1 for x in self.out if x.kind == MOUNT) + 1
+            line = caps["nest"][0].start_point[0]
+            self.out.append(Fact(
+                key=f"{MOUNT}:{self.ff.path}:{child}#{n}", kind=MOUNT, subject=f"mount of {child}",
+                value=given, path=self.ff.path, line=line + 1, text=self.ff.src.lines[line].strip(), purpose="",
+                attrs=(("child", child), ("given", "true"), ("literal", "true"), ("mode", "prepend"),
+                       ("parent", parent))))
 
-    def _nested(self, node, nests: dict) -> list[str]:
-        """The ``.nest`` prefixes a router built at NODE is mounted under, outermost first: the
-        nests whose router argument holds it, and for one built in a function of the file, the
-        one nest that mounts that function's router (``.nest("/api", api_routes())``)."""
+    def _rust_router(self, module: str, fn, routers: set[str]) -> str:
+        """The router id of the routes a function builds (``crate.api:router``), its router fact
+        stated once."""
+        name = self.ff.text(fn.child_by_field_name("name"))
+        rid = f"{module}:{name}"
+        if rid not in routers:
+            routers.add(rid)
+            line = fn.start_point[0]
+            self.out.append(Fact(
+                key=f"{ROUTER}:{rid}", kind=ROUTER, subject=f"router of {name}", value="", path=self.ff.path,
+                line=line + 1, text=self.ff.src.lines[line].strip(), purpose="", attrs=(("literal", "true"),)))
+        return rid
+
+    def _nest_prefix(self, caps: dict) -> str | None:
+        return self.ff.string(caps["nest.path"][0]) if "nest.path" in caps else ""
+
+    def _nested(self, node, nests: dict) -> tuple[list[str], object]:
+        """(the ``.nest`` prefixes a router built at NODE is mounted under in this file,
+        outermost first; the function that builds the outermost of them when no nest of the file
+        mounts it, else None): the nests whose router argument holds it, and for one built in a
+        function of the file, the one nest that mounts that function's router
+        (``.nest("/api", api_routes())``)."""
         prefixes: list[str] = []
         for _ in range(8):  # nests of nests, as deep as anyone writes them
             p = node
             while p is not None and _key(p) not in nests and p.type != "function_item":
                 p = p.parent
             if p is None:
-                break
+                return prefixes[::-1], None
             if p.type == "function_item":
                 name = self.ff.text(p.child_by_field_name("name"))
                 by = [c for c in nests.values() if _called(self.ff, c["nest.router"][0]) == name]
                 if len(by) != 1:
-                    break
+                    return prefixes[::-1], p if not by else None
                 caps = by[0]
             else:
                 caps = nests[_key(p)]
-            prefix = self.ff.string(caps["nest.path"][0])
+            prefix = self._nest_prefix(caps)
             if prefix is None:
                 break
             prefixes.append(prefix)
             node = caps["nest"][0]
-        return prefixes[::-1]
+        return prefixes[::-1], None
+
+
+def go_package(path: str) -> str:
+    """A Go file's package as its folder, dotted (``users``, ``internal.api``; ``_`` at the root)."""
+    return path.rpartition("/")[0].replace("/", ".") or "_"
+
+
+_GO_IMPORT = re.compile(rb'^\s*(?:import\s+)?(?:(\w+)\s+)?"([^"\n]+)"', re.M)
+
+
+def _go_imports(data: bytes) -> dict[str, str]:
+    """Local name -> the imported package's folder name: ``users`` for
+    ``"github.com/x/app/users"``, ``v1`` for ``api "github.com/x/app/api/v1"`` under ``api``."""
+    out = {}
+    for m in _GO_IMPORT.finditer(data):
+        seg = m.group(2).decode("utf-8", "replace").rsplit("/", 1)[-1]
+        out[(m.group(1) or m.group(2).rsplit(b"/", 1)[-1]).decode("utf-8", "replace")] = seg
+    return out
+
+
+def _go_parameters(ff, fn) -> set[str]:
+    params = fn.child_by_field_name("parameters")
+    return {ff.text(n) for p in (params.named_children if params is not None else ())
+            if p.type == "parameter_declaration" for n in p.children_by_field_name("name")}
+
+
+def _function_of(node):
+    while node is not None and node.type != "function_item":
+        node = node.parent
+    return node
+
+
+def rust_module(path: str) -> str:
+    """A Rust file's module as a dotted id under its crate: ``src/main.rs`` and ``src/lib.rs``
+    are ``crate``, ``src/api/mod.rs`` ``crate.api``, ``web/src/api/users.rs``
+    ``web.crate.api.users`` (the crate's folder first, so two crates' modules differ)."""
+    head, sep, rest = ("/" + path).rpartition("/src/")
+    if not sep:
+        head, rest = "", path
+    parts = rest.removesuffix(".rs").split("/")
+    if parts[-1] == "mod" or (len(parts) == 1 and parts[0] in ("main", "lib")):
+        parts = parts[:-1]
+    return ".".join([*[p for p in head.split("/") if p], "crate", *parts])
+
+
+_USE = re.compile(rb"\buse\s+((?:crate|self|super)(?:::\w+)*)::(?:(\w+)(?:\s+as\s+(\w+))?|\{([^}]*)\})\s*;")
+
+
+def _rust_uses(data: bytes) -> dict[str, str]:
+    """Local name -> path of the ``use crate::routes::api;`` / ``use super::{a, b as c};`` of a file."""
+    out: dict[str, str] = {}
+    for m in _USE.finditer(data):
+        base = m.group(1).decode()
+        items = [(m.group(2), m.group(3))] if m.group(2) else [
+            (w[0], w[-1]) for w in (i.split() for i in m.group(4).decode().split(",")) if w and w[0].isidentifier()]
+        for name, alias in items:
+            name = name.decode() if isinstance(name, bytes) else name
+            alias = alias.decode() if isinstance(alias, bytes) else alias
+            out[alias or name] = f"{base}::{name}"
+    return out
+
+
+def _rust_target(module: str, path: str, uses: dict[str, str]) -> str:
+    """The router id a nest's call names: ``api::router`` in ``crate`` -> ``crate.api:router``."""
+    segs = path.split("::")
+    if segs[0] in uses:
+        segs = uses[segs[0]].split("::") + segs[1:]
+    crate = module.split(".crate", 1)[0] + ".crate" if ".crate" in module else "crate"
+    mod = module.split(".")
+    if segs[0] == "crate":
+        mod, segs = crate.split("."), segs[1:]
+    while segs and segs[0] in ("self", "super"):
+        if segs.pop(0) == "super" and len(mod) > 1:
+            mod = mod[:-1]
+    return ".".join([*mod, *segs[:-1]]) + ":" + segs[-1]
+
+
+def _called_path(ff, node) -> str | None:
+    """The path of the function a router argument calls (``api::router()``, ``routes()``), else None."""
+    if node.type != "call_expression":
+        return None
+    f = node.child_by_field_name("function")
+    return ff.text(f) if f is not None and f.type in ("identifier", "scoped_identifier") else None
 
 
 def _called(ff, node) -> str | None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from repomem.core.model import CONSTANT, Fact
+from repomem.core.model import CONFIG, CONSTANT, Fact
 from repomem.core.paths import is_test
 from repomem.miners._pysettings import _expression
 from repomem.miners._pysource import MAX_TEXT_LINES, _words
@@ -229,6 +229,42 @@ def returned_literals(ff, funcs) -> list[Fact]:
                         attrs=(("returns", "true"),), path=ff.path, line=v.start_point[0] + 1,
                         text=ff.src.rows(first, min(d.end_point[0], first + MAX_TEXT_LINES - 1)),
                         purpose=f"value {fn_fact.value} returns - {fn_fact.purpose}")
+    return list(out.values())
+
+
+def java_parameter_defaults(ff, funcs) -> list[Fact]:
+    """A setting per Java method parameter an annotation gives a default
+    (``@RequestParam(defaultValue = "World") String name``, ``@RequestHeader``, ``@CookieValue``):
+    ``config:<path>:<Class>.<method>.<parameter>``, attrs ``default`` and ``parameter``, as a
+    Python method's parameter default."""
+    if ff.lang.name != "java" or b"defaultValue" not in ff.src.data or is_test(ff.path):
+        return []
+    out: dict[str, Fact] = {}
+    for qual, _params, fn_fact, d in funcs:
+        params = d.child_by_field_name("parameters")
+        for param in params.named_children if params is not None else ():
+            pname = param.child_by_field_name("name")
+            mods = next((c for c in param.named_children if c.type == "modifiers"), None)
+            if param.type != "formal_parameter" or pname is None or mods is None:
+                continue
+            for ann in mods.named_children:
+                args = ann.child_by_field_name("arguments") if ann.type == "annotation" else None
+                for pair in args.named_children if args is not None else ():
+                    key_node, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+                    if pair.type != "element_value_pair" or key_node is None or ff.text(key_node) != "defaultValue":
+                        continue
+                    got = ff.string(value)
+                    if got is None:
+                        continue
+                    field = ff.text(pname)
+                    line = param.start_point[0]
+                    key = f"{CONFIG}:{ff.path}:{qual}.{field}"
+                    out[key] = Fact(
+                        key=key, kind=CONFIG, subject=f"{qual}.{field} in {ff.path}", value=got,
+                        attrs=(("default", "true"), ("parameter", "true")), path=ff.path, line=line + 1,
+                        text=ff.src.lines[line].strip(),
+                        purpose=f"{' '.join(_words(field))} - a default of {fn_fact.value}() "
+                                f"({ff.text(ann.child_by_field_name('name'))}) - {fn_fact.purpose}")
     return list(out.values())
 
 

@@ -198,7 +198,7 @@ class FileFacts:
             nodes[fact.anchor] = node
         routes = Routes(self, by_anchor, nodes)
         out = [*by_anchor.values(), *routes.facts(), *consts.values(), *classes.values(),
-               *lang_values.returned_literals(self, funcs)]
+               *lang_values.returned_literals(self, funcs), *lang_values.java_parameter_defaults(self, funcs)]
         if arguments and body_values.mined_in(self.path):
             out += body_values.kept(self._arguments(arguments, nodes), {f.key for f in out})
         return out

@@ -125,3 +125,61 @@ def test_gradle_reads_nothing_it_cannot_match():
 ])
 def test_translation_bundles_and_build_output_are_not_settings(path, settings):
     assert bool(mine_file(path, b"greeting=Hallo\n")) is settings
+
+
+ROOT_GRADLE = """plugins {
+    id 'org.springframework.boot' version "${springBootVersion}" apply false
+}
+ext {
+    jjwtVersion = '0.9.1'
+}
+"""
+API_GRADLE = """plugins {
+    id 'java'
+}
+def lombok = property("lombokVersion")
+dependencies {
+    implementation "org.springframework.boot:spring-boot-starter-web:$springBootVersion"
+    implementation "io.jsonwebtoken:jjwt:${jjwtVersion}"
+    compileOnly "org.projectlombok:lombok:${lombok}"
+    implementation "com.example:unknown:$nowhere"
+}
+"""
+API_KTS = """val springBootVersion: String by project
+dependencies {
+    implementation("org.springframework.boot:spring-boot-starter-actuator:$springBootVersion")
+}
+"""
+
+
+def test_gradle_properties_of_other_files_resolve_current_and_as_of(tmp_path):
+    """A build script's ${name}, $name and property("name") read gradle.properties (the script's
+    folder first, then each folder above) and a parent project's ext: the versions are resolved
+    as of every commit, also when only gradle.properties or only the parent's ext changed."""
+    props = "springBootVersion={boot}\nlombokVersion=1.18.30\n"
+    r = indexed(tmp_path / "repo",
+                ("2026-01-10T10:00:00+00:00", {"gradle.properties": props.format(boot="3.1.5"),
+                                               "build.gradle": ROOT_GRADLE, "api/build.gradle": API_GRADLE,
+                                               "web/build.gradle.kts": API_KTS,
+                                               "web/gradle.properties": "springBootVersion=2.7.18\n"}),
+                ("2026-02-10T10:00:00+00:00", {"gradle.properties": props.format(boot="3.3.0")}),
+                ("2026-03-10T10:00:00+00:00", {"build.gradle": ROOT_GRADLE.replace("0.9.1", "0.12.6")}))
+    web = "dependency:gradle:api:main:org.springframework.boot:spring-boot-starter-web"
+    jjwt = "dependency:gradle:api:main:io.jsonwebtoken:jjwt"
+    plugin = "dependency:gradle:.:plugin:org.springframework.boot"
+    now = {f["key"]: f for f in facts(r)["facts"]}
+    assert now[web]["value"] == "3.3.0" and now[web]["attrs"]["declared"] == "$springBootVersion"
+    assert now[plugin]["value"] == "3.3.0"
+    assert now[jjwt]["value"] == "0.12.6"  # the root project's ext
+    assert now["dependency:gradle:api:provided:org.projectlombok:lombok"]["value"] == "1.18.30"
+    assert now["dependency:gradle:api:main:com.example:unknown"]["value"] == "$nowhere"  # found nowhere
+    # web/ has its own gradle.properties, nearer than the root's
+    assert now["dependency:gradle:web:main:org.springframework.boot:spring-boot-starter-actuator"]["value"] == "2.7.18"
+    assert [v["value"] for v in history(r, web)["versions"]] == ["3.1.5", "3.3.0"]
+    assert [v["value"] for v in history(r, jjwt)["versions"]] == ["0.9.1", "0.12.6"]
+
+    def then(when):
+        return {f["key"]: f["value"] for f in facts(r, as_of=when)["facts"]}
+    jan, feb = then("2026-01-20"), then("2026-02-20")
+    assert (jan[web], jan[plugin], jan[jjwt]) == ("3.1.5", "3.1.5", "0.9.1")
+    assert (feb[web], feb[plugin], feb[jjwt]) == ("3.3.0", "3.3.0", "0.9.1")

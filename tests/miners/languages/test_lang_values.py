@@ -85,3 +85,22 @@ func f() {
 }
 """)
     assert got == {}
+
+
+def test_java_annotated_parameter_defaults_and_a_secret_one_redacted():
+    src = """class GreetingController {
+    @GetMapping("/greeting")
+    public Greeting greeting(@RequestParam(value = "name", defaultValue = "World") String name,
+                             @RequestHeader(defaultValue = "Zq8#kLm2Vx9pQ4rT") String apiToken,
+                             @RequestParam(defaultValue = PAGE) int page) {
+        return null;
+    }
+}
+"""
+    got = {f.key.rsplit(":", 1)[1]: f.value for f in mine_file("src/main/java/GreetingController.java", src.encode())
+           if f.kind == "config"}
+    assert got["GreetingController.greeting.name"] == "World"
+    assert got["GreetingController.greeting.apiToken"].startswith("<redacted:")
+    assert "GreetingController.greeting.page" not in got  # a constant's name: not a literal
+    test_file = mine_file("src/test/java/GreetingControllerTest.java", src.encode())
+    assert test_file and not [f for f in test_file if f.kind == "config"]  # a test's are fixtures

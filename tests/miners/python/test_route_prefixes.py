@@ -263,7 +263,82 @@ def test_a_django_urlconf_states_only_what_it_can():
             path("api/", include([path("x/", views.x)])),  # an inline list: its routes, prefixed
             path(b"raw/", views.raw),                      # bytes: Django takes str only
         )
-        other = [path("never/", views.never)]             # not urlpatterns
-        ''')) if f.kind in ("route", "mount")}
+        other = [path("other/", views.other)]  # a list for another URLconf to include: its own router
+        ''')) if f.kind in ("route", "mount", "router")}
     assert got == {"route:site/urls.py:about": "ANY /about/", "route:site/urls.py:team": "ANY /team/",
-                   "route:site/urls.py:views.x": "ANY /api/x/"}
+                   "route:site/urls.py:views.x": "ANY /api/x/", "router:site.urls:urlpatterns": "",
+                   "router:site.urls:other": "", "route:site/urls.py:views.other": "ANY /other/"}
+
+
+HC_ROOT = """\
+from django.urls import include, path
+
+from hc.api.urls import api_urls
+
+urlpatterns = [
+    path("{prefix}", include(api_urls)),
+    path("", include("hc.front.urls")),
+]
+"""
+HC_API = """\
+from django.urls import path
+
+from hc.api import views
+
+api_urls = [
+    path("checks/", views.checks),
+    path("checks/<uuid:code>/{verb}", views.pause, name="hc-api-pause"),
+]
+"""
+
+
+def test_an_imported_list_of_routes_composes_under_the_include_of_another_urlconf(new_repo):
+    """``include(api_urls)`` of a list another module binds (not its urlpatterns) mounts that
+    list's routes: the question has a route with its full path, current and as of each commit,
+    when only the list's module changes and when only the root URLconf does."""
+    repo = new_repo()
+    c1 = commit(repo, "2026-01-05T10:00:00+00:00", "api", {
+        "hc/urls.py": HC_ROOT.format(prefix="api/v1/"), "hc/api/urls.py": HC_API.format(verb="pause"),
+        "hc/front/urls.py": "from django.urls import path\nfrom . import views\n"
+                            "urlpatterns = [path('', views.index, name='index')]\n"})
+    c2 = commit(repo, "2026-02-05T10:00:00+00:00", "the urls module alone",
+                {"hc/api/urls.py": HC_API.format(verb="suspend")})
+    c3 = commit(repo, "2026-03-05T10:00:00+00:00", "the root urlconf alone",
+                {"hc/urls.py": HC_ROOT.format(prefix="api/v3/")})
+    r = Repo.open(repo)
+    ingest(r, all_history=True, progress=False)
+
+    def pause(as_of=None):
+        got = [f for f in facts(r, as_of=as_of, kind="route")["facts"]
+               if f["attrs"].get("name") == "hc-api-pause"]
+        assert len(got) == 1
+        return got[0]["value"], got[0]["commit"], got[0]["attrs"].get("relative")
+
+    assert pause() == ("ANY /api/v3/checks/<uuid:code>/suspend", c3, None)
+    assert pause("2026-01-20") == ("ANY /api/v1/checks/<uuid:code>/pause", c1, None)
+    assert pause("2026-02-20") == ("ANY /api/v1/checks/<uuid:code>/suspend", c2, None)
+    index = [f for f in facts(r, kind="route")["facts"] if f["attrs"].get("name") == "index"]
+    assert [f["value"] for f in index] == ["ANY /"]
+    versions = history(r, "route:hc/api/urls.py:hc-api-pause")["versions"]
+    assert [v["value"] for v in versions] == ["ANY /api/v1/checks/<uuid:code>/pause",
+                                              "ANY /api/v1/checks/<uuid:code>/suspend",
+                                              "ANY /api/v3/checks/<uuid:code>/suspend"]
+    got = ask(r, "What is the API URL to pause a check?")["facts"][0]
+    assert (got["kind"], got["value"]) == ("route", "ANY /api/v3/checks/<uuid:code>/suspend")
+
+
+def test_a_list_joined_into_urlpatterns_is_part_of_it():
+    """``urlpatterns = [...] + api_patterns`` and ``urlpatterns += extra``: those lists' routes
+    are urlpatterns' own (under whatever prefix includes the module), not routers of their own."""
+    got = {f.key: (f.value, dict(f.attrs).get("router")) for f in MINER.mine("blog/urls.py", textwrap.dedent('''
+        from django.urls import path
+        from . import views
+        api_patterns = [path("api/posts/", views.posts, name="api-posts")]
+        extra = [path("feed/", views.feed, name="feed")]
+        urlpatterns = [path("", views.index, name="index")] + api_patterns
+        urlpatterns += extra
+        ''')) if f.kind in ("route", "router")}
+    assert got == {"router:blog.urls:urlpatterns": ("", None),
+                   "route:blog/urls.py:index": ("ANY /", "blog.urls:urlpatterns"),
+                   "route:blog/urls.py:api-posts": ("ANY /api/posts/", "blog.urls:urlpatterns"),
+                   "route:blog/urls.py:feed": ("ANY /feed/", "blog.urls:urlpatterns")}

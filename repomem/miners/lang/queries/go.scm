@@ -40,5 +40,15 @@
     arguments: (argument_list . [(interpreted_string_literal) (raw_string_literal)] @group.path)))
   (#any-of? @_g "Group"))
 
+; users.UsersRegister(v1.Group("/users")), Register(api.Group("/v2")) (gin, echo): a function,
+; maybe of another package, registers its routes on a group of this file (see lang/routes.py)
+(call_expression
+  function: [(identifier) @mount.function
+             (selector_expression operand: (identifier) @mount.package field: (field_identifier) @mount.function)]
+  arguments: (argument_list . (call_expression
+    function: (selector_expression operand: (identifier) @mount.object field: (field_identifier) @_mg)
+    arguments: (argument_list . [(interpreted_string_literal) (raw_string_literal)] @mount.path .)) .)
+  (#eq? @_mg "Group")) @mount
+
 ; comments: left out of function fingerprints
 (comment) @comment

@@ -23,5 +23,11 @@
   arguments: (arguments . (string_literal) @nest.path . (_) @nest.router .)
   (#eq? @nest.verb "nest")) @nest
 
+; axum: .merge(users::router()): another router's routes at their own paths
+(call_expression
+  function: (field_expression field: (field_identifier) @merge.verb)
+  arguments: (arguments . (_) @merge.router .)
+  (#eq? @merge.verb "merge")) @merge
+
 ; comments: left out of function fingerprints
 [(line_comment) (block_comment)] @comment

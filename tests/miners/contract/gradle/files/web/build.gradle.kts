@@ -5,6 +5,7 @@ plugins {
 }
 
 val ktorVersion = "2.3.9"
+val mockkVersion = property("mockkVersion") as String
 
 java {
     toolchain {
@@ -17,4 +18,5 @@ dependencies {
     implementation(kotlin("reflect"))
     developmentOnly("org.springframework.boot:spring-boot-devtools")
     testRuntimeOnly("org.junit.platform:junit-platform-launcher")
+    testImplementation("io.mockk:mockk:$mockkVersion")
 }

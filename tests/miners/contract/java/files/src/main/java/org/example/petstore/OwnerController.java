@@ -13,4 +13,9 @@ class OwnerController {
     }
 
     abstract void audit(Owner owner);
+
+    @GetMapping
+    public List<Owner> listOwners(@RequestParam(name = "page", defaultValue = "1") int page) {
+        return owners.page(page, PAGE_SIZE);
+    }
 }
