@@ -4,7 +4,8 @@ For each bundle of ../shared/realrepos named, a clone in a temporary folder is i
 (``repomem ingest --all`` into a fresh store) by the repomem package in OLD_CODE and in NEW_CODE
 (an export of another commit, ``git archive main | tar -x -C DIR``), alternating, RUNS times
 each; prints the current facts and all versions by kind of each side, the keys only one side
-has (the first few), and the median wall and CPU seconds of the ingests:
+has (the first few), the median wall and CPU seconds of the ingests (CPU: the ingest process, its
+workers and its git children) and NEW's change against OLD in percent:
 
   python -m bench kinds-before-after OLD_CODE NEW_CODE REPO... [--runs 3]
 
@@ -55,6 +56,11 @@ def ingest(code: str, repo: str, store: str) -> tuple[float, float]:
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def change(before: float, after: float) -> str:
+    """AFTER against BEFORE in percent, signed (``+9%``)."""
+    return f"{(after - before) / before * 100:+.0f}%" if before else "n/a"
+
+
 def counts(code: str, repo: str, store: str) -> dict:
     return json.loads(twosides.run(code, COUNT, repo, store, repo=repo))
 
@@ -82,12 +88,18 @@ def main() -> int:
                     if i == 0:
                         got[side] = counts(code, repo, store)
             print(f"\n== {name}")
+            med = {}
             for side in sides:
                 wall = statistics.median(t[0] for t in times[side])
                 cpu = statistics.median(t[1] for t in times[side])
-                print(f"{side}: ingest median {wall:.1f} s wall, {cpu:.1f} s CPU ({args.runs} runs); "
+                med[side] = (wall, cpu)
+                print(f"{side}: ingest median {wall:.2f} s wall, {cpu:.2f} s CPU ({args.runs} runs: CPU "
+                      f"{', '.join(f'{t[1]:.2f}' for t in times[side])}); "
                       f"current {dict(sorted(got[side]['current'].items()))}; "
                       f"versions {dict(sorted(got[side]['versions'].items()))}")
+            print(f"new against old: CPU {change(med['old'][1], med['new'][1])}, wall "
+                  f"{change(med['old'][0], med['new'][0])} (load average {os.getloadavg()[0]:.1f} "
+                  f"on {os.cpu_count()} CPUs after the runs)")
             old, new = got["old"]["values"], got["new"]["values"]
             for sign, keys, values in (("+", sorted(set(new) - set(old)), new),
                                        ("-", sorted(set(old) - set(new)), old)):

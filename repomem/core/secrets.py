@@ -114,7 +114,14 @@ def _credential_word(v: str) -> bool:
             and "://" not in v and not _FILE_LIKE.fullmatch(v) and not _not_secret_setting(v))
 
 
-_PROSE_HINT = re.compile(r"pass|pwd|secret|token|api.?key")
+_API_KEY = re.compile(r"api.?key")
+
+
+def _prose_hint(low: str) -> bool:
+    """Whether lower-cased text may name a secret in prose: ``pass|pwd|secret|token|api.?key``
+    searched by substring tests, a fifth of the regex's time (most files hold none of them)."""
+    return ("pass" in low or "pwd" in low or "secret" in low or "token" in low
+            or ("key" in low and _API_KEY.search(low) is not None))
 
 
 # Where a secret's name may start, found in the lower-cased text: the case-blind search itself
@@ -126,8 +133,9 @@ _FOLDED = "\u0130\u0131\u017f\u212a"  # İ ı ſ K
 _FOLD = str.maketrans(_FOLDED, "iisk")
 
 
-def _prose_spans(text: str) -> list[tuple[int, int]]:
-    low = text.lower()
+def _prose_spans(text: str, lowered: str | None = None) -> list[tuple[int, int]]:
+    """lowered: ``text.lower()`` when the caller has it already."""
+    low = text.lower() if lowered is None else lowered
     if not text.isascii() and any(c in text for c in _FOLDED):
         low = text.translate(_FOLD).lower()
     found: Iterable[re.Match[str] | None]
@@ -227,8 +235,8 @@ def _spans(text: str, assignments: bool, code: bool = False) -> list[tuple[int, 
               if _random_looking(m.group(0))]
     if assignments:
         spans += _assignment_spans(text, low, code) + _env_default_spans(text)
-        if _PROSE_HINT.search(low):
-            spans += _prose_spans(text)
+        if _prose_hint(low):
+            spans += _prose_spans(text, low)
     return merge(spans)
 
 
