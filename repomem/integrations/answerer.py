@@ -214,6 +214,14 @@ def store_for(repo: str) -> str | None:
     return os.path.realpath(os.path.abspath(os.path.join(top, os.path.expanduser(recorded))))
 
 
+def _timeout() -> float:
+    """How long a client waits for the answerer (REPOMEM_ANSWERER_TIMEOUT seconds)."""
+    try:
+        return float(os.environ.get("REPOMEM_ANSWERER_TIMEOUT", DEFAULT_TIMEOUT))
+    except ValueError:
+        return DEFAULT_TIMEOUT
+
+
 def warm_context(repo: str, prompt: str, budget: int) -> str | None:
     """The context block from STORE's warm answerer; None when there is none to ask (then one
     is started for the next call) or it did not answer as expected."""
@@ -226,10 +234,7 @@ def warm_context(repo: str, prompt: str, budget: int) -> str | None:
     path = socket_path(store)
     if path is None:
         return None
-    try:
-        timeout = float(os.environ.get("REPOMEM_ANSWERER_TIMEOUT", DEFAULT_TIMEOUT))
-    except ValueError:
-        timeout = DEFAULT_TIMEOUT
+    timeout = _timeout()
     code = code_identity()
     reply = _exchange(path, {"protocol": PROTOCOL, "op": "context", "code": code,
                              "store": store, "repo": repo, "prompt": prompt, "budget": budget},
@@ -277,10 +282,7 @@ def warm_cli(command: str, fields: dict, repo: str, store: str | None) -> tuple 
     path = socket_path(store)
     if path is None:
         return None
-    try:
-        timeout = float(os.environ.get("REPOMEM_ANSWERER_TIMEOUT", DEFAULT_TIMEOUT))
-    except ValueError:
-        timeout = DEFAULT_TIMEOUT
+    timeout = _timeout()
     code = code_identity()
     reply = _exchange(path, {"protocol": PROTOCOL, "op": "cli", "command": command,
                              "fields": fields, "code": code, "store": store, "repo": repo,

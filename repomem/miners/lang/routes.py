@@ -238,7 +238,7 @@ class Routes(JsRoutes):
                 name = groups[name][0]
             return name
 
-        package, routers = go_package(self.ff.path), set()
+        package, routers = go_package(self.ff.path), set[str]()
         imports: dict[str, str] | None = None
 
         def router_of(node, name: str) -> str | None:
@@ -250,12 +250,7 @@ class Routes(JsRoutes):
             if fn is None or fn.type != "function_declaration" or root(name) not in _go_parameters(self.ff, fn):
                 return None
             rid = f"{package}:{self.ff.text(fn.child_by_field_name('name'))}"
-            if rid not in routers:
-                routers.add(rid)
-                line = fn.start_point[0]
-                self.out.append(Fact(
-                    key=f"{ROUTER}:{rid}", kind=ROUTER, subject=f"routes of {rid}", value="", path=self.ff.path,
-                    line=line + 1, text=self.ff.src.lines[line].strip(), purpose="", attrs=(("literal", "true"),)))
+            self._router_fact(rid, f"routes of {rid}", fn, routers)
             return rid
 
         for caps in self.ff.matches:
@@ -270,14 +265,7 @@ class Routes(JsRoutes):
                 child = (f"{imports.get(self.ff.text(pkg[0]), self.ff.text(pkg[0]))}" if pkg else package) \
                     + ":" + self.ff.text(caps["mount.function"][0])
                 parent = router_of(caps["mount"][0], obj) or ""
-                n = sum(1 for x in self.out if x.kind == MOUNT) + 1
-                line = caps["mount"][0].start_point[0]
-                self.out.append(Fact(
-                    key=f"{MOUNT}:{self.ff.path}:{child}#{n}", kind=MOUNT, subject=f"mount of {child}",
-                    value=join(prefix(obj), given), path=self.ff.path, line=line + 1,
-                    text=self.ff.src.lines[line].strip(), purpose="",
-                    attrs=(("child", child), ("given", "true"), ("literal", "true"), ("mode", "prepend"),
-                           ("parent", parent))))
+                self._mount_fact(child, join(prefix(obj), given), parent, caps["mount"][0])
         for caps in self.ff.matches:
             if "route" not in caps:
                 continue
@@ -333,27 +321,36 @@ class Routes(JsRoutes):
             for outer in prefixes[::-1]:
                 given = join(outer, given)
             parent = self._rust_router(module, fn, routers) if fn is not None else ""
-            child = _rust_target(module, path, uses)
-            n = sum(1 for x in self.out if x.kind == MOUNT) + 1
-            line = caps["nest"][0].start_point[0]
-            self.out.append(Fact(
-                key=f"{MOUNT}:{self.ff.path}:{child}#{n}", kind=MOUNT, subject=f"mount of {child}",
-                value=given, path=self.ff.path, line=line + 1, text=self.ff.src.lines[line].strip(), purpose="",
-                attrs=(("child", child), ("given", "true"), ("literal", "true"), ("mode", "prepend"),
-                       ("parent", parent))))
+            self._mount_fact(_rust_target(module, path, uses), given, parent, caps["nest"][0])
 
     def _rust_router(self, module: str, fn, routers: set[str]) -> str:
         """The router id of the routes a function builds (``crate.api:router``), its router fact
         stated once."""
         name = self.ff.text(fn.child_by_field_name("name"))
         rid = f"{module}:{name}"
-        if rid not in routers:
-            routers.add(rid)
-            line = fn.start_point[0]
-            self.out.append(Fact(
-                key=f"{ROUTER}:{rid}", kind=ROUTER, subject=f"router of {name}", value="", path=self.ff.path,
-                line=line + 1, text=self.ff.src.lines[line].strip(), purpose="", attrs=(("literal", "true"),)))
+        self._router_fact(rid, f"router of {name}", fn, routers)
         return rid
+
+    # -- wiring facts the ledger composes across files (core/ledger.WiringTable) -------------------
+    def _router_fact(self, rid: str, subject: str, fn, stated: set[str]) -> None:
+        """The router a function's parameter or result is (no prefix of its own), once a file."""
+        if rid in stated:
+            return
+        stated.add(rid)
+        line = fn.start_point[0]
+        self.out.append(Fact(
+            key=f"{ROUTER}:{rid}", kind=ROUTER, subject=subject, value="", path=self.ff.path,
+            line=line + 1, text=self.ff.src.lines[line].strip(), purpose="", attrs=(("literal", "true"),)))
+
+    def _mount_fact(self, child: str, prefix: str, parent: str, call) -> None:
+        """CALL mounts router CHILD under the literal PREFIX (of router PARENT, "" for the app)."""
+        n = sum(1 for x in self.out if x.kind == MOUNT) + 1
+        line = call.start_point[0]
+        self.out.append(Fact(
+            key=f"{MOUNT}:{self.ff.path}:{child}#{n}", kind=MOUNT, subject=f"mount of {child}",
+            value=prefix, path=self.ff.path, line=line + 1, text=self.ff.src.lines[line].strip(), purpose="",
+            attrs=(("child", child), ("given", "true"), ("literal", "true"), ("mode", "prepend"),
+                   ("parent", parent))))
 
     def _nest_prefix(self, caps: dict) -> str | None:
         return self.ff.string(caps["nest.path"][0]) if "nest.path" in caps else ""
