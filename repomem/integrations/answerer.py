@@ -222,28 +222,42 @@ def _timeout() -> float:
         return DEFAULT_TIMEOUT
 
 
-def warm_context(repo: str, prompt: str, budget: int) -> str | None:
-    """The context block from STORE's warm answerer; None when there is none to ask (then one
-    is started for the next call) or it did not answer as expected."""
+def _answerer_of(repo: str, store: str | None = None) -> tuple[str, str, str] | None:
+    """(repo, store, socket path) of the answerer a client in REPO would ask (STORE: a --store
+    given, else found as every command finds it); None when answerers are off or there is no
+    store or usable socket path."""
     if not enabled():
         return None
     repo = os.path.abspath(repo)
-    store = store_for(repo)
+    store = os.path.realpath(os.path.abspath(os.path.expanduser(store))) if store else \
+        store_for(repo)
     if store is None or not os.path.isdir(store):
         return None
     path = socket_path(store)
-    if path is None:
-        return None
-    timeout = _timeout()
+    return (repo, store, path) if path is not None else None
+
+
+def _send(path: str, store: str, fields: dict) -> tuple[dict | None, bool]:
+    """(reply, ours) of the answerer at PATH to a request of FIELDS: reply None when none
+    answered in time; ours when it answered for STORE and this code."""
     code = code_identity()
-    reply = _exchange(path, {"protocol": PROTOCOL, "op": "context", "code": code,
-                             "store": store, "repo": repo, "prompt": prompt, "budget": budget},
-                      max(0.01, timeout))
+    reply = _exchange(path, {"protocol": PROTOCOL, "code": code, "store": store, **fields},
+                      max(0.01, _timeout()))
+    return reply, reply is not None and reply.get("store") == store and reply.get("code") == code
+
+
+def warm_context(repo: str, prompt: str, budget: int) -> str | None:
+    """The context block from STORE's warm answerer; None when there is none to ask (then one
+    is started for the next call) or it did not answer as expected."""
+    found = _answerer_of(repo)
+    if found is None:
+        return None
+    repo, store, path = found
+    reply, ours = _send(path, store, {"op": "context", "repo": repo, "prompt": prompt, "budget": budget})
     if reply is None:
         start_detached(store, repo)
         return None
-    if reply.get("store") != store or reply.get("code") != code or \
-            not isinstance(reply.get("text"), str):
+    if not ours or not isinstance(reply.get("text"), str):
         return None
     return reply["text"]
 
@@ -272,22 +286,13 @@ def warm_cli(command: str, fields: dict, repo: str, store: str | None) -> tuple 
     answers, or reports, the cold way) or it did not answer as expected.  STORE: the --store
     given, else None (found as every command finds it).  Unlike the hook, it starts no
     answerer: only the watcher or a hook keeps one."""
-    if not enabled() or command not in CLI_FIELDS:
+    found = _answerer_of(repo, store) if command in CLI_FIELDS else None
+    if found is None:
         return None
-    repo = os.path.abspath(repo)
-    store = os.path.realpath(os.path.abspath(os.path.expanduser(store))) if store else \
-        store_for(repo)
-    if store is None or not os.path.isdir(store):
-        return None
-    path = socket_path(store)
-    if path is None:
-        return None
-    timeout = _timeout()
-    code = code_identity()
-    reply = _exchange(path, {"protocol": PROTOCOL, "op": "cli", "command": command,
-                             "fields": fields, "code": code, "store": store, "repo": repo,
-                             "env": answer_env()}, max(0.01, timeout))
-    if reply is None or reply.get("store") != store or reply.get("code") != code:
+    repo, store, path = found
+    reply, ours = _send(path, store, {"op": "cli", "command": command, "fields": fields,
+                                      "repo": repo, "env": answer_env()})
+    if reply is None or not ours:
         return None
     out, err, status = reply.get("stdout"), reply.get("stderr"), reply.get("status")
     if not (isinstance(out, str) and isinstance(err, str) and type(status) is int):
