@@ -1,18 +1,24 @@
 """The uncommitted overlay: facts of tracked files edited in the work tree but not committed.
 
-The watcher mines each modified tracked file, compares it with the same file at HEAD, and keeps
-the facts that differ (or are new) in ``<store>/overlay.json`` (atomic replace).  They are never
-written to the committed ledger.  Each overlay fact carries the key of the committed fact it
-shadows -- for a function or route that is the ledger's identity key, found by anchor in the
-current view (a function renamed in the work tree keeps its key, as a commit would).
+The watcher mines each modified tracked file and applies the work tree, as one more commit, to a
+throw-away copy of HEAD's fold state (the ledger as the last ingest left it): the versions that
+commit would open are the uncommitted facts, kept in ``<store>/overlay.json`` (atomic replace)
+and never written to the committed ledger.  So each overlay fact carries the key of the
+committed fact it shadows, as a commit would key it (a function renamed in the work tree keeps
+its identity), and values composed across files are composed as a commit composes them (a
+route of a router mounted in another file shows its full path; a mount's prefix edited in the
+work tree changes its routes' paths, though their file is unchanged).  Without HEAD's fold
+state (a reader of a Chroma server), each file is compared with its HEAD version alone.
 
 ``load`` returns only facts that are still true: the overlay was computed at the current HEAD and
-the file has not changed since (same mtime and size).
+the file has not changed since (same mtime and size); a fact of an unmodified file (composed from
+an edit elsewhere) only while every edited file is unchanged.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -20,10 +26,13 @@ from repomem.adapters import git, worktree
 from repomem.core.identity import match_moves
 from repomem.core.ledger import final_key
 from repomem.core.model import FUNCTION, WIRING, Fact
+from repomem.core.records import CommitRecord
 from repomem.miners import MineError, mine_file, wants
+from repomem.miners.mining import links_of, movable
 from repomem.storage import atomic
 
 NAME = "overlay.json"
+UNCOMMITTED = "uncommitted"  # the work tree's pseudo-commit, applied to a throw-away ledger
 
 
 def overlay_path(r) -> Path:
@@ -50,14 +59,14 @@ def modified_files(root: Path) -> list[str]:
     return sorted(p for p in out.decode("utf-8", "surrogateescape").split("\0") if p)
 
 
-def _mine(path: str, data: bytes | None) -> list[Fact]:
+def _mine(path: str, data: bytes | None) -> list[Fact] | None:
+    """The file's facts, router and mount facts included; None when it cannot be mined."""
     if data is None:
-        return []
+        return None
     try:
-        # router/mount facts only feed the ledger's route composition; they are never shown
-        return [f for f in mine_file(path, data) if f.kind not in WIRING]
+        return mine_file(path, data)
     except (MineError, RecursionError):
-        return []
+        return None
 
 
 def _identities(rows: list[dict]) -> dict[str, str]:
@@ -89,40 +98,105 @@ def diff_file(path: str, old: list[Fact], new: list[Fact],
     return [(key(f), f) for f in new if before.get(key(f)) != f.value_id()]
 
 
-def compute(r, rows: list[dict] | None = None) -> dict:
-    """The overlay for the work tree as it is now.  rows: the current view (default: read it)."""
-    root = r.root
-    head = git.head(root)
-    files = [p for p in modified_files(root) if wants(p)]
-    if files and rows is None:
+def _row(f, stamp: list[int]) -> dict:
+    """An overlay fact (a Fact, or a ledger Version) as the context reads it."""
+    return {"key": f.key, "kind": f.kind, "subject": f.subject, "value": f.value,
+            "attrs": dict(f.attrs), "valid_from": None, "valid_to": None, "commit": None,
+            "path": f.path, "line": f.line, "text": f.text, "purpose": f.purpose,
+            "superseded_by": None, "end_reason": None, "uncommitted": True,
+            "modified": _iso(stamp[0] / 1e9)}
+
+
+def _ledger_at(r, head: str | None):
+    """A fresh copy of the saved fold state when it is HEAD's (the watcher has just ingested),
+    else None."""
+    from repomem.core.records import TREE
+    from repomem.service import summaries
+    from repomem.service.view import ensure_view
+    from repomem.storage import foldstate
+
+    if head is None or r.store.remote is not None:
+        return None
+    ensure_view(r)
+    with r.store.reader():
+        ledger = foldstate.read(r.store, summaries.digest(r.store.path))
+    if ledger is None or not ledger.applied or ledger.applied[-1].removeprefix(TREE) != head:
+        return None
+    return ledger
+
+
+def _through_ledger(ledger, head: str, new: dict[str, list[Fact] | None],
+                    old: dict[str, list[Fact]], stamps: dict[str, list[int] | None]) -> list[dict]:
+    """The work tree applied to HEAD's ledger as one more commit: the versions it opens are the
+    uncommitted facts, keyed as a commit would key them (a renamed function keeps its identity)
+    and composed across files as a commit is (a route under a router mounted in another file,
+    a build value read from a properties file), including facts of unmodified files whose value
+    an edit changed (a mount's prefix edited: its routes' full paths)."""
+    rec = CommitRecord(UNCOMMITTED, head, int(time.time()))
+    new_funcs: list[Fact] = []
+    for path, facts in new.items():
+        if facts is not None:  # None: not minable now; its committed facts stay
+            rec.files[path] = facts
+            new_funcs += movable(facts)
+    rec.links = links_of([f for fs in old.values() for f in movable(fs)], new_funcs)
+    seen = len(ledger.versions)
+    ledger.apply(rec, rec.ct)
+    newest = max((st for st in stamps.values() if st), key=lambda st: st[0],
+                 default=[time.time_ns(), 0])
+    return [_row(v, stamps.get(v.path) or newest) for v in ledger.versions[seen:]
+            if v.valid_to is None and v.kind not in WIRING]
+
+
+def _per_file(r, rows: list[dict] | None, new: dict[str, list[Fact] | None],
+              old: dict[str, list[Fact]], stamps: dict[str, list[int] | None]) -> list[dict]:
+    """Without HEAD's fold state (a reader of a Chroma server): each file against its HEAD
+    version alone, keyed through the current view's function identities."""
+    if rows is None:
         from repomem.service.view import ensure_view
 
         ensure_view(r)
         with r.store.reader():
             rows = r.store.rows({"kind": FUNCTION})
     identities = _identities(rows or [])
-    facts, stamps = [], {}
+    shown = [(path, f) for path, facts in new.items() if facts
+             for f in diff_file(path, _shown(old[path]), _shown(facts), identities)]
+    return [dict(_row(f, stamps[path] or [0, 0]), key=k) for path, (k, f) in shown]
+
+
+def _shown(facts: list[Fact]) -> list[Fact]:
+    # router/mount facts only feed the ledger's route composition; they are never shown
+    return [f for f in facts if f.kind not in WIRING]
+
+
+def compute(r, rows: list[dict] | None = None) -> dict:
+    """The overlay for the work tree as it is now.  rows: the current view's function rows,
+    used only when HEAD's fold state cannot be read (default: read them)."""
+    root = r.root
+    head = git.head(root)
+    new: dict[str, list[Fact] | None] = {}
+    old: dict[str, list[Fact]] = {}
+    stamps: dict[str, list[int] | None] = {}  # None: deleted in the work tree
     with git.BlobReader(root) as blobs:
-        for path in files:
+        for path in (p for p in modified_files(root) if wants(p)):
             wt = root / path
             stamp = _stamp(wt)
-            if stamp is None:
-                continue  # deleted in the work tree: nothing new to say about it
+            old_blob = git.git(root, "rev-parse", "-q", "--verify", f"HEAD:{path}",
+                               check=False).decode().strip()
+            old[path] = _mine(path, blobs.read(old_blob) if old_blob else None) or []
+            if stamp is None:  # deleted in the work tree: its facts are no longer stated
+                new[path], stamps[path] = [], None
+                continue
             # A tracked file replaced by a symlink (or under a linked folder) is not followed:
             # what lies outside the repository is no uncommitted fact of it (skip is logged).
             data = worktree.read(root, path)
             if data is None:
                 continue
-            old_blob = git.git(root, "rev-parse", "-q", "--verify", f"HEAD:{path}",
-                               check=False).decode().strip()
-            old = _mine(path, blobs.read(old_blob) if old_blob else None)
-            stamps[path] = stamp
-            for k, f in diff_file(path, old, _mine(path, data), identities):
-                facts.append({"key": k, "kind": f.kind, "subject": f.subject, "value": f.value,
-                              "attrs": dict(f.attrs), "valid_from": None, "valid_to": None,
-                              "commit": None, "path": f.path, "line": f.line, "text": f.text,
-                              "purpose": f.purpose, "superseded_by": None, "end_reason": None,
-                              "uncommitted": True, "modified": _iso(stamp[0] / 1e9)})
+            new[path], stamps[path] = _mine(path, data), stamp
+    ledger = _ledger_at(r, head) if new else None
+    if ledger is not None and head is not None:
+        facts = _through_ledger(ledger, head, new, old, stamps)
+    else:
+        facts = _per_file(r, rows, new, old, stamps) if new else []
     return {"head": head, "files": stamps, "facts": facts}
 
 
@@ -146,5 +220,7 @@ def load(r) -> list[dict]:
         return []
     if data.get("head") != git.head(r.root):
         return []
-    fresh = {p for p, st in data.get("files", {}).items() if _stamp(r.root / p) == st}
-    return [f for f in data.get("facts", []) if f["path"] in fresh]
+    files = data.get("files", {})
+    fresh = {p for p, st in files.items() if _stamp(r.root / p) == st}
+    return [f for f in data.get("facts", [])
+            if f["path"] in fresh or f["path"] not in files and len(fresh) == len(files)]

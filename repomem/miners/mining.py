@@ -219,25 +219,35 @@ class CommitMiner:
                     (log.warning if isinstance(e, MissingObject) else log.info)(
                         "skip %s at %s: %s", ch.path, info.sha[:10], e)
                     continue
-                new_funcs += [f for f in rec.files[ch.path] if f.kind in _MOVABLE]
+                new_funcs += movable(rec.files[ch.path])
             if ch.old_blob is not None and _may_move(ch.path):
                 try:
-                    old_funcs += [f for f in self._facts(ch.path, ch.old_blob, False)
-                                 if f.kind in _MOVABLE]
+                    old_funcs += movable(self._facts(ch.path, ch.old_blob, False))
                 except MineError:
                     pass
-        new_anchors = {f.anchor for f in new_funcs}
-        old_anchors = {f.anchor for f in old_funcs}
-        links: list[tuple[str, str]] = []
-        for kind in (CLASS, FUNCTION):  # a function never becomes a class; classes first: methods follow them
-            removed = [f for f in old_funcs if f.anchor not in new_anchors and f.kind == kind]
-            added = [f for f in new_funcs if f.anchor not in old_anchors and f.kind == kind]
-            if removed and added:
-                links += match_moves(removed, added, owners=links)
-        rec.links = sorted(links)
+        rec.links = links_of(old_funcs, new_funcs)
         rec.moves = sorted((ch.moved_from, ch.path) for ch in changes
                            if ch.moved_from and ch.path in rec.files and ch.moved_from in rec.files)
         return rec
+
+
+def movable(facts: list[Fact]) -> list[Fact]:
+    """The facts whose identity may follow a rename or move (functions and classes)."""
+    return [f for f in facts if f.kind in _MOVABLE]
+
+
+def links_of(old_funcs: list[Fact], new_funcs: list[Fact]) -> list[tuple[str, str]]:
+    """(old anchor, new anchor) of the functions and classes a change renamed or moved: the
+    record's links, which carry a function's identity (its ledger key) over to its new name."""
+    new_anchors = {f.anchor for f in new_funcs}
+    old_anchors = {f.anchor for f in old_funcs}
+    links: list[tuple[str, str]] = []
+    for kind in (CLASS, FUNCTION):  # a function never becomes a class; classes first: methods follow them
+        removed = [f for f in old_funcs if f.anchor not in new_anchors and f.kind == kind]
+        added = [f for f in new_funcs if f.anchor not in old_anchors and f.kind == kind]
+        if removed and added:
+            links += match_moves(removed, added, owners=links)
+    return sorted(links)
 
 
 # -- mining in worker processes ----------------------------------------------------------------

@@ -42,6 +42,13 @@ def load(store, summaries: str | None) -> Ledger | None:
     kept = _KEPT.pop((str(store.path), view), None)
     if kept is not None and kept[1] == summaries and store.records.fold_digest(view) == kept[0]:
         return kept[2]
+    return read(store, summaries)
+
+
+def read(store, summaries: str | None) -> Ledger | None:
+    """A fresh ledger from the stored state, never the one a writer keeps: for a reader that
+    applies what is not committed to it and throws it away (the watcher's overlay)."""
+    view = store.view_name("fold")
     try:
         saved = store.records.load_fold(view)
         if saved is None or saved.get("format") != FORMAT or saved.get("summaries") != summaries:

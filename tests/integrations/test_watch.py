@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import time
 
+import pytest
+
 from repomem.integrations import daemon, overlay, worker
 from repomem.integrations.watch import GIT, TREE, Classifier, Debouncer
 from repomem.service.query import ask
@@ -90,12 +92,15 @@ def lookup_user(user_id):
 '''
 
 
-def test_overlay_keys_match_the_committed_keys(new_repo):
+@pytest.mark.parametrize("fold_state", [True, False], ids=["through-ledger", "per-file"])
+def test_overlay_keys_match_the_committed_keys(new_repo, fold_state):
     repo = new_repo()
     commit(repo, "2026-01-01T10:00:00+00:00", "one",
            {"app.py": SRC, "config.toml": "[server]\nport = 1\n", ".gitignore": "build/\n"})
     cli("init", "--no-hooks", "--repo", repo)
     r = Repo.open(repo)
+    if not fold_state:  # as a reader without HEAD's fold state: each file against HEAD's alone
+        r.store.records.drop_folds()
     keys = {f["subject"]: f["key"] for f in ask(r, "lookup_user function", k=10)["facts"]}
     (repo / "app.py").write_text(SRC.replace("8080", "9999").replace("lookup_user(user_id)",
                                                                      "find_user(user_id, db)"))
@@ -112,6 +117,44 @@ def test_overlay_keys_match_the_committed_keys(new_repo):
     assert "`9999`" in out and "UNCOMMITTED" in out
     # Once the file changes again, the stale overlay facts of it are not served.
     (repo / "app.py").write_text(SRC)
+    assert overlay.load(r) == []
+
+
+APP_JS = """const express = require('express');
+const users = require('./users');
+const app = express();
+app.use('/api/users', users);
+"""
+USERS_JS = """const express = require('express');
+const router = express.Router();
+router.get('/login', function login(req, res) { res.send('x'); });
+router.get('/logout', function logout(req, res) { res.send('y'); });
+module.exports = router;
+"""
+
+
+def test_overlay_composes_routes_across_files_as_a_commit_would(new_repo):
+    # A route of a router mounted in another file: the uncommitted value is its full path, and
+    # an edited mount prefix changes the routes of an unmodified file.
+    repo = new_repo()
+    commit(repo, "2026-01-01T10:00:00+00:00", "one", {"app.js": APP_JS, "users.js": USERS_JS})
+    cli("init", "--no-hooks", "--repo", repo)
+    r = Repo.open(repo)
+    (repo / "users.js").write_text(USERS_JS.replace("'/login'", "'/signin'"))
+    assert {(f["value"], f["path"]) for f in overlay.refresh(r)["facts"]} == \
+        {("GET /api/users/signin", "users.js")}
+    git(repo, "checkout", "users.js")
+    (repo / "app.js").write_text(APP_JS.replace("/api/users", "/api/v2/users"))
+    got = overlay.refresh(r)["facts"]
+    assert sorted(f["value"] for f in overlay.load(r)) == \
+        ["GET /api/v2/users/login", "GET /api/v2/users/logout"]
+    committed = {f["value"]: f["key"] for f in ask(r, "login route", k=10)["facts"]}
+    assert {f["key"] for f in got} == {committed["GET /api/users/login"],
+                                       committed["GET /api/users/logout"]}
+    out = cli("context", "which path serves the login route", "--repo", repo)[1]
+    assert "`GET /api/v2/users/login`" in out and "UNCOMMITTED" in out
+    # Facts composed from an edit elsewhere are served only while every edited file is as mined.
+    (repo / "app.js").write_text(APP_JS.replace("/api/users", "/api/v3/users"))
     assert overlay.load(r) == []
 
 
