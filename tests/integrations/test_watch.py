@@ -158,6 +158,21 @@ def test_overlay_composes_routes_across_files_as_a_commit_would(new_repo):
     assert overlay.load(r) == []
 
 
+def test_overlay_resolves_build_values_from_an_edited_properties_file(new_repo):
+    repo = new_repo()
+    build = ('plugins { id "java" }\ndependencies {\n'
+             '    implementation("org.springframework.boot:spring-boot-starter-web:$springBootVersion")\n}\n')
+    commit(repo, "2026-01-01T10:00:00+00:00", "one",
+           {"build.gradle": build, "gradle.properties": "springBootVersion=3.1.5\n"})
+    cli("init", "--no-hooks", "--repo", repo)
+    r = Repo.open(repo)
+    (repo / "gradle.properties").write_text("springBootVersion=3.3.0\n")
+    web = "dependency:gradle:.:main:org.springframework.boot:spring-boot-starter-web"
+    got = {f["key"]: f for f in overlay.refresh(r)["facts"]}
+    assert got[web]["value"] == "3.3.0" and got[web]["path"] == "build.gradle"
+    assert [f["value"] for f in overlay.load(r) if f["key"] == web] == ["3.3.0"]
+
+
 def _wait(pred, timeout=60.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
