@@ -16,11 +16,14 @@ next writer rebuilds it.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import zipfile
 from pathlib import Path
 
+from repomem.core.tokens import norm_ident
+from repomem.service.lexical import names
 from repomem.storage import atomic
 from repomem.storage.store import SNAPSHOT, Store
 
@@ -86,8 +89,7 @@ def write(store_path: Store | Path, state: dict, rows: list[dict], embeddings,
     with atomic.replacing(final) as fh:
         members = dict(lex.arrays(), facts=columns)
         if removed is not None:
-            members["removed"] = np.frombuffer(json.dumps(removed, ensure_ascii=False).encode(),
-                                               dtype=np.uint8)
+            members.update(_removed_members(removed))
         np.savez(fh, embeddings=matrix,
                  rows=np.frombuffer(json.dumps(rows, ensure_ascii=False).encode(), dtype=np.uint8),
                  state=np.frombuffer(json.dumps(state).encode(), dtype=np.uint8), **members)
@@ -113,6 +115,89 @@ def patch_removed(old: list[dict], closed: list[dict], live: set[str]) -> list[d
     """OLD's removed facts after new commits CLOSED these versions; LIVE: the keys current
     after them.  A key that came back is no longer removed."""
     return removed_rows([x for x in old if x["key"] not in live] + closed, live)
+
+
+def removed_names(x: dict) -> set[str]:
+    """The names a question may call a removed fact by: its names, and as code calls it
+    (click.get_terminal_size, Context.invoke)."""
+    return names(x, camel=True) | {norm_ident(q) for q in _qualnames()(x)}
+
+
+@functools.cache
+def _qualnames():
+    from repomem.service.rank import qualnames  # (ranking's module: imported when first used)
+
+    return qualnames
+
+
+def _removed_code() -> str:
+    """What the snapshot's index of removed names was computed by: the code of the name
+    functions (the ranking columns' fingerprint covers them, rank.columns_code) and of
+    removed_names itself.  An index by other code is not read."""
+    import hashlib
+
+    from repomem.service.rank import columns_code
+
+    return hashlib.sha256(columns_code().encode() + removed_names.__code__.co_code +
+                          repr(removed_names.__code__.co_names).encode()).hexdigest()[:16]
+
+
+def _removed_members(removed: list[dict]) -> dict:
+    """The removed list as one JSON array (``removed``: what load_removed reads), where each
+    fact's text starts and ends in it (``removed_at``), and which facts bear each name
+    (``removed_names``): a fresh process that meets a name no current fact bears parses the
+    few facts that bore it, not the whole list (~1,700 facts on httpx: ~20 ms of a cold ask)."""
+    import numpy as np
+
+    parts, at, pos = [], [], 1
+    index: dict[str, list[int]] = {}
+    for i, x in enumerate(removed):
+        text = json.dumps(x, ensure_ascii=False).encode()
+        at.append((pos, pos + len(text)))
+        parts.append(text)
+        pos += len(text) + 2  # the ", " between items, as json.dumps writes a list
+        for name in removed_names(x):
+            index.setdefault(name, []).append(i)
+    blob = b"[" + b", ".join(parts) + b"]"
+    return {"removed": np.frombuffer(blob, dtype=np.uint8),
+            "removed_at": np.array(at, dtype=np.int64).reshape(len(at), 2),
+            "removed_names": np.frombuffer(json.dumps(
+                {"code": _removed_code(), "names": index}, ensure_ascii=False).encode(),
+                dtype=np.uint8)}
+
+
+_NAMED: dict = {}  # store path -> (file identity, (names -> indices, removed text, offsets) or None)
+
+
+def removed_named(store_path, wanted) -> dict[str, list[dict]] | None:
+    """{name: the removed facts that bear it} for the names WANTED (of removed_names), read
+    from the snapshot's index of removed names, the facts in the removed list's order; None
+    when the snapshot has no index computed by this code (then load_removed)."""
+    import numpy as np
+
+    p = _path(store_path)
+    try:
+        st = p.stat()
+        ident = (st.st_ino, st.st_mtime_ns, st.st_size)
+        hit = _NAMED.get(str(p))
+        if hit and hit[0] == ident:
+            got = hit[1]
+        else:
+            with np.load(p, allow_pickle=False) as z:
+                got = None
+                if "removed_names" in z.files and "removed_at" in z.files:
+                    index = json.loads(z["removed_names"].tobytes())
+                    if isinstance(index, dict) and index.get("code") == _removed_code():
+                        got = (index["names"], z["removed"].tobytes(), z["removed_at"])
+            _NAMED.clear()
+            _NAMED[str(p)] = (ident, got)
+        if got is None:
+            return None
+        names, blob, at = got
+        return {n: [json.loads(blob[at[i, 0]:at[i, 1]]) for i in names[n]]
+                for n in wanted if n in names}
+    except (OSError, IndexError, TypeError, *_DAMAGED):
+        return None
 
 
 _REMOVED: dict = {}  # store path -> (file identity, removed list or None)
@@ -203,10 +288,21 @@ def _columns_current(z) -> bool:
     return head.startswith(b'{"code": "' + columns_code().encode() + b'"')
 
 
+def _removed_index_current(z) -> bool:
+    """Whether a snapshot with a removed list has the index of its names, computed by this
+    code (removed_named): else each fresh process that meets an unknown name parses the whole
+    list until the next writer (``repomem ingest``) writes the snapshot again."""
+    if "removed" not in z:
+        return True
+    return "removed_names" in z and "removed_at" in z and \
+        json.loads(z["removed_names"].tobytes()).get("code") == _removed_code()
+
+
 def exists(store_path: Store | Path, head: str | None) -> bool:
     """Whether a whole snapshot of HEAD's view is there, its lexical index built by this
-    tokenizer and its ranking columns by this code (else every fresh process would index the
-    rows, or compute the columns, itself until the next commit)."""
+    tokenizer and its ranking columns and index of removed names by this code (else every
+    fresh process would index the rows, or compute the columns, itself until the next
+    commit)."""
     from repomem.core.tokens import TOKENIZER
 
     try:
@@ -217,7 +313,7 @@ def exists(store_path: Store | Path, head: str | None) -> bool:
                 return False
             z["rows"], z["embeddings"]  # a truncated file fails here, not at the next read
             return "lex_tokenizer" in z and json.loads(z["lex_tokenizer"].tobytes()) == TOKENIZER \
-                and _columns_current(z)
+                and _columns_current(z) and _removed_index_current(z)
     except OSError:
         return False
     except _DAMAGED as e:

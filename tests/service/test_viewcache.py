@@ -215,3 +215,45 @@ def test_the_ranking_columns_fingerprint_is_the_same_in_every_process():
     from repomem.service.rank import columns_code
 
     assert got == {columns_code()}
+
+
+def test_removed_names_are_read_from_the_snapshot_index_as_from_the_whole_list(new_repo,
+                                                                               tmp_path):
+    """A question naming removed facts reads, from the snapshot's index of removed names, the
+    facts that bore those names only (a cold ask parsed the whole removed list: ~20 ms on
+    httpx); the notes are those the whole list gives, which a snapshot of an older repomem
+    (no index) still gives, and the next ingest writes the index."""
+    import numpy as np
+
+    from tests.conftest import indexed
+
+    helpers = "".join(f"def helper_{i}():\n    return {i}\n\n\n" for i in range(6))
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"app/util.py": helpers + "PORT = 1\n",
+                                                      "requirements.txt": "colorama==0.4\n"}))
+    commit(r.root, "2024-05-02T09:30:00Z", "drop them",
+           {"app/util.py": "PORT = 1\n", "requirements.txt": "click==8\n"})
+    ingest(r, progress=False)
+    questions = ("Where did `helper_3` go?", "Is colorama still a dependency?",
+                 "When was util.helper_5 removed?")
+    notes = {q: ask(r, q)["lineage"] for q in questions}
+    assert {n["name"] for n in notes[questions[0]]} == {"helper_3"}
+    assert {n["name"] for n in notes[questions[1]]} == {"colorama"}
+    assert {n["name"] for n in notes[questions[2]]} == {"util.helper_5"}
+    listed = viewcache.load_removed(r.store)
+    named = viewcache.removed_named(r.store, {"helper_3", "colorama", "no_such_name"})
+    assert set(named) == {"helper_3", "colorama"}
+    assert [x["key"] for x in named["helper_3"]] == \
+        [x["key"] for x in listed if "helper_3" in viewcache.removed_names(x)]
+
+    path = r.store.snapshot_file  # as an older repomem wrote it: no index
+    with np.load(path, allow_pickle=False) as z:
+        members = {k: z[k] for k in z.files if k not in ("removed_names", "removed_at")}
+    with open(path, "wb") as fh:
+        np.savez(fh, **members)
+    assert viewcache.removed_named(r.store, {"helper_3"}) is None
+    assert not viewcache.exists(r.store, git.head(r.root))
+    viewcache._LOADED.clear()
+    assert {q: ask(r, q)["lineage"] for q in questions} == notes
+    ingest(r, progress=False)
+    assert viewcache.exists(r.store, git.head(r.root))
+    assert viewcache.removed_named(r.store, {"helper_3"}) is not None
