@@ -19,16 +19,16 @@ from __future__ import annotations
 import functools
 import json
 import logging
-import zipfile
 from pathlib import Path
 
 from repomem.core.tokens import norm_ident
+from repomem.service import snapfile
 from repomem.service.lexical import names
 from repomem.storage import atomic
 from repomem.storage.store import SNAPSHOT, Store
 
-# What a damaged file raises from np.load / json: it is then treated as absent.
-_DAMAGED = (ValueError, KeyError, EOFError, zipfile.BadZipFile, UnicodeDecodeError, AttributeError)
+# What a damaged file raises from snapfile.load / json: it is then treated as absent.
+_DAMAGED = (ValueError, KeyError, EOFError, UnicodeDecodeError, AttributeError, TypeError)
 
 
 def _path(store) -> Path:
@@ -49,9 +49,7 @@ def _discard_damaged(store, err: Exception) -> None:
 def state(store_path: Store | Path) -> dict:
     """The snapshot's state alone ({} when there is none, or it is unreadable)."""
     try:
-        import numpy as np
-
-        with np.load(_path(store_path), allow_pickle=False) as z:  # members load lazily
+        with snapfile.load(_path(store_path)) as z:  # members load lazily
             return json.loads(z["state"].tobytes())
     except (OSError, *_DAMAGED):
         return {}
@@ -90,9 +88,10 @@ def write(store_path: Store | Path, state: dict, rows: list[dict], embeddings,
         members = dict(lex.arrays(), facts=columns)
         if removed is not None:
             members.update(_removed_members(removed))
-        np.savez(fh, embeddings=matrix,
-                 rows=np.frombuffer(json.dumps(rows, ensure_ascii=False).encode(), dtype=np.uint8),
-                 state=np.frombuffer(json.dumps(state).encode(), dtype=np.uint8), **members)
+        snapfile.save(fh, dict(
+            embeddings=matrix,
+            rows=np.frombuffer(json.dumps(rows, ensure_ascii=False).encode(), dtype=np.uint8),
+            state=np.frombuffer(json.dumps(state).encode(), dtype=np.uint8), **members))
 
 
 # What a removed fact's note needs (its names, value, subject, when and by which commit it
@@ -173,7 +172,6 @@ def removed_named(store_path, wanted) -> dict[str, list[dict]] | None:
     """{name: the removed facts that bear it} for the names WANTED (of removed_names), read
     from the snapshot's index of removed names, the facts in the removed list's order; None
     when the snapshot has no index computed by this code (then load_removed)."""
-    import numpy as np
 
     p = _path(store_path)
     try:
@@ -183,7 +181,7 @@ def removed_named(store_path, wanted) -> dict[str, list[dict]] | None:
         if hit and hit[0] == ident:
             got = hit[1]
         else:
-            with np.load(p, allow_pickle=False) as z:
+            with snapfile.load(p) as z:
                 got = None
                 if "removed_names" in z.files and "removed_at" in z.files:
                     index = json.loads(z["removed_names"].tobytes())
@@ -206,7 +204,6 @@ _REMOVED: dict = {}  # store path -> (file identity, removed list or None)
 def load_removed(store_path) -> list[dict] | None:
     """The snapshot's removed facts; None when it has no list (written by an older repomem) or
     cannot be read."""
-    import numpy as np
 
     p = _path(store_path)
     try:
@@ -215,7 +212,7 @@ def load_removed(store_path) -> list[dict] | None:
         hit = _REMOVED.get(str(p))
         if hit and hit[0] == ident:
             return hit[1]
-        with np.load(p, allow_pickle=False) as z:
+        with snapfile.load(p) as z:
             got = json.loads(z["removed"].tobytes()) if "removed" in z.files else None
     except (OSError, *_DAMAGED):
         return None
@@ -232,7 +229,7 @@ def restamp(store_path: Store | Path, state: dict) -> bool:
 
     final = _path(store_path)
     try:
-        with np.load(final, allow_pickle=False) as z:
+        with snapfile.load(final) as z:
             members = {k: z[k] for k in z.files if k != "state"}
     except OSError:
         return False
@@ -240,7 +237,8 @@ def restamp(store_path: Store | Path, state: dict) -> bool:
         _discard_damaged(store_path, e)
         return False
     with atomic.replacing(final) as fh:
-        np.savez(fh, state=np.frombuffer(json.dumps(state).encode(), dtype=np.uint8), **members)
+        snapfile.save(fh, dict(state=np.frombuffer(json.dumps(state).encode(), dtype=np.uint8),
+                               **members))
     return True
 
 
@@ -252,9 +250,7 @@ def known_docs(store) -> dict:
 def _known_docs(path: Path) -> dict:
     """The tokens the previous snapshot's lexical index was built from (none: tokenise all)."""
     try:
-        import numpy as np
-
-        with np.load(path, allow_pickle=False) as z:
+        with snapfile.load(path) as z:
             return json.loads(z["lex_docs"].tobytes()) if "lex_docs" in z else {}
     except (OSError, ValueError, KeyError):
         return {}
@@ -262,9 +258,7 @@ def _known_docs(path: Path) -> dict:
 
 def _read(store_path: Store | Path, head: str | None, any_head: bool = False):
     try:
-        import numpy as np
-
-        with np.load(_path(store_path), allow_pickle=False) as z:
+        with snapfile.load(_path(store_path)) as z:
             state = json.loads(z["state"].tobytes())
             if not any_head and (head is None or state.get("head") != head):
                 return None
@@ -299,20 +293,19 @@ def _removed_index_current(z) -> bool:
 
 
 def exists(store_path: Store | Path, head: str | None) -> bool:
-    """Whether a whole snapshot of HEAD's view is there, its lexical index built by this
-    tokenizer and its ranking columns and index of removed names by this code (else every
-    fresh process would index the rows, or compute the columns, itself until the next
-    commit)."""
+    """Whether a whole snapshot of HEAD's view is there, in this repomem's file format
+    (service/snapfile.py), its lexical index built by this tokenizer and its ranking columns
+    and index of removed names by this code (else every fresh process would read the older
+    format, index the rows or compute the columns itself until the next commit)."""
     from repomem.core.tokens import TOKENIZER
 
     try:
-        import numpy as np
-
-        with np.load(_path(store_path), allow_pickle=False) as z:  # members load lazily
+        with snapfile.load(_path(store_path)) as z:  # members load lazily
             if json.loads(z["state"].tobytes()).get("head") != head:
                 return False
             z["rows"], z["embeddings"]  # a truncated file fails here, not at the next read
-            return "lex_tokenizer" in z and json.loads(z["lex_tokenizer"].tobytes()) == TOKENIZER \
+            return isinstance(z, snapfile.Snapshot) and "lex_tokenizer" in z \
+                and json.loads(z["lex_tokenizer"].tobytes()) == TOKENIZER \
                 and _columns_current(z) and _removed_index_current(z)
     except OSError:
         return False
@@ -346,9 +339,7 @@ def load_search(store_path):
         offer_columns(hit[1][1], hit[2])  # (another snapshot's may have been offered meanwhile)
         return hit[1]
     try:
-        import numpy as np
-
-        with np.load(p, allow_pickle=False) as z:
+        with snapfile.load(p) as z:
             state = json.loads(z["state"].tobytes())
             rows = json.loads(z["rows"].tobytes())
             snap = (state, rows, z["embeddings"], Lexical.from_arrays(z, len(rows)))
