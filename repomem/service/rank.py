@@ -1291,9 +1291,9 @@ FLOOR_FILE = "rank_weights_floor.json"
 
 
 def _fitted_floor() -> float:
-    from importlib import resources
+    from pathlib import Path  # (not importlib.resources: ~10 ms of a cold ask's CPU)
 
-    data = json.loads(resources.files("repomem.service").joinpath(FLOOR_FILE).read_text("utf-8"))
+    data = json.loads(Path(__file__).with_name(FLOOR_FILE).read_text("utf-8"))
     return float(data["floor"])
 
 
