@@ -10,8 +10,9 @@ unless it already is the view being written: the post-commit snapshot (service/v
 ``_provisional``) stays while the writer brings Chroma to it, so a question asked meanwhile is
 answered from it instead of waiting for the writer's lock.
 Each worktree has its own snapshot (``Store.snapshot_file``): they have their own HEADs.  A
-damaged snapshot (truncated, not a zip, wrong members) reads as absent and is deleted, so the
-next writer rebuilds it.
+damaged snapshot (truncated, not a snapshot, wrong members) reads as absent and is deleted, so the
+next writer rebuilds it.  The file's format: service/snapfile.py (named arrays, plain numbers
+only; text as UTF-8 bytes).
 """
 
 from __future__ import annotations
