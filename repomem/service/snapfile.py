@@ -108,6 +108,21 @@ def _header(fh: IO[bytes]) -> tuple[dict, int]:
     return layout, -(-(len(MAGIC) + 8 + n) // _ALIGN) * _ALIGN
 
 
+def json_member(a) -> Any:
+    """The JSON text a uint8 member holds, parsed: by orjson (about twice as fast as the
+    standard library on the snapshot's rows: ~5 ms of a cold ask on httpx), or by ``json``
+    where orjson refuses it (NaN): the same objects either way for the snapshot's members,
+    whose integers fit 64 bits (times, which git and Chroma keep in 64 bits, lines, positions;
+    orjson would read a larger one as a float).  ValueError when it is no JSON."""
+    import orjson
+
+    data = memoryview(a).cast("B") if a.ndim == 1 and a.flags.c_contiguous else a.tobytes()
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return json.loads(bytes(data))
+
+
 def load(path: os.PathLike | str):
     """The members of the snapshot at PATH (a Snapshot; numpy's NpzFile for an older repomem's
     .npz).  OSError when it cannot be opened, ValueError when it is not a snapshot."""

@@ -185,7 +185,7 @@ def removed_named(store_path, wanted) -> dict[str, list[dict]] | None:
             with snapfile.load(p) as z:
                 got = None
                 if "removed_names" in z.files and "removed_at" in z.files:
-                    index = json.loads(z["removed_names"].tobytes())
+                    index = snapfile.json_member(z["removed_names"])
                     if isinstance(index, dict) and index.get("code") == _removed_code():
                         got = (index["names"], z["removed"].tobytes(), z["removed_at"])
             _NAMED.clear()
@@ -214,7 +214,7 @@ def load_removed(store_path) -> list[dict] | None:
         if hit and hit[0] == ident:
             return hit[1]
         with snapfile.load(p) as z:
-            got = json.loads(z["removed"].tobytes()) if "removed" in z.files else None
+            got = snapfile.json_member(z["removed"]) if "removed" in z.files else None
     except (OSError, *_DAMAGED):
         return None
     _REMOVED.clear()
@@ -263,7 +263,7 @@ def _read(store_path: Store | Path, head: str | None, any_head: bool = False):
             state = json.loads(z["state"].tobytes())
             if not any_head and (head is None or state.get("head") != head):
                 return None
-            return state, json.loads(z["rows"].tobytes()), z["embeddings"]
+            return state, snapfile.json_member(z["rows"]), z["embeddings"]
     except OSError:
         return None
     except _DAMAGED as e:
@@ -342,7 +342,7 @@ def load_search(store_path):
     try:
         with snapfile.load(p) as z:
             state = json.loads(z["state"].tobytes())
-            rows = json.loads(z["rows"].tobytes())
+            rows = snapfile.json_member(z["rows"])
             snap = (state, rows, z["embeddings"], Lexical.from_arrays(z, len(rows)))
             columns = z["facts"].tobytes() if "facts" in z else None
     except OSError:

@@ -79,3 +79,17 @@ def test_an_older_npz_snapshot_is_read_and_written_again(new_repo, tmp_path):
     assert path.read_bytes().startswith(snapfile.MAGIC)
     assert viewcache.exists(r.store, git.head(repo))
     assert ask(r, "which port?")["answer"] == "8080"
+
+
+def test_json_members_read_as_the_standard_library_reads_them():
+    """A JSON member (integers within 64 bits: times, lines, positions) is parsed by orjson, or
+    by ``json`` where orjson refuses it (NaN): the same objects either way; no JSON is a
+    ValueError."""
+    for value in ([{"key": "a", "valid_to": 253402300799, "line": 2**63 - 1, "former": [],
+                    "text": "naïve ✓ \u2028 \x00", "is_set": True, "end": None}],
+                  {"n": float("nan"), "x": 0.1}, [-2**63], "x"):
+        text = json.dumps(value, ensure_ascii=False)
+        got = snapfile.json_member(np.frombuffer(text.encode(), dtype=np.uint8))
+        assert json.dumps(got, ensure_ascii=False) == text
+    with pytest.raises(ValueError):
+        snapfile.json_member(np.frombuffer(b"{not json", dtype=np.uint8))
