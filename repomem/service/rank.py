@@ -531,8 +531,10 @@ def offered_columns(rows: list[dict]) -> dict | None:
     """The columns offered for ROWS (these very rows, not a filtered copy); None without."""
     if _OFFERED[0] is not rows or _OFFERED[1] is None:
         return None
+    from repomem.service.snapfile import json_member  # (orjson: ~3 ms less of a cold ask)
+
     try:
-        got = json.loads(_OFFERED[1])
+        got = json_member(_OFFERED[1])
     except ValueError:
         return None
     return got if isinstance(got, dict) else None
