@@ -114,10 +114,17 @@ def _families(qs: list[dict], per: int) -> dict[str, list[str]]:
     return out
 
 
-_PROBE = ("import sys, runpy; sys.argv = ['repomem'] + sys.argv[1:]\n"
+# The command as `repomem ask` runs it, and what it imported: said on stderr as the process
+# ends, by either way out (a cold ask ends with os._exit: repomem.cli._exit_now).
+_PROBE = ("import os, sys, runpy; sys.argv = ['repomem'] + sys.argv[1:]\n"
+          "def said():\n"
+          "    sys.stderr.write('\\nCHROMADB=%d\\n' % ('chromadb' in sys.modules))\n"
+          "    sys.stderr.flush()\n"
+          "def _exit(code, _real=os._exit):\n    said()\n    _real(code)\n"
+          "os._exit = _exit\n"
           "try:\n    runpy.run_module('repomem', run_name='__main__')\n"
           "except SystemExit as e:\n    code = e.code\nelse:\n    code = 0\n"
-          "sys.stderr.write('\\nCHROMADB=%d\\n' % ('chromadb' in sys.modules))\n"
+          "said()\n"
           "sys.exit(code)\n")
 
 

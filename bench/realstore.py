@@ -27,7 +27,8 @@ PKG = Path(repomem.__file__).resolve().parent
 # deliberately left out.
 STORE_SOURCES = ["miners", "core", "service/ingest.py", "service/view.py", "service/repo.py",
                  "storage/store.py", "adapters/embed.py", "data", "storage/recordstore.py",
-                 "storage/foldstate.py", "service/viewcache.py", "service/lexical.py"]
+                 "storage/foldstate.py", "service/viewcache.py", "service/lexical.py",
+                 "service/snapfile.py"]
 
 
 def cache_root() -> Path:

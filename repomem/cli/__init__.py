@@ -135,7 +135,37 @@ def _module_of(command: str) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command of ARGV (default: this process's command line) and return its exit
+    status.  A cold ``ask`` or ``context`` of the command line ends its process here (see
+    _exit_now)."""
     args_in = sys.argv[1:] if argv is None else argv
+    status = _main(args_in)
+    if argv is None and args_in[:1] in (["ask"], ["context"]):
+        _exit_now(status)
+    return status
+
+
+def _exit_now(status: int) -> None:
+    """End a process that only read the snapshot without the interpreter's tear-down: freeing
+    every module and object (numpy's, the snapshot's rows, the compiled patterns) costs a cold
+    ``ask`` ~50 ms of CPU, a fifth of its whole time, and nothing needs closing (no store of
+    record was opened: chromadb not imported; the slot lock goes with the process).  Its output
+    is flushed first; a process that opened the store of record ends the ordinary way."""
+    if "chromadb" in sys.modules:
+        return
+    try:
+        sys.stdout.flush()
+    except OSError:  # a closed pipe: what was left unwritten has no reader
+        pass
+    try:
+        sys.stderr.flush()
+    except OSError:
+        pass
+    logging.shutdown()
+    os._exit(status)
+
+
+def _main(args_in: list[str]) -> int:
     if args_in[:1] == ["hook"] and len(args_in) == 2 and args_in[1] == "claude-code":
         # an agent's hook runs on every prompt: none of the other commands' imports
         from repomem.integrations.claude_code import run as claude_code

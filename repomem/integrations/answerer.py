@@ -34,10 +34,13 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import stat
 import sys
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import socket
 
 PROTOCOL = 1
 SOCKET_NAME = "answer.sock"
@@ -120,6 +123,8 @@ def lock_path(store: str) -> str:
 
 def _peer_uid(sock: socket.socket) -> int | None:
     """The uid of the process at the other end, where the kernel tells (Linux); else None."""
+    import socket
+
     opt = getattr(socket, "SO_PEERCRED", None)
     if opt is None:
         return None
@@ -163,6 +168,8 @@ def _exchange(path: str, request: dict, timeout: float) -> dict | None:
     data = json.dumps(request).encode() + b"\n"  # ASCII: any str (lone surrogates too) round-trips
     if len(data) > MAX_REQUEST:
         return None
+    import socket  # (only once a socket is there: a cold command without an answerer skips it)
+
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         deadline = time.monotonic() + timeout
@@ -240,6 +247,8 @@ def _answerer_of(repo: str, store: str | None = None) -> tuple[str, str, str] | 
 def _send(path: str, store: str, fields: dict) -> tuple[dict | None, bool]:
     """(reply, ours) of the answerer at PATH to a request of FIELDS: reply None when none
     answered in time; ours when it answered for STORE and this code."""
+    if not os.path.lexists(path):  # none runs: not even the code's identity is needed
+        return None, False
     code = code_identity()
     reply = _exchange(path, {"protocol": PROTOCOL, "code": code, "store": store, **fields},
                       max(0.01, _timeout()))
@@ -418,6 +427,8 @@ class Answerer:
         if path is None:
             raise OSError(f"no private place for the socket of {self.store}")
         tmp = f"{path}.{os.getpid()}"
+        import socket
+
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             try:

@@ -216,7 +216,9 @@ class Lexical:
         if "lex_vocab" not in z or "lex_tokenizer" not in z \
                 or json.loads(z["lex_tokenizer"].tobytes()) != TOKENIZER:
             return None  # built by another tokenizer: ranking indexes the rows itself
-        return cls(json.loads(z["lex_vocab"].tobytes()), z["lex_data"], z["lex_indices"],
+        from repomem.service.snapfile import json_member
+
+        return cls(json_member(z["lex_vocab"]), z["lex_data"], z["lex_indices"],
                    z["lex_indptr"], n_docs)
 
     def scores(self, question: str, drop: frozenset[str] | set[str] = frozenset(), profile: str = "default",

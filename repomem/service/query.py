@@ -271,16 +271,20 @@ def _removed(r: Repo, question: str, rows: list[dict], t: int,
     removed facts (each removed key's last version) are read then; without that list (a
     snapshot of an older repomem, or ROWS from the store) the store of record is read, unless
     STORE_OK is false (the pre-prompt hook: then no note)."""
-    from repomem.core.tokens import norm_ident
-    from repomem.service.lexical import names
-    from repomem.service.rank import gone_cache, qualnames, unnamed
+    from repomem.service.rank import gone_cache, unnamed
 
     asked, kinds = unnamed(question, rows)
     if not asked:
         return []
     gone = gone_cache(rows)  # a warm process (MCP, the bench): the same view, read once
     by_name = gone.get(frozenset(kinds))
-    if by_name is None:
+    named = viewcache.removed_named(r.store, asked) if snapshot and by_name is None else None
+    if named is not None:  # the snapshot's index: only the facts that bore the asked names
+        by_name = {n: sorted((x for x in xs if x["valid_to"] <= t and
+                              (not kinds or x["kind"] in kinds)),
+                             key=lambda x: (-x["valid_to"], x["key"]))
+                   for n, xs in named.items()}
+    elif by_name is None:
         listed = viewcache.load_removed(r.store) if snapshot else None
         if listed is not None:
             last = [x for x in listed if x["valid_to"] <= t and (not kinds or x["kind"] in kinds)]
@@ -296,8 +300,7 @@ def _removed(r: Repo, question: str, rows: list[dict], t: int,
             return []
         by_name = {}
         for x in sorted(last, key=lambda x: (-x["valid_to"], x["key"])):  # latest first
-            # ...by its names, and as code calls it (click.get_terminal_size, Context.invoke)
-            for n in names(x, camel=True) | {norm_ident(q) for q in qualnames(x)}:
+            for n in viewcache.removed_names(x):  # (as the snapshot's index has them)
                 by_name.setdefault(n, []).append(x)
         gone[frozenset(kinds)] = by_name
     return [{"name": raw, "key": x["key"], "now": None, "was": x["value"], "subject": x["subject"],

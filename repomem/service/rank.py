@@ -531,8 +531,10 @@ def offered_columns(rows: list[dict]) -> dict | None:
     """The columns offered for ROWS (these very rows, not a filtered copy); None without."""
     if _OFFERED[0] is not rows or _OFFERED[1] is None:
         return None
+    from repomem.service.snapfile import json_member  # (orjson: ~3 ms less of a cold ask)
+
     try:
-        got = json.loads(_OFFERED[1])
+        got = json_member(_OFFERED[1])
     except ValueError:
         return None
     return got if isinstance(got, dict) else None
@@ -1291,9 +1293,9 @@ FLOOR_FILE = "rank_weights_floor.json"
 
 
 def _fitted_floor() -> float:
-    from importlib import resources
+    from pathlib import Path  # (not importlib.resources: ~10 ms of a cold ask's CPU)
 
-    data = json.loads(resources.files("repomem.service").joinpath(FLOOR_FILE).read_text("utf-8"))
+    data = json.loads(Path(__file__).with_name(FLOOR_FILE).read_text("utf-8"))
     return float(data["floor"])
 
 

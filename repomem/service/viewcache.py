@@ -10,22 +10,26 @@ unless it already is the view being written: the post-commit snapshot (service/v
 ``_provisional``) stays while the writer brings Chroma to it, so a question asked meanwhile is
 answered from it instead of waiting for the writer's lock.
 Each worktree has its own snapshot (``Store.snapshot_file``): they have their own HEADs.  A
-damaged snapshot (truncated, not a zip, wrong members) reads as absent and is deleted, so the
-next writer rebuilds it.
+damaged snapshot (truncated, not a snapshot, wrong members) reads as absent and is deleted, so the
+next writer rebuilds it.  The file's format: service/snapfile.py (named arrays, plain numbers
+only; text as UTF-8 bytes).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
-import zipfile
 from pathlib import Path
 
+from repomem.core.tokens import norm_ident
+from repomem.service import snapfile
+from repomem.service.lexical import names
 from repomem.storage import atomic
 from repomem.storage.store import SNAPSHOT, Store
 
-# What a damaged file raises from np.load / json: it is then treated as absent.
-_DAMAGED = (ValueError, KeyError, EOFError, zipfile.BadZipFile, UnicodeDecodeError, AttributeError)
+# What a damaged file raises from snapfile.load / json: it is then treated as absent.
+_DAMAGED = (ValueError, KeyError, EOFError, UnicodeDecodeError, AttributeError, TypeError)
 
 
 def _path(store) -> Path:
@@ -46,9 +50,7 @@ def _discard_damaged(store, err: Exception) -> None:
 def state(store_path: Store | Path) -> dict:
     """The snapshot's state alone ({} when there is none, or it is unreadable)."""
     try:
-        import numpy as np
-
-        with np.load(_path(store_path), allow_pickle=False) as z:  # members load lazily
+        with snapfile.load(_path(store_path)) as z:  # members load lazily
             return json.loads(z["state"].tobytes())
     except (OSError, *_DAMAGED):
         return {}
@@ -86,11 +88,11 @@ def write(store_path: Store | Path, state: dict, rows: list[dict], embeddings,
     with atomic.replacing(final) as fh:
         members = dict(lex.arrays(), facts=columns)
         if removed is not None:
-            members["removed"] = np.frombuffer(json.dumps(removed, ensure_ascii=False).encode(),
-                                               dtype=np.uint8)
-        np.savez(fh, embeddings=matrix,
-                 rows=np.frombuffer(json.dumps(rows, ensure_ascii=False).encode(), dtype=np.uint8),
-                 state=np.frombuffer(json.dumps(state).encode(), dtype=np.uint8), **members)
+            members.update(_removed_members(removed))
+        snapfile.save(fh, dict(
+            embeddings=matrix,
+            rows=np.frombuffer(json.dumps(rows, ensure_ascii=False).encode(), dtype=np.uint8),
+            state=np.frombuffer(json.dumps(state).encode(), dtype=np.uint8), **members))
 
 
 # What a removed fact's note needs (its names, value, subject, when and by which commit it
@@ -115,13 +117,94 @@ def patch_removed(old: list[dict], closed: list[dict], live: set[str]) -> list[d
     return removed_rows([x for x in old if x["key"] not in live] + closed, live)
 
 
+def removed_names(x: dict) -> set[str]:
+    """The names a question may call a removed fact by: its names, and as code calls it
+    (click.get_terminal_size, Context.invoke)."""
+    return names(x, camel=True) | {norm_ident(q) for q in _qualnames()(x)}
+
+
+@functools.cache
+def _qualnames():
+    from repomem.service.rank import qualnames  # (ranking's module: imported when first used)
+
+    return qualnames
+
+
+def _removed_code() -> str:
+    """What the snapshot's index of removed names was computed by: the code of the name
+    functions (the ranking columns' fingerprint covers them, rank.columns_code) and of
+    removed_names itself.  An index by other code is not read."""
+    import hashlib
+
+    from repomem.service.rank import columns_code
+
+    return hashlib.sha256(columns_code().encode() + removed_names.__code__.co_code +
+                          repr(removed_names.__code__.co_names).encode()).hexdigest()[:16]
+
+
+def _removed_members(removed: list[dict]) -> dict:
+    """The removed list as one JSON array (``removed``: what load_removed reads), where each
+    fact's text starts and ends in it (``removed_at``), and which facts bear each name
+    (``removed_names``): a fresh process that meets a name no current fact bears parses the
+    few facts that bore it, not the whole list (~1,700 facts on httpx: ~20 ms of a cold ask)."""
+    import numpy as np
+
+    parts, at, pos = [], [], 1
+    index: dict[str, list[int]] = {}
+    for i, x in enumerate(removed):
+        text = json.dumps(x, ensure_ascii=False).encode()
+        at.append((pos, pos + len(text)))
+        parts.append(text)
+        pos += len(text) + 2  # the ", " between items, as json.dumps writes a list
+        for name in removed_names(x):
+            index.setdefault(name, []).append(i)
+    blob = b"[" + b", ".join(parts) + b"]"
+    return {"removed": np.frombuffer(blob, dtype=np.uint8),
+            "removed_at": np.array(at, dtype=np.int64).reshape(len(at), 2),
+            "removed_names": np.frombuffer(json.dumps(
+                {"code": _removed_code(), "names": index}, ensure_ascii=False).encode(),
+                dtype=np.uint8)}
+
+
+_NAMED: dict = {}  # store path -> (file identity, (names -> indices, removed text, offsets) or None)
+
+
+def removed_named(store_path, wanted) -> dict[str, list[dict]] | None:
+    """{name: the removed facts that bear it} for the names WANTED (of removed_names), read
+    from the snapshot's index of removed names, the facts in the removed list's order; None
+    when the snapshot has no index computed by this code (then load_removed)."""
+
+    p = _path(store_path)
+    try:
+        st = p.stat()
+        ident = (st.st_ino, st.st_mtime_ns, st.st_size)
+        hit = _NAMED.get(str(p))
+        if hit and hit[0] == ident:
+            got = hit[1]
+        else:
+            with snapfile.load(p) as z:
+                got = None
+                if "removed_names" in z.files and "removed_at" in z.files:
+                    index = snapfile.json_member(z["removed_names"])
+                    if isinstance(index, dict) and index.get("code") == _removed_code():
+                        got = (index["names"], z["removed"].tobytes(), z["removed_at"])
+            _NAMED.clear()
+            _NAMED[str(p)] = (ident, got)
+        if got is None:
+            return None
+        names, blob, at = got
+        return {n: [json.loads(blob[at[i, 0]:at[i, 1]]) for i in names[n]]
+                for n in wanted if n in names}
+    except (OSError, IndexError, TypeError, *_DAMAGED):
+        return None
+
+
 _REMOVED: dict = {}  # store path -> (file identity, removed list or None)
 
 
 def load_removed(store_path) -> list[dict] | None:
     """The snapshot's removed facts; None when it has no list (written by an older repomem) or
     cannot be read."""
-    import numpy as np
 
     p = _path(store_path)
     try:
@@ -130,8 +213,8 @@ def load_removed(store_path) -> list[dict] | None:
         hit = _REMOVED.get(str(p))
         if hit and hit[0] == ident:
             return hit[1]
-        with np.load(p, allow_pickle=False) as z:
-            got = json.loads(z["removed"].tobytes()) if "removed" in z.files else None
+        with snapfile.load(p) as z:
+            got = snapfile.json_member(z["removed"]) if "removed" in z.files else None
     except (OSError, *_DAMAGED):
         return None
     _REMOVED.clear()
@@ -147,7 +230,7 @@ def restamp(store_path: Store | Path, state: dict) -> bool:
 
     final = _path(store_path)
     try:
-        with np.load(final, allow_pickle=False) as z:
+        with snapfile.load(final) as z:
             members = {k: z[k] for k in z.files if k != "state"}
     except OSError:
         return False
@@ -155,7 +238,8 @@ def restamp(store_path: Store | Path, state: dict) -> bool:
         _discard_damaged(store_path, e)
         return False
     with atomic.replacing(final) as fh:
-        np.savez(fh, state=np.frombuffer(json.dumps(state).encode(), dtype=np.uint8), **members)
+        snapfile.save(fh, dict(state=np.frombuffer(json.dumps(state).encode(), dtype=np.uint8),
+                               **members))
     return True
 
 
@@ -167,9 +251,7 @@ def known_docs(store) -> dict:
 def _known_docs(path: Path) -> dict:
     """The tokens the previous snapshot's lexical index was built from (none: tokenise all)."""
     try:
-        import numpy as np
-
-        with np.load(path, allow_pickle=False) as z:
+        with snapfile.load(path) as z:
             return json.loads(z["lex_docs"].tobytes()) if "lex_docs" in z else {}
     except (OSError, ValueError, KeyError):
         return {}
@@ -177,13 +259,11 @@ def _known_docs(path: Path) -> dict:
 
 def _read(store_path: Store | Path, head: str | None, any_head: bool = False):
     try:
-        import numpy as np
-
-        with np.load(_path(store_path), allow_pickle=False) as z:
+        with snapfile.load(_path(store_path)) as z:
             state = json.loads(z["state"].tobytes())
             if not any_head and (head is None or state.get("head") != head):
                 return None
-            return state, json.loads(z["rows"].tobytes()), z["embeddings"]
+            return state, snapfile.json_member(z["rows"]), z["embeddings"]
     except OSError:
         return None
     except _DAMAGED as e:
@@ -203,21 +283,31 @@ def _columns_current(z) -> bool:
     return head.startswith(b'{"code": "' + columns_code().encode() + b'"')
 
 
+def _removed_index_current(z) -> bool:
+    """Whether a snapshot with a removed list has the index of its names, computed by this
+    code (removed_named): else each fresh process that meets an unknown name parses the whole
+    list until the next writer (``repomem ingest``) writes the snapshot again."""
+    if "removed" not in z:
+        return True
+    return "removed_names" in z and "removed_at" in z and \
+        json.loads(z["removed_names"].tobytes()).get("code") == _removed_code()
+
+
 def exists(store_path: Store | Path, head: str | None) -> bool:
-    """Whether a whole snapshot of HEAD's view is there, its lexical index built by this
-    tokenizer and its ranking columns by this code (else every fresh process would index the
-    rows, or compute the columns, itself until the next commit)."""
+    """Whether a whole snapshot of HEAD's view is there, in this repomem's file format
+    (service/snapfile.py), its lexical index built by this tokenizer and its ranking columns
+    and index of removed names by this code (else every fresh process would read the older
+    format, index the rows or compute the columns itself until the next commit)."""
     from repomem.core.tokens import TOKENIZER
 
     try:
-        import numpy as np
-
-        with np.load(_path(store_path), allow_pickle=False) as z:  # members load lazily
+        with snapfile.load(_path(store_path)) as z:  # members load lazily
             if json.loads(z["state"].tobytes()).get("head") != head:
                 return False
             z["rows"], z["embeddings"]  # a truncated file fails here, not at the next read
-            return "lex_tokenizer" in z and json.loads(z["lex_tokenizer"].tobytes()) == TOKENIZER \
-                and _columns_current(z)
+            return isinstance(z, snapfile.Snapshot) and "lex_tokenizer" in z \
+                and json.loads(z["lex_tokenizer"].tobytes()) == TOKENIZER \
+                and _columns_current(z) and _removed_index_current(z)
     except OSError:
         return False
     except _DAMAGED as e:
@@ -250,11 +340,9 @@ def load_search(store_path):
         offer_columns(hit[1][1], hit[2])  # (another snapshot's may have been offered meanwhile)
         return hit[1]
     try:
-        import numpy as np
-
-        with np.load(p, allow_pickle=False) as z:
+        with snapfile.load(p) as z:
             state = json.loads(z["state"].tobytes())
-            rows = json.loads(z["rows"].tobytes())
+            rows = snapfile.json_member(z["rows"])
             snap = (state, rows, z["embeddings"], Lexical.from_arrays(z, len(rows)))
             columns = z["facts"].tobytes() if "facts" in z else None
     except OSError:

@@ -9,7 +9,7 @@ import pytest
 
 from repomem.miners import mine_file
 from repomem.miners.mining import _may_move
-from repomem.service import summaries, viewcache
+from repomem.service import snapfile, summaries, viewcache
 from repomem.service.ingest import ingest
 from repomem.service.query import facts, history
 from repomem.service.repo import Repo
@@ -122,7 +122,7 @@ def test_commit_without_facts_restamps_the_snapshot(new_repo, tmp_path):
     after = viewcache.load_any(r.store)
     assert after[0]["head"] == head and after[0]["provisional"]
     assert after[1] == before[1] and np.array_equal(after[2], before[2])
-    with np.load(r.store.snapshot_file) as z:
+    with snapfile.load(r.store.snapshot_file) as z:
         assert "lex_vocab" in z.files  # the lexical index came along
     ingest(r)
     final = viewcache.load_any(r.store)

@@ -203,12 +203,12 @@ def test_index_of_another_tokenizer_is_not_read(repo, tmp_path):
     # question's tokens: it is not read (ranking then indexes the rows itself)
     import numpy as np
 
-    from repomem.service import viewcache
+    from repomem.service import snapfile, viewcache
     from repomem.service.lexical import TOKENIZER, Lexical
 
     path = viewcache._path(repo.store)
-    with np.load(path, allow_pickle=False) as z:
-        arrays = dict(z)
+    with snapfile.load(path) as z:
+        arrays = {k: z[k] for k in z.files}
         assert Lexical.from_arrays(z, 1) is not None
     arrays["lex_tokenizer"] = np.frombuffer(b'"porter-0"', dtype=np.uint8)
     other = tmp_path / "other.npz"
