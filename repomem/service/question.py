@@ -555,6 +555,7 @@ _HANDLING = _pattern("handling")
 _STILL = _pattern("still")
 _EXCEPTION_WORD = _pattern("exception_word")
 _IMAGE_WORDS = _pattern("image_words")
+_RELEASE = _pattern("release")
 _CAPITALISED = _pattern("capitalised")
 _THE_MODEL = _pattern("the_model")
 _LOWER_WORD, _IMAGE_NAME = _pattern("lower_word"), _pattern("image_name")
@@ -723,6 +724,12 @@ class Question:
     def says_image(self) -> bool:
         """An image, a version, a Dockerfile, a container, a base."""
         return bool(_IMAGE_WORDS.search(self.text))
+
+    @functools.cached_property
+    def asks_release(self) -> bool:
+        """A release of the project itself ("Release 0.27.2", "bump the version for the next
+        release"): its own version is what the task changes."""
+        return bool(_RELEASE.search(self.text))
 
     @functools.cached_property
     def route_methods(self) -> frozenset[str]:

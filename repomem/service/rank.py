@@ -649,7 +649,11 @@ def _project_version(q: Question, facts: _Facts, kinds: set[str]) -> list[tuple[
     """"which version is click at?", "what version number does express declare in its package
     metadata?": no word names a fact, so the project's own version (project.version,
     __version__, package.json's version) of its own files: the identifier ("version", True, "")
-    and the kinds that hold it (added to KINDS)."""
+    and the kinds that hold it (added to KINDS); so does a release of the project ("Release
+    0.27.2", "bump the version for the next release"), whatever else it names."""
+    if q.asks_release and not q.asks_function:
+        kinds.update({"config", "constant"})
+        return [("version", True, "")]
     if q.asks_function or "python" in q.tokens or "version" not in q.tokens or any(
             facts.names.get(n) or facts.retired.get(n) or facts.images.get(n)
             for n, _, _ in q.identifiers(facts.project) if not _own_project(facts, n, q)):

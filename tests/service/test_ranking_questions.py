@@ -194,6 +194,23 @@ def test_project_version_is_the_manifests_not_a_tools_format_version(repo):
         [("config:pyproject.toml:project.version", "1.4.0")]
 
 
+@pytest.mark.parametrize("prompt", ["Release 1.4.1.", "Release webapp 1.4.1",
+                                    "bump the version for the next release"])
+def test_a_release_names_the_projects_own_version(repo, prompt):
+    # nothing in "Release 1.4.1" says "version": the release of the project is its version
+    got = ask(repo, prompt)["facts"]
+    assert [(f["key"], f["value"]) for f in got if f["score"] >= 1] == \
+        [("config:pyproject.toml:project.version", "1.4.0")]
+
+
+def test_a_package_release_asked_is_no_release_of_the_project():
+    from repomem.service.question import parse
+
+    assert not parse("Which flask release does webapp need at runtime?").asks_release
+    assert not parse("Write the release notes for 1.4").asks_release
+    assert parse("Make a release: 1.4.1").asks_release
+
+
 def test_function_asked_by_its_public_name_once_made_private(repo):
     # a leading underscore is privacy, not another name; "which function is it?" asks by a
     # name, not by purpose, when the name is one the function bore; the note says so
