@@ -768,6 +768,13 @@ class Question:
         return frozenset(_CAPITALISED.findall(self.text.strip(), 1))
 
     @functools.cached_property
+    def classes_asked(self) -> frozenset[str]:
+        """The capitalised words not said as the owner of what is asked: "add a field to Limits"
+        is about Limits, "the size in uvicorn's Config" about a member of Config."""
+        return frozenset(w for w in self.capitalised
+                         if not _template("owner", name=w).search(self.text))
+
+    @functools.cached_property
     def literal_words(self) -> frozenset[str]:
         """What the question may quote of an earlier value (8000, >=3.7, /login)."""
         return frozenset(_LITERAL_WORDS.findall(self.text))

@@ -758,15 +758,33 @@ def _by_class_name(q: Question, facts: _Facts, t: int, kinds: set[str], exact, l
     question's first word) names it, though "url" frames questions; "which class represents a
     choice parameter type?": Choice(ParamType), not ParamType (facts.subclasses)."""
     if "class" not in kinds:
+        # "add a pool timeout field to Limits like Timeout has": the classes it spells, unless
+        # it asks for code of another kind, a number (a setting's value), or names a fact
+        # otherwise ("what does GreetingController give `template`?": a member of the class);
+        # not a class said as the owner of what is asked ("the size in uvicorn's Config")
+        if kinds & {"function", "route"} or q.asks_number or exact.any():
+            return
+        spelled = _spelled_classes(q, facts, exact, q.classes_asked)
+        if spelled:
+            kinds.add("class")
+            yield from spelled
         return
-    for word in q.capitalised:
-        spelled = [i for i in facts.names.get(norm_ident(word), ())
-                   if facts.rows[i]["kind"] == "class" and facts.rows[i]["value"] == word]
-        if 0 < len(spelled) <= RARE and not exact[spelled].any():
-            yield spelled
+    yield from _spelled_classes(q, facts, exact, q.capitalised)
     sub = facts.subclasses(set(q.words))
     if 0 < len(sub) <= RARE:
         yield sub
+
+
+def _spelled_classes(q: Question, facts: _Facts, exact, words) -> list[list[int]]:
+    """The classes spelled as one of WORDS (capitalised words of the question), each a list of
+    at most RARE rows that nothing named yet."""
+    out = []
+    for word in sorted(words):
+        spelled = [i for i in facts.names.get(norm_ident(word), ())
+                   if facts.rows[i]["kind"] == "class" and facts.rows[i]["value"] == word]
+        if 0 < len(spelled) <= RARE and not exact[spelled].any():
+            out.append(spelled)
+    return out
 
 
 def _by_joined_words(q: Question, facts: _Facts, t: int, kinds: set[str], exact, lineage):

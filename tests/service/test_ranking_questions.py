@@ -624,3 +624,36 @@ def test_where_a_thing_is_done_asks_for_the_code(new_repo):
     assert got[0]["value"] == "create_ssl_context", [f["key"] for f in got]
     got = ask(r, "where is the database url configured?")["facts"]
     assert got[0]["key"] == "constant:webclient/settings.py:DATABASE_URL", [f["key"] for f in got]
+
+
+LIMITS = '''class Timeout:
+    """Timeout configuration."""
+
+    def __init__(self, connect=5.0, read=5.0):
+        self.connect = connect
+        self.read = read
+
+
+class Limits:
+    """Configuration for limits to various client behaviors."""
+
+    def __init__(self, max_connections=100, keepalive_expiry=5.0):
+        self.max_connections = max_connections
+        self.keepalive_expiry = keepalive_expiry
+
+
+DEFAULT_TIMEOUT = Timeout(connect=5.0)
+'''
+
+
+def test_a_prompt_spelling_a_class_asks_for_that_class(new_repo):
+    # "a field ... like Timeout has" asks for no class by its wording (its "timeout" asks for a
+    # setting), but the capitalised names are the classes' own; said as the owner of what is
+    # asked ("the maximum size in Limits"), a class is not what is asked
+    root = new_repo()
+    commit(root, "2024-01-10T10:00:00Z", "config", {"client/config.py": LIMITS})
+    r = Repo.open(root)
+    ingest(r, all_history=True, progress=False)
+    got = [(f["kind"], f["value"]) for f in top(r, "Add a pool timeout field to Limits like Timeout has.", 2)]
+    assert sorted(got) == [("class", "Limits"), ("class", "Timeout")], got
+    assert top(r, "What is the default max connections of Limits?")[0]["kind"] != "class"
