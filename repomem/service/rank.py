@@ -87,7 +87,8 @@ _AUX = re.compile(r"(?:^|/)(?:examples?|docs?|tests?|samples?|demos?|benchmarks?
 # Kinds named like code: case-sensitive, and only by a word written as a name (see _exact)
 _CODE_NAMES = ("function", "class")
 _TEST_KINDS = ("function", "class", "constant")
-_ROOT_GROUPS = {"main", "runtime", "default", "dependencies", "install_requires"}
+# (a Maven parent: the platform the root project builds on, Spring Boot's starter parent)
+_ROOT_GROUPS = {"main", "runtime", "default", "dependencies", "install_requires", "parent"}
 
 
 def _root_dependency(row: dict) -> bool:
@@ -198,6 +199,9 @@ def facts_columns(rows: list[dict]) -> dict:
         # a private function or class (`_CookieCompatRequest`): the module's helper, not its API
         "private": [r["kind"] in _CODE_NAMES and r["value"].startswith("_")
                     and not r["value"].startswith("__") for r in rows],
+        # a dependency whose value states no version: managed by a parent or a plugin (Maven's
+        # Spring Boot starters), any (`*`), a branch
+        "unversioned": [r["kind"] == "dependency" and not _DIGIT.search(r["value"]) for r in rows],
         "key_order": key_order,
     }
 
@@ -277,6 +281,7 @@ class _Facts:
         self.param_of = np.array(columns["param_of"], dtype=object)
         self.in_body = np.array(columns["in_body"], dtype=bool)
         self.private = np.array(columns["private"], dtype=bool)
+        self.unversioned = np.array(columns["unversioned"], dtype=bool)
         self.key_order = np.array(columns["key_order"], dtype=np.int64)
         self._called: dict[str, list[tuple[int, str]]] | None = None
         self._body_names: list[tuple[int, set[str]]] | None = None
@@ -1193,6 +1198,9 @@ def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, 
         # jwt expire?"), not the words of the code around it ("what is the secret used to sign
         # tokens?" is not jwt.sign's expiresIn)
         add("body_value_unsaid", facts.body_values_unsaid(q.words))
+    if "dependency" in kinds:  # "upgrade Spring Boot to 4.1": the pin that states a version,
+        # not the starters whose version the parent manages
+        add("unversioned", facts.unversioned & wanted)
     if wants("lexical_share"):
         add("lexical_share", lexical / max(float(lexical.max()), 1e-9))
     if wants("vector_sim"):

@@ -657,3 +657,46 @@ def test_a_prompt_spelling_a_class_asks_for_that_class(new_repo):
     got = [(f["kind"], f["value"]) for f in top(r, "Add a pool timeout field to Limits like Timeout has.", 2)]
     assert sorted(got) == [("class", "Limits"), ("class", "Timeout")], got
     assert top(r, "What is the default max connections of Limits?")[0]["kind"] != "class"
+
+
+POM = """<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <parent>
+    <groupId>org.springframework.boot</groupId>
+    <artifactId>spring-boot-starter-parent</artifactId>
+    <version>3.2.0</version>
+  </parent>
+  <groupId>com.example</groupId>
+  <artifactId>shop</artifactId>
+  <version>0.0.1-SNAPSHOT</version>
+  <dependencies>
+    <dependency>
+      <groupId>org.springframework.boot</groupId>
+      <artifactId>spring-boot-starter-web</artifactId>
+    </dependency>
+    <dependency>
+      <groupId>org.springframework.boot</groupId>
+      <artifactId>spring-boot-starter-data-jpa</artifactId>
+    </dependency>
+  </dependencies>
+  <build>
+    <plugins>
+      <plugin>
+        <groupId>org.springframework.boot</groupId>
+        <artifactId>spring-boot-maven-plugin</artifactId>
+      </plugin>
+    </plugins>
+  </build>
+</project>
+"""
+
+
+def test_an_upgrade_asks_for_the_pin_that_states_a_version(new_repo):
+    # the starters' versions are managed by the parent: "upgrade Spring Boot" is the parent's pin
+    root = new_repo()
+    commit(root, "2024-01-10T10:00:00Z", "pom", {"pom.xml": POM})
+    r = Repo.open(root)
+    ingest(r, all_history=True, progress=False)
+    got = top(r, "Upgrade Spring Boot to 3.3")[0]
+    assert (got["kind"], got["value"]) == ("dependency", "3.2.0"), got
