@@ -556,6 +556,7 @@ _HANDLING = _pattern("handling")
 _STILL = _pattern("still")
 _EXCEPTION_WORD = _pattern("exception_word")
 _IMAGE_WORDS = _pattern("image_words")
+_RELEASE = _pattern("release")
 _CAPITALISED = _pattern("capitalised")
 _THE_MODEL = _pattern("the_model")
 _LOWER_WORD, _IMAGE_NAME = _pattern("lower_word"), _pattern("image_name")
@@ -726,6 +727,12 @@ class Question:
         return bool(_IMAGE_WORDS.search(self.text))
 
     @functools.cached_property
+    def asks_release(self) -> bool:
+        """A release of the project itself ("Release 0.27.2", "bump the version for the next
+        release"): its own version is what the task changes."""
+        return bool(_RELEASE.search(self.text))
+
+    @functools.cached_property
     def route_methods(self) -> frozenset[str]:
         return frozenset(route_methods(self.text))
 
@@ -760,6 +767,13 @@ class Question:
     def capitalised(self) -> frozenset[str]:
         """Words spelled as a class's name, not the question's first word."""
         return frozenset(_CAPITALISED.findall(self.text.strip(), 1))
+
+    @functools.cached_property
+    def classes_asked(self) -> frozenset[str]:
+        """The capitalised words not said as the owner of what is asked: "add a field to Limits"
+        is about Limits, "the size in uvicorn's Config" about a member of Config."""
+        return frozenset(w for w in self.capitalised
+                         if not _template("owner", name=w).search(self.text))
 
     @functools.cached_property
     def literal_words(self) -> frozenset[str]:

@@ -87,7 +87,8 @@ _AUX = re.compile(r"(?:^|/)(?:examples?|docs?|tests?|samples?|demos?|benchmarks?
 # Kinds named like code: case-sensitive, and only by a word written as a name (see _exact)
 _CODE_NAMES = ("function", "class")
 _TEST_KINDS = ("function", "class", "constant")
-_ROOT_GROUPS = {"main", "runtime", "default", "dependencies", "install_requires"}
+# (a Maven parent: the platform the root project builds on, Spring Boot's starter parent)
+_ROOT_GROUPS = {"main", "runtime", "default", "dependencies", "install_requires", "parent"}
 
 
 def _root_dependency(row: dict) -> bool:
@@ -198,6 +199,9 @@ def facts_columns(rows: list[dict]) -> dict:
         # a private function or class (`_CookieCompatRequest`): the module's helper, not its API
         "private": [r["kind"] in _CODE_NAMES and r["value"].startswith("_")
                     and not r["value"].startswith("__") for r in rows],
+        # a dependency whose value states no version: managed by a parent or a plugin (Maven's
+        # Spring Boot starters), any (`*`), a branch
+        "unversioned": [r["kind"] == "dependency" and not _DIGIT.search(r["value"]) for r in rows],
         "key_order": key_order,
     }
 
@@ -277,6 +281,7 @@ class _Facts:
         self.param_of = np.array(columns["param_of"], dtype=object)
         self.in_body = np.array(columns["in_body"], dtype=bool)
         self.private = np.array(columns["private"], dtype=bool)
+        self.unversioned = np.array(columns["unversioned"], dtype=bool)
         self.key_order = np.array(columns["key_order"], dtype=np.int64)
         self._called: dict[str, list[tuple[int, str]]] | None = None
         self._body_names: list[tuple[int, set[str]]] | None = None
@@ -651,7 +656,11 @@ def _project_version(q: Question, facts: _Facts, kinds: set[str]) -> list[tuple[
     """"which version is click at?", "what version number does express declare in its package
     metadata?": no word names a fact, so the project's own version (project.version,
     __version__, package.json's version) of its own files: the identifier ("version", True, "")
-    and the kinds that hold it (added to KINDS)."""
+    and the kinds that hold it (added to KINDS); so does a release of the project ("Release
+    0.27.2", "bump the version for the next release"), whatever else it names."""
+    if q.asks_release and not q.asks_function:
+        kinds.update({"config", "constant"})
+        return [("version", True, "")]
     if q.asks_function or "python" in q.tokens or "version" not in q.tokens or any(
             facts.names.get(n) or facts.retired.get(n) or facts.images.get(n)
             for n, _, _ in q.identifiers(facts.project) if not _own_project(facts, n, q)):
@@ -756,15 +765,33 @@ def _by_class_name(q: Question, facts: _Facts, t: int, kinds: set[str], exact, l
     question's first word) names it, though "url" frames questions; "which class represents a
     choice parameter type?": Choice(ParamType), not ParamType (facts.subclasses)."""
     if "class" not in kinds:
+        # "add a pool timeout field to Limits like Timeout has": the classes it spells, unless
+        # it asks for code of another kind, a number (a setting's value), or names a fact
+        # otherwise ("what does GreetingController give `template`?": a member of the class);
+        # not a class said as the owner of what is asked ("the size in uvicorn's Config")
+        if kinds & {"function", "route"} or q.asks_number or exact.any():
+            return
+        spelled = _spelled_classes(q, facts, exact, q.classes_asked)
+        if spelled:
+            kinds.add("class")
+            yield from spelled
         return
-    for word in q.capitalised:
-        spelled = [i for i in facts.names.get(norm_ident(word), ())
-                   if facts.rows[i]["kind"] == "class" and facts.rows[i]["value"] == word]
-        if 0 < len(spelled) <= RARE and not exact[spelled].any():
-            yield spelled
+    yield from _spelled_classes(q, facts, exact, q.capitalised)
     sub = facts.subclasses(set(q.words))
     if 0 < len(sub) <= RARE:
         yield sub
+
+
+def _spelled_classes(q: Question, facts: _Facts, exact, words) -> list[list[int]]:
+    """The classes spelled as one of WORDS (capitalised words of the question), each a list of
+    at most RARE rows that nothing named yet."""
+    out = []
+    for word in sorted(words):
+        spelled = [i for i in facts.names.get(norm_ident(word), ())
+                   if facts.rows[i]["kind"] == "class" and facts.rows[i]["value"] == word]
+        if 0 < len(spelled) <= RARE and not exact[spelled].any():
+            out.append(spelled)
+    return out
 
 
 def _by_joined_words(q: Question, facts: _Facts, t: int, kinds: set[str], exact, lineage):
@@ -1173,6 +1200,9 @@ def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, 
         # jwt expire?"), not the words of the code around it ("what is the secret used to sign
         # tokens?" is not jwt.sign's expiresIn)
         add("body_value_unsaid", facts.body_values_unsaid(q.words))
+    if "dependency" in kinds:  # "upgrade Spring Boot to 4.1": the pin that states a version,
+        # not the starters whose version the parent manages
+        add("unversioned", facts.unversioned & wanted)
     if wants("lexical_share"):
         add("lexical_share", lexical / max(float(lexical.max()), 1e-9))
     if wants("vector_sim"):

@@ -36,6 +36,7 @@ FEATURES = (
     "named_other_kind",   # the question names it, but asks for another kind
     "parameter_unsaid",   # a function's parameter default, the function not named
     "body_value_unsaid",  # a value in a function's body, its own name not said
+    "unversioned",        # a dependency asked for whose value states no version (managed, *)
     # raw signals, for fitting (zero weight in the hand file: not computed at run time then)
     "lexical_share",      # BM25 over the best fact's BM25
     "vector_sim",         # cosine similarity

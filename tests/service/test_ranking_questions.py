@@ -194,6 +194,23 @@ def test_project_version_is_the_manifests_not_a_tools_format_version(repo):
         [("config:pyproject.toml:project.version", "1.4.0")]
 
 
+@pytest.mark.parametrize("prompt", ["Release 1.4.1.", "Release webapp 1.4.1",
+                                    "bump the version for the next release"])
+def test_a_release_names_the_projects_own_version(repo, prompt):
+    # nothing in "Release 1.4.1" says "version": the release of the project is its version
+    got = ask(repo, prompt)["facts"]
+    assert [(f["key"], f["value"]) for f in got if f["score"] >= 1] == \
+        [("config:pyproject.toml:project.version", "1.4.0")]
+
+
+def test_a_package_release_asked_is_no_release_of_the_project():
+    from repomem.service.question import parse
+
+    assert not parse("Which flask release does webapp need at runtime?").asks_release
+    assert not parse("Write the release notes for 1.4").asks_release
+    assert parse("Make a release: 1.4.1").asks_release
+
+
 def test_function_asked_by_its_public_name_once_made_private(repo):
     # a leading underscore is privacy, not another name; "which function is it?" asks by a
     # name, not by purpose, when the name is one the function bore; the note says so
@@ -607,3 +624,79 @@ def test_where_a_thing_is_done_asks_for_the_code(new_repo):
     assert got[0]["value"] == "create_ssl_context", [f["key"] for f in got]
     got = ask(r, "where is the database url configured?")["facts"]
     assert got[0]["key"] == "constant:webclient/settings.py:DATABASE_URL", [f["key"] for f in got]
+
+
+LIMITS = '''class Timeout:
+    """Timeout configuration."""
+
+    def __init__(self, connect=5.0, read=5.0):
+        self.connect = connect
+        self.read = read
+
+
+class Limits:
+    """Configuration for limits to various client behaviors."""
+
+    def __init__(self, max_connections=100, keepalive_expiry=5.0):
+        self.max_connections = max_connections
+        self.keepalive_expiry = keepalive_expiry
+
+
+DEFAULT_TIMEOUT = Timeout(connect=5.0)
+'''
+
+
+def test_a_prompt_spelling_a_class_asks_for_that_class(new_repo):
+    # "a field ... like Timeout has" asks for no class by its wording (its "timeout" asks for a
+    # setting), but the capitalised names are the classes' own; said as the owner of what is
+    # asked ("the maximum size in Limits"), a class is not what is asked
+    root = new_repo()
+    commit(root, "2024-01-10T10:00:00Z", "config", {"client/config.py": LIMITS})
+    r = Repo.open(root)
+    ingest(r, all_history=True, progress=False)
+    got = [(f["kind"], f["value"]) for f in top(r, "Add a pool timeout field to Limits like Timeout has.", 2)]
+    assert sorted(got) == [("class", "Limits"), ("class", "Timeout")], got
+    assert top(r, "What is the default max connections of Limits?")[0]["kind"] != "class"
+
+
+POM = """<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <parent>
+    <groupId>org.springframework.boot</groupId>
+    <artifactId>spring-boot-starter-parent</artifactId>
+    <version>3.2.0</version>
+  </parent>
+  <groupId>com.example</groupId>
+  <artifactId>shop</artifactId>
+  <version>0.0.1-SNAPSHOT</version>
+  <dependencies>
+    <dependency>
+      <groupId>org.springframework.boot</groupId>
+      <artifactId>spring-boot-starter-web</artifactId>
+    </dependency>
+    <dependency>
+      <groupId>org.springframework.boot</groupId>
+      <artifactId>spring-boot-starter-data-jpa</artifactId>
+    </dependency>
+  </dependencies>
+  <build>
+    <plugins>
+      <plugin>
+        <groupId>org.springframework.boot</groupId>
+        <artifactId>spring-boot-maven-plugin</artifactId>
+      </plugin>
+    </plugins>
+  </build>
+</project>
+"""
+
+
+def test_an_upgrade_asks_for_the_pin_that_states_a_version(new_repo):
+    # the starters' versions are managed by the parent: "upgrade Spring Boot" is the parent's pin
+    root = new_repo()
+    commit(root, "2024-01-10T10:00:00Z", "pom", {"pom.xml": POM})
+    r = Repo.open(root)
+    ingest(r, all_history=True, progress=False)
+    got = top(r, "Upgrade Spring Boot to 3.3")[0]
+    assert (got["kind"], got["value"]) == ("dependency", "3.2.0"), got
