@@ -7,6 +7,28 @@ import threading
 _IMPORT_LOCK = threading.Lock()
 
 
+def _mark_overrides() -> None:
+    """chromadb marks its subclasses' methods with the ``overrides`` package's decorator, which
+    checks each method's signature against its base class's as the class is created: a
+    development-time check, ~0.1 s of every process's chromadb import (a first ingest of a short
+    history is ~1.5 s).  The decorator is replaced by one that only marks the method, as the
+    original does once its check passes (``EnforceOverrides`` classes read that mark)."""
+    try:
+        import overrides
+        import overrides.overrides as impl
+    except ImportError:  # chromadb without it: nothing to replace
+        return
+
+    def override(method=None, *, check_signature=True, check_at_runtime=False):
+        if method is None:  # @override(check_signature=False)
+            return override
+        method.__override__ = True
+        return method
+
+    overrides.override = overrides.overrides = override  # type: ignore[assignment]
+    impl.override = impl.overrides = override  # type: ignore[assignment]
+
+
 def import_chromadb():
     """chromadb, imported under one lock.  A first ingest imports it in a thread while workers
     mine (service/pipeline.py), and the main thread may need it for an early write before that
@@ -14,6 +36,10 @@ def import_chromadb():
     partially initialised ("cannot import name 'SharedSystemClient' from partially initialized
     module")."""
     with _IMPORT_LOCK:
+        import sys
+
+        if "chromadb" not in sys.modules:
+            _mark_overrides()
         import chromadb
         import chromadb.api.shared_system_client  # noqa: F401
         import chromadb.config  # noqa: F401
