@@ -431,8 +431,9 @@ class Store:
         done = [_version_row(v) for v in versions if v.valid_to is not None]
         closed.put(zip((i for i, _, _ in done), (m for _, m, _ in done),
                        _vectors(embedder, [d for _, _, d in done])))
-        _upsert(self._col("versions"), [_version_row(v) for v in versions if v.valid_to is None],
-                embedder)
+        if any(v.valid_to is None for v in versions):  # (closed ones alone need no Chroma)
+            _upsert(self._col("versions"),
+                    [_version_row(v) for v in versions if v.valid_to is None], embedder)
 
     def sync_versions(self, versions: list[Version], embedder,
                       complete: bool = True, known: set[str] | None = None) -> dict[str, int]:
