@@ -37,6 +37,9 @@ SNAPSHOT = "current-view.npz"  # the current-view snapshot (repomem/service/view
 # first writer moves its closed versions (``Store.check_embedder``).
 SCHEMA = 5
 _READABLE = (4, 5)
+# A store on a Chroma server keeps schema 4's layout (every version in its collection), so it
+# stays schema 4: a teammate on the previous release still reads it.
+SERVER_SCHEMA = 4
 FOREVER = 253402300799  # 9999-12-31T23:59:59Z: valid_to of a current version (Chroma has no null)
 _BATCH = 500  # rows a Chroma call
 
@@ -317,7 +320,7 @@ class Store:
             # Embed once before binding the store to this embedder: an unreachable server or a
             # missing model fails here and leaves no store tied to an embedder that never ran.
             embedder.embed(["repomem"])
-            self.set_meta("schema", SCHEMA)
+            self.set_meta("schema", SCHEMA if self.remote is None else SERVER_SCHEMA)
             self.set_meta("embedder", embedder.name)
         elif (self.get_meta("schema") or 1) not in _READABLE:
             raise RepomemError(f"the store at {self.path} has an older format",
@@ -325,8 +328,8 @@ class Store:
         elif have != embedder.name:
             raise RepomemError(f"this store was built with embedder {have!r}, not {embedder.name!r}",
                                hint=f"pass --embedder {have} or use another --store")
-        elif self.get_meta("schema") != SCHEMA and self._lock_mode == fcntl.LOCK_EX \
-                and self._lock_depth:
+        elif self.remote is None and self.get_meta("schema") != SCHEMA \
+                and self._lock_mode == fcntl.LOCK_EX and self._lock_depth:
             self._move_closed_out_of_chroma()
             self.set_meta("schema", SCHEMA)
 
@@ -338,7 +341,7 @@ class Store:
         import numpy as np
 
         closed = self._closed()
-        if self.remote is not None or closed is None:
+        if closed is None:
             return
         col = self._col("versions")
         while True:
