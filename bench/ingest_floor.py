@@ -120,7 +120,19 @@ def measure(src: Path, work: Path) -> dict:
 
     got = chromadb.PersistentClient(str(store)).get_collection("repomem_versions").get(
         include=["metadatas"])
-    ids, metas = got["ids"], got["metadatas"] or []
+    ids, metas = list(got["ids"]), [dict(m) for m in got["metadatas"] or []]
+    # the closed versions, which the store keeps in its SQLite file (storage/closedversions.py):
+    # written to Chroma here too, so the floor stays the one of "every version a Chroma row"
+    import sqlite3
+
+    from repomem.storage.closedversions import ClosedVersions
+
+    con = sqlite3.connect(store / "records.sqlite3")
+    try:
+        closed_ids, closed_metas, _ = ClosedVersions(con, "versions").get()
+    finally:
+        con.close()
+    ids, metas = ids + closed_ids, metas + closed_metas
     docs = []
     for m in metas:
         p = json.loads(str(m["payload"]))

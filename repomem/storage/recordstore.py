@@ -1,13 +1,14 @@
 """What the project keeps beside the fact versions: commit records, store metadata and each
-view's fold state.  One interface (RecordStore), one backend today (SQLite, a file in the store
-folder); Chroma keeps only the fact versions, with their real embeddings.
+view's fold state.  One interface (RecordStore), two backends: SQLite (a file in the store
+folder) and a Chroma server's collections (repomem/storage/chromarecords.py).  The SQLite file of
+an embedded store also holds each view's closed fact versions (repomem/storage/closedversions.py);
+Chroma keeps the current ones, with their real embeddings.
 
 Why SQLite rather than Chroma rows: records are looked up by commit id and read whole, never
 searched by similarity.  As Chroma rows they needed a dummy vector and base64 in a metadata
 field, and every row cost an indexed write; here a batch of records is one transaction.
 
-A later backend on a Chroma server (issue 13) implements the same Protocol with collections:
-see docs/ARCHITECTURE.md, "Storage".
+See docs/ARCHITECTURE.md, "Storage".
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Protocol
 
 from repomem.core.model import canonical_json, short_hash
 from repomem.core.records import CommitRecord
+from repomem.storage import closedversions
 
 NAME = "records.sqlite3"
 
@@ -59,6 +61,7 @@ MIGRATIONS = [
                              ingested_at INTEGER NOT NULL, data BLOB NOT NULL);
        CREATE INDEX records_batch ON records (batch);
        CREATE TABLE folds (view TEXT PRIMARY KEY, data BLOB NOT NULL);""",
+    closedversions.MIGRATION,  # each view's closed fact versions (repomem/storage/closedversions.py)
 ]
 
 

@@ -1,5 +1,7 @@
 """The store: commit records (the source of truth), metadata and fold state in the record store
-(repomem/recordstore.py, SQLite), and the materialised version view in Chroma.
+(repomem/recordstore.py, SQLite), and the materialised version view: its current versions in
+Chroma, its closed ones in the record store's SQLite file (repomem/storage/closedversions.py).
+A store on a Chroma server keeps every version in Chroma (its readers have no local file).
 
 Chroma's PersistentClient is not process-safe, so every use of a store happens under a file
 lock: one writer at a time (exclusive), readers shared.  A writer bumps a generation counter when
@@ -25,11 +27,19 @@ from repomem.core.model import short_hash
 from repomem.core.records import CommitRecord
 from repomem.storage import atomic
 from repomem.storage.chromaimport import import_chromadb
+from repomem.storage.closedversions import ClosedVersions, meta_text
 from repomem.storage.recordstore import RecordStore, SqliteRecords
 
 CHROMA_FILE = "chroma.sqlite3"  # Chroma's database: the version view
 SNAPSHOT = "current-view.npz"  # the current-view snapshot (repomem/service/viewcache.py)
-SCHEMA = 4  # 2: version payload in one JSON field; 3: records in packs; 4: records in SQLite
+# 2: version payload in one JSON field; 3: records in packs; 4: records in SQLite; 5: closed
+# versions in SQLite too.  A store of schema 4 (every version in Chroma) is read as it is: its
+# first writer moves its closed versions (``Store.check_embedder``).
+SCHEMA = 5
+_READABLE = (4, 5)
+# A store on a Chroma server keeps schema 4's layout (every version in its collection), so it
+# stays schema 4: a teammate on the previous release still reads it.
+SERVER_SCHEMA = 4
 FOREVER = 253402300799  # 9999-12-31T23:59:59Z: valid_to of a current version (Chroma has no null)
 _BATCH = 500  # rows a Chroma call
 
@@ -112,6 +122,18 @@ def _version_row(v: Version) -> tuple[str, dict, str]:
     return v.id, meta, doc
 
 
+def _vectors(embedder, docs: list[str]) -> list[bytes]:
+    """Each document's embedding as float32 bytes, as a closed version's row keeps it (Chroma
+    keeps float32 vectors too: an as-of question is ranked on the same numbers)."""
+    import numpy as np
+
+    if not docs:
+        return []
+    direct = getattr(embedder, "matrix", None)
+    got = np.asarray(direct(docs) if direct is not None else embedder.embed(docs), dtype=np.float32)
+    return [row.tobytes() for row in got.reshape(len(docs), -1)]
+
+
 def _upsert(col, rows: list[tuple[str, dict, str]], embedder) -> None:
     """Rows written with their embeddings, in batches.  No Chroma document: it would be
     full-text indexed at ~0.5 ms a row, and the text is a function of the payload
@@ -138,12 +160,14 @@ class Store:
         self._lock_fd: int | None = None
         self._lock_mode = 0
         self._thread_lock = threading.RLock()
-        self.records: RecordStore = SqliteRecords(self.path)
+        self._sqlite: SqliteRecords | None = SqliteRecords(self.path)
+        self.records: RecordStore = self._sqlite
         self.prefix = "repomem"  # of collection names
         if remote is not None:
             from repomem.storage.chromarecords import ChromaRecords
 
             self.prefix = remote.prefix
+            self._sqlite = None
             self.records = ChromaRecords(remote, self._chroma)
 
     def _chroma(self):
@@ -296,14 +320,39 @@ class Store:
             # Embed once before binding the store to this embedder: an unreachable server or a
             # missing model fails here and leaves no store tied to an embedder that never ran.
             embedder.embed(["repomem"])
-            self.set_meta("schema", SCHEMA)
+            self.set_meta("schema", SCHEMA if self.remote is None else SERVER_SCHEMA)
             self.set_meta("embedder", embedder.name)
-        elif (self.get_meta("schema") or 1) != SCHEMA:
+        elif (self.get_meta("schema") or 1) not in _READABLE:
             raise RepomemError(f"the store at {self.path} has an older format",
                                hint=f"delete {self.path} and run 'repomem init' again")
         elif have != embedder.name:
             raise RepomemError(f"this store was built with embedder {have!r}, not {embedder.name!r}",
                                hint=f"pass --embedder {have} or use another --store")
+        elif self.remote is None and self.get_meta("schema") != SCHEMA \
+                and self._lock_mode == fcntl.LOCK_EX and self._lock_depth:
+            self._move_closed_out_of_chroma()
+            self.set_meta("schema", SCHEMA)
+
+    def _move_closed_out_of_chroma(self) -> None:
+        """A schema 4 store kept its closed versions in Chroma: move this view's to SQLite, with
+        their embeddings (other work trees' views move when their writers sync them; until then
+        they are read where they are).  Written before deleted: a crash in between leaves a row
+        in both places, which reads take once."""
+        import numpy as np
+
+        closed = self._closed()
+        if closed is None:
+            return
+        col = self._col("versions")
+        while True:
+            got = col.get(where={"valid_to": {"$lt": FOREVER}},
+                          include=["metadatas", "embeddings"], limit=_BATCH * 4)
+            if not len(got["ids"]):
+                return
+            closed.put([(i, m, np.asarray(e, dtype=np.float32).tobytes())
+                        for i, m, e in zip(got["ids"], got["metadatas"], got["embeddings"])])
+            for k in range(0, len(got["ids"]), _BATCH):
+                col.delete(ids=got["ids"][k:k + _BATCH])
 
     def _has_records(self) -> bool:
         self._check_format()
@@ -344,6 +393,9 @@ class Store:
             if name == f"{self.prefix}_versions" or name.startswith(f"{self.prefix}_versions_"):
                 self._client.delete_collection(name)
         self._cols.pop("versions", None)
+        closed = self._closed()
+        if closed is not None:
+            closed.drop()
         stale = [m for m in self.records.meta_names() if m == "view" or m.startswith("view_")]
         self.records.delete_meta(stale)
         self.records.drop_folds()
@@ -366,16 +418,122 @@ class Store:
             con.close()
 
     # -- the version view ----------------------------------------------------------------------
+    def _closed(self) -> ClosedVersions | None:
+        """This view's closed versions in SQLite; None for a store on a server (all in Chroma)."""
+        if self._sqlite is None:
+            return None
+        return ClosedVersions(self._sqlite.con, self.view_name("versions"))
+
     def put_versions(self, versions: list[Version], embedder) -> None:
-        """Upsert these versions' rows as they are, without reading the view first (a first
+        """Write these versions' rows as they are, without reading the view first (a first
         ingest writes closed versions, which never change again, while workers mine)."""
-        _upsert(self._col("versions"), [_version_row(v) for v in versions], embedder)
+        closed = self._closed()
+        if closed is None:
+            _upsert(self._col("versions"), [_version_row(v) for v in versions], embedder)
+            return
+        done = [_version_row(v) for v in versions if v.valid_to is not None]
+        closed.put(zip((i for i, _, _ in done), (m for _, m, _ in done),
+                       _vectors(embedder, [d for _, _, d in done])))
+        if any(v.valid_to is None for v in versions):  # (closed ones alone need no Chroma)
+            _upsert(self._col("versions"),
+                    [_version_row(v) for v in versions if v.valid_to is None], embedder)
 
     def sync_versions(self, versions: list[Version], embedder,
                       complete: bool = True, known: set[str] | None = None) -> dict[str, int]:
         """Write these versions, touching only rows that differ.  complete: they are the whole
         view (rows not among them are dropped); else the rest of the view stays as it is.
         known: ids whose rows this writer wrote already as they are (``put_versions``)."""
+        closed = self._closed()
+        if closed is None:
+            return self._sync_chroma(versions, embedder, complete, known)
+        known = known or set()
+        col = self._col("versions")
+        ids = [v.id for v in versions]
+        # current versions: Chroma (and a schema 4 store's closed ones, moved here as touched)
+        got = col.get(include=["metadatas"]) if complete else \
+            col.get(ids=ids, include=["metadatas"]) if ids else {"ids": [], "metadatas": []}
+        in_chroma: dict[str, dict] = dict(zip(got["ids"], got["metadatas"]))
+        # closed versions: SQLite; the rows this writer has just written are not read back
+        in_sql: dict[str, tuple[str, str] | None] = {}
+        if complete and known:
+            have = closed.ids()
+            in_sql.update(dict.fromkeys(have))
+            in_sql.update(closed.stored([i for i in have if i not in known]))
+        elif complete:
+            in_sql.update(closed.stored())
+        elif ids:
+            mine = [i for i in ids if i in known]
+            in_sql.update(dict.fromkeys(set(closed.stored(mine)) if mine else ()))
+            in_sql.update(closed.stored([i for i in ids if i not in known]))
+        add_chroma: list[tuple[str, dict, str]] = []
+        add_sql: list[tuple[str, dict, str]] = []
+        moved: list[tuple[str, dict, str]] = []
+        meta_chroma: list[tuple[str, dict]] = []
+        meta_sql: list[tuple[str, dict]] = []
+        drop_chroma: list[str] = []
+        drop_sql: list[str] = []
+        early = 0
+        for v in versions:
+            if v.id in known and v.id in in_sql:  # added by this writer, before this call
+                early += 1
+                if v.id in in_chroma:
+                    drop_chroma.append(v.id)
+                continue
+            row = _version_row(v)
+            meta = row[1]
+            if v.valid_to is None:  # current: a Chroma row
+                if v.id in in_sql:
+                    drop_sql.append(v.id)
+                old = in_chroma.get(v.id)
+                if old is None or old.get("doc_hash") != meta["doc_hash"]:
+                    add_chroma.append(row)
+                elif old != meta:
+                    meta_chroma.append((v.id, meta))
+            elif v.id in in_chroma:  # closed since the view was written: moved to SQLite
+                drop_chroma.append(v.id)
+                same_doc = in_chroma[v.id].get("doc_hash") == meta["doc_hash"]
+                (moved if same_doc else add_sql).append(row)
+                if v.id in in_sql:
+                    meta_sql.append((v.id, meta))  # (a crash left it in both places)
+            elif v.id in in_sql:
+                doc_hash, text = in_sql[v.id] or ("", "")
+                if doc_hash != meta["doc_hash"]:
+                    add_sql.append(row)
+                elif text != meta_text(meta):
+                    meta_sql.append((v.id, meta))
+            else:
+                add_sql.append(row)
+        want = set(ids)
+        gone_chroma = [i for i in in_chroma if i not in want] if complete else []
+        gone_sql = [i for i in in_sql if i not in want] if complete else []
+        # SQLite first, Chroma after: a crash in between leaves a row in both places (read once)
+        # rather than in none (the view is marked incomplete meanwhile and redone anyway)
+        if moved:  # their embeddings as Chroma has them: the document is the same
+            vecs = col.get(ids=[m[0] for m in moved], include=["embeddings"])
+            by_id = dict(zip(vecs["ids"], vecs["embeddings"]))
+            import numpy as np
+
+            closed.put([(i, m, np.asarray(by_id[i], dtype=np.float32).tobytes())
+                        for i, m, _ in moved if i in by_id])
+            add_sql += [r for r in moved if r[0] not in by_id]
+        closed.put(zip((r[0] for r in add_sql), (r[1] for r in add_sql),
+                       _vectors(embedder, [r[2] for r in add_sql])))
+        closed.update_meta(meta_sql)
+        closed.delete(drop_sql + gone_sql)
+        _upsert(col, add_chroma, embedder)
+        for i in range(0, len(meta_chroma), _BATCH):
+            upd = meta_chroma[i:i + _BATCH]
+            col.update(ids=[c[0] for c in upd], metadatas=[c[1] for c in upd])
+        drop = drop_chroma + gone_chroma
+        for i in range(0, len(drop), _BATCH):
+            col.delete(ids=drop[i:i + _BATCH])
+        return {"added": len(add_chroma) + len(add_sql) + early,
+                "updated": len(meta_chroma) + len(meta_sql) + len(moved),
+                "dropped": len(gone_chroma) + len(gone_sql)}
+
+    def _sync_chroma(self, versions: list[Version], embedder, complete: bool,
+                     known: set[str] | None) -> dict[str, int]:
+        """``sync_versions`` of a store on a server: every version a Chroma row."""
         known = known or set()
         col = self._col("versions")
         if known:
@@ -421,20 +579,43 @@ class Store:
         return stats
 
     def count_versions(self) -> int:
-        return self._col("versions").count()
+        closed = self._closed()
+        return self._col("versions").count() + (closed.count() if closed is not None else 0)
+
+    def _with_closed(self, got: dict, where: dict | None = None, ids: list[str] | None = None,
+                     embeddings: bool = False) -> tuple[list[dict], Any]:
+        """The rows of a Chroma ``get`` (its embeddings when asked) followed by the closed
+        versions in SQLite that match the same filter; a row in both places is read once."""
+        rows = self._version_rows(got)
+        vecs = got["embeddings"] if embeddings and len(rows) else []
+        closed = self._closed()
+        if closed is None:
+            return rows, vecs
+        seen = {row["id"] for row in rows}
+        c_ids, c_metas, c_embs = closed.get(where, ids, embeddings)
+        more = [(i, m, e) for i, m, e in zip(c_ids, c_metas, c_embs or [b""] * len(c_ids))
+                if i not in seen]
+        rows += [version_row(i, m) for i, m, _ in more]
+        if embeddings and more:
+            import numpy as np
+
+            mat = np.frombuffer(b"".join(e for _, _, e in more), dtype=np.float32)
+            mat = mat.reshape(len(more), -1)
+            vecs = np.concatenate([np.asarray(vecs, dtype=np.float32), mat]) if len(vecs) else mat
+        return rows, vecs
 
     def valid_rows(self, t: int) -> tuple[list[dict], list]:
         """Every version valid at t with its embedding: what an as-of question is ranked over."""
         got = self._col("versions").get(where=valid_at(t), include=["metadatas", "embeddings"])
-        rows = self._version_rows(got)
-        return rows, got["embeddings"] if len(rows) else []
+        return self._with_closed(got, valid_at(t), embeddings=True)
 
     def rows(self, where: dict | None = None) -> list[dict]:
         got = self._col("versions").get(where=where, include=["metadatas"])
-        return self._version_rows(got)
+        return self._with_closed(got, where)[0]
 
     def current_rows(self) -> tuple[list[dict], list]:
-        """Versions still open (valid_to = FOREVER), with their embeddings, for the snapshot."""
+        """Versions still open (valid_to = FOREVER), with their embeddings, for the snapshot
+        (Chroma's rows: no open version is kept anywhere else)."""
         got = self._col("versions").get(where={"valid_to": FOREVER},
                                         include=["metadatas", "embeddings"])
         rows = self._version_rows(got)
@@ -442,7 +623,7 @@ class Store:
 
     def get_rows(self, ids: list[str]) -> list[dict]:
         got = self._col("versions").get(ids=ids, include=["metadatas"])
-        return self._version_rows(got)
+        return self._with_closed(got, ids=ids)[0]
 
     def check_versions(self, page: int = 1000) -> int:
         """Read every row of the view in pages (a server caps what one response may carry),
@@ -453,7 +634,12 @@ class Store:
             self._version_rows(got)
             n += len(got["ids"])
             if len(got["ids"]) < page:
-                return n
+                break
+        closed = self._closed()
+        if closed is not None:
+            ids, metas, _ = closed.get()
+            n += len([version_row(i, m) for i, m in zip(ids, metas)])
+        return n
 
     def _version_rows(self, got) -> list[dict]:
         """Rows of a Chroma ``get``; a server's are checked first (repomem/storage/rowcheck.py):

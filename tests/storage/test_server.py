@@ -90,11 +90,23 @@ def test_publish_in_one_clone_answer_in_another(shared_chroma, clones):
     _, gate = shared_chroma
     a, b = clones
     out = cli_json("publish", "--repo", a, "--chroma", gate.url)
+    name = out["name"]
     assert (out["new"], out["commits"]) == (4, 4)
     assert out["name"].endswith("/origin")  # named from the normalised origin URL
     _, out, err = cli("ask", "--repo", b, "which port", "--chroma", gate.url, "--json")
     assert json.loads(out)["answer"] == "9090" and "not indexed" not in err
     assert not (b / ".git" / "repomem").exists()  # B built no local store
+    # every version stays in the server's collection: schema 4's layout, and its number, so a
+    # client of the previous release reads it (an embedded store is schema 5)
+    import chromadb
+
+    from repomem.storage.remote import Remote
+    from repomem.storage.store import SERVER_SCHEMA
+
+    server, _ = shared_chroma
+    meta = chromadb.HttpClient(host="127.0.0.1", port=server.port).get_collection(
+        f"{Remote('', None, name).prefix}_meta").get(ids=["schema"], include=["metadatas"])
+    assert SERVER_SCHEMA == 4 and json.loads(meta["metadatas"][0]["value"]) == SERVER_SCHEMA
     # Idempotent: a second publish adds nothing.
     assert cli_json("publish", "--repo", a, "--chroma", gate.url)["new"] == 0
     # A new commit published from A is answerable in B once B has it.
