@@ -95,3 +95,72 @@ def test_configuration_spans_find_what_a_pass_over_the_whole_tree_finds():
     assert ids(spanned) == ids(whole)
     # 4 decorators (the nested one too: _configured drops it), 2 typer parameters, 3 middleware calls
     assert len(whole) == 9
+
+
+SETTINGS = '''import os
+
+
+def from_host(name, default):
+    return int(os.environ.get(name, default))
+
+
+class Config:
+    DEBUG = False
+    POOL = from_host("POOL", 5)  # connections
+
+
+class Dev(Config):
+    DEBUG = True
+
+
+class Article(models.Model):
+    title = models.CharField(max_length=200, default="untitled")
+    views = 0
+
+    def __init__(self, limit=10):
+        self.limit = limit
+
+    def page(self, size=20):
+        return size
+
+
+def connect(timeout=30, retries=POOL_RETRIES):
+    pass
+'''
+
+
+def _fresh(path: str, text: str):
+    from repomem.miners import _pysettings, mine_file
+
+    _pysettings._DEFINED.clear()
+    return mine_file(path, text.encode())
+
+
+def _fields(facts):
+    return [(f.key, f.kind, f.value, f.line, f.text, f.purpose, f.attrs) for f in facts]
+
+
+def test_settings_of_remembered_definitions_equal_freshly_mined_ones():
+    """Each version is mined after the one before (most classes and functions come from the
+    memo), and again with the memo emptied: every fact, line included, must agree.  The memo's
+    key holds what a definition's facts depend on outside its text: a base class that stops
+    being a settings class, a helper that stops reading the environment."""
+    from repomem.miners import mine_file
+
+    versions = [
+        SETTINGS,
+        "# moved down\n\n" + SETTINGS,  # every definition moves
+        SETTINGS.replace("class Config:", "class Basic:").replace("class Dev(Config):", "class Dev(Basic):"),
+        SETTINGS.replace("class Config:", "class Base:"),  # Dev's text is unchanged, its kind is not
+        SETTINGS.replace("return int(os.environ.get(name, default))", "return int(default)"),
+        SETTINGS.replace("max_length=200", "max_length=120"),
+        SETTINGS.replace("# connections", "# pooled connections"),
+    ]
+    remembered = [mine_file("app/settings_mod.py", v.encode()) for v in versions]
+    for v, got in zip(versions, remembered):
+        assert _fields(got) == _fields(_fresh("app/settings_mod.py", v))
+    # the cases above do change what is mined
+    dev = [[(f.value, f.attrs) for f in fs if f.key.endswith(":Dev.DEBUG")] for fs in remembered]
+    assert dev[0] == [("True", ())] and dev[3] == [("True", (("class", "true"),))]  # a plain attribute
+    pool = [[(f.value, f.attrs) for f in fs if f.key.endswith(":Config.POOL")] for fs in remembered]
+    assert pool[0] == [("5", (("env", "POOL"),))] and pool[4] != pool[0]
