@@ -360,8 +360,8 @@ def _lines_key(src: _Source, path: str, cls: str, first, fn) -> tuple[str, str, 
     return path, cls, hashlib.blake2b(span, digest_size=16).digest()
 
 
-def _function_facts(src: _Source, path: str, decorators, fn, cls: str, wiring: Wiring) -> list[Fact]:
-    key = _lines_key(src, path, cls, decorators[0] if decorators else fn, fn)
+def _function_facts(src: _Source, path: str, decorators, fn, cls: str, wiring: Wiring, key) -> list[Fact]:
+    """KEY: the function's _lines_key."""
     fact = _FACTS.get(key)
     if fact is None:
         fact = remember(_FACTS, key, _function_fact(src, path, decorators, fn, cls), FACTS_MAX)
@@ -427,11 +427,10 @@ def _route_facts(src: _Source, path: str, decorators, fn_fact: Fact, wiring: Wir
 _VALUES: dict[tuple[str, str, bytes], tuple[int, list[Fact]]] = {}
 
 
-def _body_values(src: _Source, path: str, decorators, fn, cls: str) -> list[Fact]:
+def _body_values(src: _Source, path: str, fn, key) -> list[Fact]:
     """The numbers and quantities a module- or class-level function's body (nested functions
     included) passes to calls by name, and the numbers it binds local names to (see
-    miners._arguments)."""
-    key = _lines_key(src, path, cls, decorators[0] if decorators else fn, fn)
+    miners._arguments).  KEY: the function's _lines_key."""
     row = fn.start_point[0]
     got = _VALUES.get(key)
     if got is None:
@@ -592,9 +591,10 @@ def file_facts(path: str, text: str) -> list[Fact]:
     values: list[Fact] = []  # the numbers function bodies pass and bind (see _body_values)
     mine_values = body_values.mined_in(path)
     for decorators, fn, cls in _defs(definitions):
+        key = _lines_key(src, path, cls, decorators[0] if decorators else fn, fn)
         if mine_values:
-            values += _body_values(src, path, decorators, fn, cls)
-        facts = _function_facts(src, path, decorators, fn, cls, wiring)
+            values += _body_values(src, path, fn, key)
+        facts = _function_facts(src, path, decorators, fn, cls, wiring, key)
         anchor = cast(str, facts[0].anchor)  # a function fact always has one
         if anchor in by_anchor and _extends_property(src, decorators):
             continue
