@@ -5,9 +5,12 @@ fields of data models."""
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import re
+from functools import partial
 from typing import Callable
 
+from repomem.core.identity import remember
 from repomem.core.model import CONFIG, CONSTANT, Fact
 from repomem.core.paths import is_test
 from repomem.miners._pysource import MAX_TEXT_LINES, _comment_text, _render_literal, _Source, _string_value, _words
@@ -220,36 +223,66 @@ def _settings(src: _Source, root, path: str) -> list[Fact]:
             decorators = [c for c in child.named_children if c.type == "decorator"]
             cls = child.child_by_field_name("definition")
         if cls is not None and cls.type == "function_definition":
-            facts += _function_defaults(src, child, path)
+            facts += _remembered(src, child, path, "function", partial(_function_defaults, src, child, path))
         if cls is None or cls.type != "class_definition":
             continue
         kind = settings_kind(src, cls, decorators, config_classes)
-        body = cls.child_by_field_name("body")
-        if body is None:
+        if cls.child_by_field_name("body") is None:
             continue
-        if kind is None:
-            own = _fields(src, cls, body, path)
-            fields = {f.key for f in own}
-            own += [f for f in _attributes(src, cls, body, path) if f.key not in fields]
-        else:
-            name = src.text(cls.child_by_field_name("name"))
-            config_classes.add(name)
-            accept: Callable[[str], object]
-            if kind == "upper":
-                accept = UPPER.match
-            else:
-                def accept(n):
-                    return not n.startswith("_") and n not in ("model_config", "Config")
-            own = _value_facts(src, body, path, CONFIG, name, accept, settings=kind == "upper")
-            if kind == "model":
-                own += _annotated(src, body, path, name, accept)
-            own += _field_options(src, body, path, name, {f.key for f in own})
-        # the constructor's defaults after the class's own fields and settings (a dataclass's
-        # generated __init__ has none; a hand-written one may repeat a field's name)
-        keys = {f.key for f in own}
-        facts += own + [f for f in _init_defaults(src, cls, body, path) if f.key not in keys]
-        facts += _method_defaults(src, cls, body, path)
+        if kind is not None:
+            config_classes.add(src.text(cls.child_by_field_name("name")))
+        facts += _remembered(src, child, path, kind, partial(_class_settings, src, cls, path, kind))
     return facts
+
+
+# The facts of one module-level class or function (above) by what they are computed from: the
+# exact text of the lines it spans, its path, the class's settings kind (which depends on the
+# classes above it) and the module's environment-reading functions.  A file version shares most
+# definitions with the one before, and computing their facts again was a fifth of mining a
+# Django history.  Kept with the row the definition started on, to shift their lines.
+_DEFINED: dict[tuple, tuple[int, list[Fact]]] = {}
+DEFINED_MAX = 8192
+
+
+def _remembered(src: _Source, node, path: str, kind: str | None, make: Callable[[], list[Fact]]) -> list[Fact]:
+    lo = src.data.rfind(b"\n", 0, node.start_byte) + 1
+    hi = src.data.find(b"\n", node.end_byte)
+    span = src.data[lo:] if hi < 0 else src.data[lo:hi]
+    key = (path, kind, src.env_functions, hashlib.blake2b(span, digest_size=16).digest())
+    row = node.start_point[0]
+    got = _DEFINED.get(key)
+    if got is None:
+        got = remember(_DEFINED, key, (row, make()), DEFINED_MAX)
+    if got[0] == row:
+        return got[1]
+    return [dataclasses.replace(f, line=f.line + row - got[0]) for f in got[1]]
+
+
+def _class_settings(src: _Source, cls, path: str, kind: str | None) -> list[Fact]:
+    """A class's settings (KIND: see settings_kind) or, when it is none, its fields and public
+    attributes; then its constructor's and public methods' defaults."""
+    body = cls.child_by_field_name("body")
+    if kind is None:
+        own = _fields(src, cls, body, path)
+        fields = {f.key for f in own}
+        own += [f for f in _attributes(src, cls, body, path) if f.key not in fields]
+    else:
+        name = src.text(cls.child_by_field_name("name"))
+        accept: Callable[[str], object]
+        if kind == "upper":
+            accept = UPPER.match
+        else:
+            def accept(n):
+                return not n.startswith("_") and n not in ("model_config", "Config")
+        own = _value_facts(src, body, path, CONFIG, name, accept, settings=kind == "upper")
+        if kind == "model":
+            own += _annotated(src, body, path, name, accept)
+        own += _field_options(src, body, path, name, {f.key for f in own})
+    # the constructor's defaults after the class's own fields and settings (a dataclass's
+    # generated __init__ has none; a hand-written one may repeat a field's name)
+    keys = {f.key for f in own}
+    return own + [f for f in _init_defaults(src, cls, body, path) if f.key not in keys] \
+        + _method_defaults(src, cls, body, path)
 
 
 # A data model's fields (Django, SQLAlchemy, Peewee, mongoengine, Wagtail, DRF serializers, WTForms):

@@ -60,19 +60,61 @@ def _body_query():
     return _query("python-body.scm")
 
 
-# The queries of what a file configures, joined to the definitions' query (one pass over the
-# tree, not one per query file) only for a file whose text may hold what they find: their
-# patterns cost half a pass more on every file.
+# The queries of what a file configures, run only over a file whose text may hold what they find
+# (a word every match's callee holds, then a pattern), and there only over the spans around that
+# word (see _configuring): their patterns match anywhere, and a pass over every node of the file
+# cost more than the definitions' pass.  (query file, words, pattern, whether a match may lie
+# inside a function: a CLI option is declared on a module- or class-level function only)
 _CONFIG_QUERIES = (("python-options.scm", (b"ption", b"rgument"),
                     re.compile(rb"@\s*(?:click\.|typer\.|cloup\.)?(?:option|argument)\s*\("
-                               rb"|=\s*(?:typer\.)?(?:Option|Argument)\s*\(")),
-                   ("python-middleware.scm", (b"iddleware",), re.compile(rb"Middleware\b|add_middleware")))
+                               rb"|=\s*(?:typer\.)?(?:Option|Argument)\s*\("), False),
+                   ("python-middleware.scm", (b"iddleware",), re.compile(rb"Middleware\b|add_middleware"), True))
+# Occurrences of a word this close together are searched as one span (a query pass per
+# occurrence costs a descent from the root; one over a long span visits all of it).
+_NEAR = 1024
 
 
 def _mentions(data: bytes, words: tuple[bytes, ...], pattern: re.Pattern[bytes]) -> bool:
     """Whether the text may hold what a query finds: a word it needs (a substring search, far
     cheaper than the pattern's), then the pattern."""
     return any(w in data for w in words) and pattern.search(data) is not None
+
+
+def _spans(data: bytes, words: tuple[bytes, ...]) -> list[tuple[int, int]]:
+    """The byte spans around every occurrence of WORDS, near ones merged, in order."""
+    found = sorted((m.start(), m.end()) for w in words for m in re.finditer(re.escape(w), data))
+    spans: list[tuple[int, int]] = []
+    for start, end in found:
+        if spans and start - spans[-1][1] <= _NEAR:
+            spans[-1] = (spans[-1][0], max(end, spans[-1][1]))
+        else:
+            spans.append((start, end))
+    return spans
+
+
+def _configuring(src: _Source, root, depth: int) -> list[dict]:
+    """The matches of the configuration queries (CLI options, middleware) a file may hold: the
+    same as a pass over the whole tree, as every match's callee holds one of the query's words
+    and a cursor over a span returns the matches that intersect it; a match that intersects two
+    spans is kept once."""
+    from tree_sitter import QueryCursor
+
+    out: list[dict] = []
+    for name, words, pattern, anywhere in _CONFIG_QUERIES:
+        if not _mentions(src.data, words, pattern):
+            continue
+        seen = set()
+        for start, end in _spans(src.data, words):
+            cursor = QueryCursor(_query(name))
+            cursor.set_byte_range(start, end)
+            if not anywhere:
+                cursor.set_max_start_depth(depth)
+            for index, caps in cursor.matches(root):
+                key = (index, *((k, *(n.id for n in v)) for k, v in caps.items()))
+                if key not in seen:
+                    seen.add(key)
+                    out.append(caps)
+    return out
 
 
 # ----------------------------------------------------------------------------- definitions
@@ -86,21 +128,17 @@ _OPEN = frozenset({"module", "block", "decorated_definition", "class_definition"
                    "finally_clause"})
 
 
-def _definitions(src: _Source, root, configured: list[dict]) -> list[tuple[list, object, list[str]]]:
+def _definitions(src: _Source, root, path: str, configured: list[dict]) -> list[tuple[list, object, list[str]]]:
     """(decorators, definition, enclosing class names) of every function and class definition
     of module and class bodies, in source order; the captures of what the file configures
-    (CLI options, middleware) are added to CONFIGURED."""
+    (CLI options, middleware) are added to CONFIGURED, outside tests and migrations."""
     from tree_sitter import QueryCursor
 
-    names = ("python.scm", *(name for name, words, pattern in _CONFIG_QUERIES if _mentions(src.data, words, pattern)))
-    cursor = QueryCursor(_query(*names))
-    if "python-middleware.scm" not in names:  # middleware is configured anywhere, even in a function
-        cursor.set_max_start_depth(_fact_depth(root))
+    depth = _fact_depth(root)
+    cursor = QueryCursor(_query("python.scm"))
+    cursor.set_max_start_depth(depth)
     found = []
     for _, caps in cursor.matches(root):
-        if "option" in caps or "middleware" in caps:
-            configured.append(caps)
-            continue
         d = (caps.get("definition.function") or caps["definition.class"])[0]
         scope = _scope(src, d)
         if scope is not None:
@@ -109,6 +147,8 @@ def _definitions(src: _Source, root, configured: list[dict]) -> list[tuple[list,
                 if parent is not None and parent.type == "decorated_definition" else []
             found.append((d.start_byte, decorators, d, scope))
     found.sort(key=lambda f: f[0])
+    if body_values.mined_in(path):  # (their facts are not mined in tests)
+        configured += _configuring(src, root, depth)
     return [f[1:] for f in found]
 
 
@@ -320,8 +360,8 @@ def _lines_key(src: _Source, path: str, cls: str, first, fn) -> tuple[str, str, 
     return path, cls, hashlib.blake2b(span, digest_size=16).digest()
 
 
-def _function_facts(src: _Source, path: str, decorators, fn, cls: str, wiring: Wiring) -> list[Fact]:
-    key = _lines_key(src, path, cls, decorators[0] if decorators else fn, fn)
+def _function_facts(src: _Source, path: str, decorators, fn, cls: str, wiring: Wiring, key) -> list[Fact]:
+    """KEY: the function's _lines_key."""
     fact = _FACTS.get(key)
     if fact is None:
         fact = remember(_FACTS, key, _function_fact(src, path, decorators, fn, cls), FACTS_MAX)
@@ -387,11 +427,10 @@ def _route_facts(src: _Source, path: str, decorators, fn_fact: Fact, wiring: Wir
 _VALUES: dict[tuple[str, str, bytes], tuple[int, list[Fact]]] = {}
 
 
-def _body_values(src: _Source, path: str, decorators, fn, cls: str) -> list[Fact]:
+def _body_values(src: _Source, path: str, fn, key) -> list[Fact]:
     """The numbers and quantities a module- or class-level function's body (nested functions
     included) passes to calls by name, and the numbers it binds local names to (see
-    miners._arguments)."""
-    key = _lines_key(src, path, cls, decorators[0] if decorators else fn, fn)
+    miners._arguments).  KEY: the function's _lines_key."""
     row = fn.start_point[0]
     got = _VALUES.get(key)
     if got is None:
@@ -543,7 +582,7 @@ def file_facts(path: str, text: str) -> list[Fact]:
     if root.has_error:
         raise MineError(f"syntax error near line {_first_error_line(root)}")
     configured: list[dict] = []
-    definitions = _definitions(src, root, configured)
+    definitions = _definitions(src, root, path, configured)
     # One fact per anchor: a later def of the same name replaces the earlier one, as at
     # runtime (overload stubs, conditional fallbacks) -- except a property's setter/deleter,
     # which extends the getter rather than replacing it.
@@ -552,9 +591,10 @@ def file_facts(path: str, text: str) -> list[Fact]:
     values: list[Fact] = []  # the numbers function bodies pass and bind (see _body_values)
     mine_values = body_values.mined_in(path)
     for decorators, fn, cls in _defs(definitions):
+        key = _lines_key(src, path, cls, decorators[0] if decorators else fn, fn)
         if mine_values:
-            values += _body_values(src, path, decorators, fn, cls)
-        facts = _function_facts(src, path, decorators, fn, cls, wiring)
+            values += _body_values(src, path, fn, key)
+        facts = _function_facts(src, path, decorators, fn, cls, wiring, key)
         anchor = cast(str, facts[0].anchor)  # a function fact always has one
         if anchor in by_anchor and _extends_property(src, decorators):
             continue
