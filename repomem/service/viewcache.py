@@ -166,6 +166,29 @@ def _removed_members(removed: list[dict]) -> dict:
                 dtype=np.uint8)}
 
 
+def _read_once(cache: dict, p: Path, read):
+    """READ(the open snapshot) for the file at P, kept in CACHE (one entry: the last file read)
+    while the file is the same one (inode, mtime, size)."""
+    st = p.stat()
+    ident = (st.st_ino, st.st_mtime_ns, st.st_size)
+    hit = cache.get(str(p))
+    if hit and hit[0] == ident:
+        return hit[1]
+    with snapfile.load(p) as z:
+        got = read(z)
+    cache.clear()
+    cache[str(p)] = (ident, got)
+    return got
+
+
+def _named_index(z):
+    if "removed_names" in z.files and "removed_at" in z.files:
+        index = snapfile.json_member(z["removed_names"])
+        if isinstance(index, dict) and index.get("code") == _removed_code():
+            return index["names"], z["removed"].tobytes(), z["removed_at"]
+    return None
+
+
 _NAMED: dict = {}  # store path -> (file identity, (names -> indices, removed text, offsets) or None)
 
 
@@ -173,23 +196,8 @@ def removed_named(store_path, wanted) -> dict[str, list[dict]] | None:
     """{name: the removed facts that bear it} for the names WANTED (of removed_names), read
     from the snapshot's index of removed names, the facts in the removed list's order; None
     when the snapshot has no index computed by this code (then load_removed)."""
-
-    p = _path(store_path)
     try:
-        st = p.stat()
-        ident = (st.st_ino, st.st_mtime_ns, st.st_size)
-        hit = _NAMED.get(str(p))
-        if hit and hit[0] == ident:
-            got = hit[1]
-        else:
-            with snapfile.load(p) as z:
-                got = None
-                if "removed_names" in z.files and "removed_at" in z.files:
-                    index = snapfile.json_member(z["removed_names"])
-                    if isinstance(index, dict) and index.get("code") == _removed_code():
-                        got = (index["names"], z["removed"].tobytes(), z["removed_at"])
-            _NAMED.clear()
-            _NAMED[str(p)] = (ident, got)
+        got = _read_once(_NAMED, _path(store_path), _named_index)
         if got is None:
             return None
         names, blob, at = got
@@ -205,21 +213,11 @@ _REMOVED: dict = {}  # store path -> (file identity, removed list or None)
 def load_removed(store_path) -> list[dict] | None:
     """The snapshot's removed facts; None when it has no list (written by an older repomem) or
     cannot be read."""
-
-    p = _path(store_path)
     try:
-        st = p.stat()
-        ident = (st.st_ino, st.st_mtime_ns, st.st_size)
-        hit = _REMOVED.get(str(p))
-        if hit and hit[0] == ident:
-            return hit[1]
-        with snapfile.load(p) as z:
-            got = snapfile.json_member(z["removed"]) if "removed" in z.files else None
+        return _read_once(_REMOVED, _path(store_path),
+                          lambda z: snapfile.json_member(z["removed"]) if "removed" in z.files else None)
     except (OSError, *_DAMAGED):
         return None
-    _REMOVED.clear()
-    _REMOVED[str(p)] = (ident, got)
-    return got
 
 
 def restamp(store_path: Store | Path, state: dict) -> bool:

@@ -12,14 +12,14 @@ import subprocess
 import sys
 
 import numpy as np
-import pytest
 
 from repomem.service.ingest import ingest
 from repomem.service.query import ask, facts, history
 from repomem.service.repo import Repo
 from repomem.storage.store import FOREVER, SCHEMA, Store, version_document
-from tests.conftest import ROOT, commit, git
+from tests.conftest import commit, git
 from tests.support.history import build_history, ledger_snapshot
+from tests.support.oldcode import old_code
 
 OLD = "5403aad"  # the last commit of schema 4: every version a Chroma row
 TIMES = ["2026-03-02", "2026-03-06", "2026-03-09", "2026-03-12T10:30:00Z"]
@@ -121,16 +121,6 @@ def test_a_closing_commit_moves_the_version_and_a_reset_moves_it_back(new_repo, 
     assert ask(Repo.open(repo, store), "port", as_of="2026-01-01T12:00:00Z")["facts"][0]["value"] == "1"
 
 
-def _old_code(tmp_path):
-    dest = tmp_path / "old-code"
-    dest.mkdir()
-    arch = subprocess.run(["git", "-C", str(ROOT), "archive", OLD, "repomem"], capture_output=True)
-    if arch.returncode:
-        pytest.skip(f"commit {OLD} (the schema 4 code) is not in this clone")
-    subprocess.run(["tar", "-x", "-C", str(dest)], input=arch.stdout, check=True)
-    return dest
-
-
 def test_a_store_of_the_previous_format_is_read_and_moved_by_its_first_writer(new_repo, tmp_path):
     repo = new_repo()
     build_history(repo, n=12)
@@ -138,7 +128,7 @@ def test_a_store_of_the_previous_format_is_read_and_moved_by_its_first_writer(ne
     # cwd elsewhere: `-m` puts the working folder first on the path, before PYTHONPATH
     subprocess.run([sys.executable, "-m", "repomem", "ingest", "--all", "-q", "--repo", str(repo),
                     "--store", str(old_store)], cwd=tmp_path, check=True, capture_output=True,
-                   env=dict(os.environ, PYTHONPATH=str(_old_code(tmp_path))))
+                   env=dict(os.environ, PYTHONPATH=str(old_code(tmp_path, OLD, "the schema 4 code"))))
     in_chroma, in_sqlite, schema = _layout(old_store)
     assert schema == 4 and in_sqlite == 0
     assert any(m["valid_to"] != FOREVER for m in in_chroma.values())  # closed ones in Chroma

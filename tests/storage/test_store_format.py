@@ -13,24 +13,13 @@ import sqlite3
 import subprocess
 import sys
 
-import pytest
-
 from repomem.service.ingest import ingest
 from repomem.service.repo import Repo
 from repomem.storage.recordstore import MIGRATIONS
 from tests.conftest import ROOT, cli, commit
+from tests.support.oldcode import old_code
 
 OLD = "d9511ea"  # the last commit of schema 3
-
-
-def _old_code(tmp_path):
-    dest = tmp_path / "old-code"
-    dest.mkdir()
-    arch = subprocess.run(["git", "-C", str(ROOT), "archive", OLD, "repomem"], capture_output=True)
-    if arch.returncode:
-        pytest.skip(f"commit {OLD} (the schema 3 code) is not in this clone")
-    subprocess.run(["tar", "-x", "-C", str(dest)], input=arch.stdout, check=True)
-    return dest
 
 
 def test_a_store_of_the_old_format_names_its_rebuild(new_repo, tmp_path):
@@ -38,7 +27,7 @@ def test_a_store_of_the_old_format_names_its_rebuild(new_repo, tmp_path):
     commit(repo, "2026-01-01T00:00:00Z", "a", {"c.toml": "port = 1\n"})
     commit(repo, "2026-01-02T00:00:00Z", "b", {"c.toml": "port = 2\n"})
     store = tmp_path / "s"
-    code = _old_code(tmp_path)
+    code = old_code(tmp_path, OLD, "the schema 3 code")
     # cwd elsewhere: `-m` puts the working folder first on the path, before PYTHONPATH
     subprocess.run([sys.executable, "-m", "repomem", "init", "--no-hooks", "--repo", str(repo),
                     "--store", str(store)], cwd=tmp_path, check=True, capture_output=True,
