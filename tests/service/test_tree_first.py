@@ -20,10 +20,11 @@ from repomem.service import backfill
 from repomem.service.ingest import index_history, ingest, tree_first
 from repomem.service.query import ask
 from repomem.service.repo import Repo
-from tests.conftest import cli, cli_proc, commit, git
+from tests.conftest import ROOT, cli, cli_proc, commit, git
 from tests.support.history import build_history, ledger_snapshot
 
-REALREPOS = Path(__file__).resolve().parents[2].parent.parent / "shared" / "realrepos"
+# as the benchmarks find them (bench.real.default_sources): ../shared/realrepos beside the checkout
+REALREPOS = Path(os.environ.get("REPOMEM_REALREPOS") or ROOT.parent / "shared" / "realrepos")
 
 
 @pytest.fixture(scope="module")
