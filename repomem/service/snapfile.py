@@ -16,6 +16,7 @@ that is neither, or is cut short, raises ValueError where it is read, never a pa
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
@@ -48,17 +49,27 @@ def save(fh: IO[bytes], members: dict[str, Any]) -> None:
         fh.write(b"\0" * (-a.nbytes % _ALIGN))
 
 
-class Snapshot:
-    """The members of a snapshot file, each read when first asked for (``"rows" in snap``,
-    ``snap["rows"]``, ``snap.files``: as numpy's NpzFile, which reads an older file)."""
+class _Members:
+    """A snapshot file's members as a context manager: closed when the block ends."""
 
-    def __init__(self, path: os.PathLike | str):
-        self._fh = open(path, "rb")
-        try:
-            self._layout, self._start = _header(self._fh)
-        except BaseException:
-            self._fh.close()
-            raise
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class Snapshot(_Members):
+    """The members of a snapshot file, each read when first asked for (``"rows" in snap``,
+    ``snap["rows"]``, ``snap.files``: as numpy's NpzFile, which reads an older file).  FH: the
+    file, open for reading at its start; the Snapshot closes it."""
+
+    def __init__(self, fh: io.BufferedReader):
+        self._fh = fh
+        self._layout, self._start = _header(self._fh)
         self.files = list(self._layout)
 
     def __contains__(self, name: object) -> bool:
@@ -76,12 +87,6 @@ class Snapshot:
 
     def close(self) -> None:
         self._fh.close()
-
-    def __enter__(self) -> "Snapshot":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
 
 
 def _header(fh: IO[bytes]) -> tuple[dict, int]:
@@ -129,11 +134,16 @@ def json_member(a) -> Any:
 def load(path: os.PathLike | str):
     """The members of the snapshot at PATH (a Snapshot; numpy's NpzFile for an older repomem's
     .npz).  OSError when it cannot be opened, ValueError when it is not a snapshot."""
-    with open(path, "rb") as fh:
-        first = fh.read(len(_NPZ))
-    if first == _NPZ:
-        return _npz(path)
-    return Snapshot(path)
+    fh = open(path, "rb")
+    try:
+        if fh.read(len(_NPZ)) != _NPZ:
+            fh.seek(0)
+            return Snapshot(fh)
+    except BaseException:
+        fh.close()
+        raise
+    fh.close()
+    return _npz(path)
 
 
 def _npz(path: os.PathLike | str):
@@ -147,7 +157,7 @@ def _npz(path: os.PathLike | str):
         raise ValueError(f"damaged .npz: {e}") from e
 
 
-class _Npz:
+class _Npz(_Members):
     """An older repomem's .npz, its zip errors as ValueError (a damaged snapshot)."""
 
     def __init__(self, z):
@@ -167,9 +177,3 @@ class _Npz:
 
     def close(self) -> None:
         self._z.close()
-
-    def __enter__(self) -> "_Npz":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()

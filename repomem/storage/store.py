@@ -125,13 +125,9 @@ def _version_row(v: Version) -> tuple[str, dict, str]:
 def _vectors(embedder, docs: list[str]) -> list[bytes]:
     """Each document's embedding as float32 bytes, as a closed version's row keeps it (Chroma
     keeps float32 vectors too: an as-of question is ranked on the same numbers)."""
-    import numpy as np
+    from repomem.adapters.embed import embed_matrix
 
-    if not docs:
-        return []
-    direct = getattr(embedder, "matrix", None)
-    got = np.asarray(direct(docs) if direct is not None else embedder.embed(docs), dtype=np.float32)
-    return [row.tobytes() for row in got.reshape(len(docs), -1)]
+    return [row.tobytes() for row in embed_matrix(embedder, docs)] if docs else []
 
 
 def _upsert(col, rows: list[tuple[str, dict, str]], embedder) -> None:
