@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
+import importlib.util
 import sys
 import threading
 import types
+from collections.abc import Callable, MutableMapping
 
 _IMPORT_LOCK = threading.Lock()
 # chromadb's telemetry imports OpenTelemetry's gRPC span exporter (and gRPC with it) at import
 # time, but builds one only when an OTLP endpoint is configured (chroma's otel settings).
 _OTLP = "opentelemetry.exporter.otlp.proto.grpc.trace_exporter"
+# chromadb's registry of the embedding functions it ships (OpenAI's, Cohere's, an ONNX model's...),
+# each imported with its client library to fill it; read only for a collection configured with
+# one of them, and repomem's collections have none (repomem embeds the rows itself)
+_FUNCTIONS = "chromadb.utils.embedding_functions"
 
 
 def _mark_overrides() -> None:
@@ -53,6 +60,95 @@ def _defer_otlp_exporter() -> None:
     sys.modules[_OTLP] = stand_in
 
 
+class _Known(MutableMapping):
+    """chromadb's ``known_embedding_functions`` as its collection configuration imports it: the
+    real registry, which the first use of it loads."""
+
+    def __init__(self, load) -> None:
+        self._load = load
+
+    def _real(self) -> dict:
+        return self._load().known_embedding_functions
+
+    def __getitem__(self, name):
+        return self._real()[name]
+
+    def __setitem__(self, name, value) -> None:
+        self._real()[name] = value
+
+    def __delitem__(self, name) -> None:
+        del self._real()[name]
+
+    def __iter__(self):
+        return iter(self._real())
+
+    def __len__(self) -> int:
+        return len(self._real())
+
+
+def _spec_of(dotted: str):
+    """The spec of a module of an installed package, found without running any package on the
+    way (``importlib.util.find_spec`` imports the parents); None when there is no such file."""
+    top, *rest = dotted.split(".")
+    spec = importlib.util.find_spec(top)
+    for i in range(len(rest)):
+        if spec is None or spec.submodule_search_locations is None:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(
+            ".".join([top, *rest[:i + 1]]), list(spec.submodule_search_locations))
+    return spec
+
+
+def _deferred(dotted: str) -> tuple[types.ModuleType, Callable[[], types.ModuleType]] | None:
+    """A module put in sys.modules without running it, and the function that runs it (once): the
+    first name read from it that it does not have yet runs it (PEP 562's module ``__getattr__``).
+    Its ``__spec__``, ``__path__`` and ``__file__`` are the real ones, so importing it again or a
+    submodule of it does not run it.  None when it is imported already, or not found."""
+    if dotted in sys.modules:
+        return None
+    spec = _spec_of(dotted)
+    if spec is None or spec.loader is None:  # another layout: imported as it is
+        return None
+    loader = spec.loader
+    module = importlib.util.module_from_spec(spec)
+    lock = threading.RLock()
+    loaded: list[bool] = []
+
+    def load() -> types.ModuleType:
+        with lock:
+            if not loaded:
+                loaded.append(True)
+                delattr(module, "__getattr__")
+                loader.exec_module(module)
+        return module
+
+    def __getattr__(name: str):  # noqa: N807 (a module's __getattr__)
+        if name.startswith("__"):  # probes of a module (__wrapped__, __all__...) do not run it
+            raise AttributeError(name)
+        return getattr(load(), name)
+
+    setattr(module, "__getattr__", __getattr__)  # noqa: B010 (a module's, not a method)
+    sys.modules[dotted] = module
+    return module, load
+
+
+def _defer_embedding_functions() -> None:
+    """chromadb's package of embedding functions, not run until something uses it: ~0.05 s of
+    CPU off every process that imports chromadb.  Its collection configuration imports two
+    names from it at once (the registry and its decorator): those are stand-ins that run it on
+    first use."""
+    got = _deferred(_FUNCTIONS)
+    if got is None:
+        return
+    module, load = got
+
+    def register_embedding_function(ef_class=None):
+        return load().register_embedding_function(ef_class)
+
+    module.known_embedding_functions = _Known(load)  # type: ignore[attr-defined]
+    module.register_embedding_function = register_embedding_function  # type: ignore[attr-defined]
+
+
 def import_chromadb():
     """chromadb, imported under one lock.  A first ingest imports it in a thread while workers
     mine (service/pipeline.py), and the main thread may need it for an early write before that
@@ -63,6 +159,7 @@ def import_chromadb():
         if "chromadb" not in sys.modules:
             _mark_overrides()
             _defer_otlp_exporter()
+            _defer_embedding_functions()
         import chromadb
         import chromadb.api.shared_system_client  # noqa: F401
         import chromadb.config  # noqa: F401

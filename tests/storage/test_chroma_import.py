@@ -62,3 +62,50 @@ def test_chromadb_is_imported_without_the_span_exporter_and_its_checks():
     assert out.stdout.split("\n")[:4] == [
         "False", "[{'n': 1}]",
         "opentelemetry.exporter.otlp.proto.grpc.trace_exporter True", "2"]
+
+
+FUNCTIONS = """
+import sys, tempfile
+from repomem.storage.chromaimport import import_chromadb
+chromadb = import_chromadb()
+from chromadb.config import Settings
+ran = lambda: "chromadb.utils.embedding_functions.openai_embedding_function" in sys.modules
+print(ran())
+path = tempfile.mkdtemp()
+client = chromadb.PersistentClient(path=path, settings=Settings(anonymized_telemetry=False))
+col = client.get_or_create_collection("rows", embedding_function=None, metadata={"hnsw:space": "cosine"})
+col.upsert(ids=["a"], embeddings=[[1.0, 0.0]], metadatas=[{"n": 1}])
+print(col.get(ids=["a"], include=["metadatas"])["metadatas"], ran())
+# a collection configured with an embedding function: chroma registers it, and reads it back
+# from its registry when the collection is opened again
+from chromadb.api.types import EmbeddingFunction
+from chromadb.utils.embedding_functions import register_embedding_function
+@register_embedding_function
+class Twice(EmbeddingFunction):
+    def __init__(self): pass
+    def __call__(self, input): return [[2.0, float(len(t))] for t in input]
+    @staticmethod
+    def name(): return "twice"
+    @staticmethod
+    def build_from_config(config): return Twice()
+    def get_config(self): return {}
+print(ran())
+client.get_or_create_collection("texts", embedding_function=Twice()).add(ids=["t"], documents=["abc"])
+from chromadb.utils.embedding_functions import known_embedding_functions as known
+print("twice" in known, "openai" in known)
+again = chromadb.PersistentClient(path=path, settings=Settings(anonymized_telemetry=False))
+got = again.get_collection("texts")
+print(type(got.configuration["embedding_function"]).__name__,
+      got.get(ids=["t"], include=["embeddings"])["embeddings"][0].tolist())
+"""
+
+
+def test_chroma_embedding_functions_run_only_when_used():
+    """chromadb's shipped embedding functions (and their client libraries) are not imported
+    with chromadb; a collection without one writes and reads rows, and one configured with an
+    embedding function still registers it and finds it again (the package runs then)."""
+    out = subprocess.run([sys.executable, "-c", FUNCTIONS], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split("\n")[:5] == [
+        "False", "[{'n': 1}] False", "True", "True True", "Twice [2.0, 3.0]"]
