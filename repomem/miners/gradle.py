@@ -125,29 +125,50 @@ def _group(configuration: str) -> str:
             "classpath": "buildscript"}.get(c, c)
 
 
+def _blocks(shape: list[str]) -> list[tuple[str, ...]]:
+    """The names of the blocks each line starts in (``("java", "toolchain")``), from the lines
+    with comments and string contents blanked."""
+    stack: list[str] = []
+    out = []
+    for line in shape:
+        out.append(tuple(stack))
+        for brace in _BRACE.finditer(line):
+            if brace.group() == "{":
+                m = _BLOCK.search(line[:brace.start()])
+                stack.append(m.group(1) if m else "")
+            elif stack:
+                stack.pop()
+    return out
+
+
+# The lines (comments blanked) and blocks of the last few scripts read, by their text: one
+# script is often mined at several paths in one commit (a project kept twice, as in a guide's
+# initial/ and complete/ folders).  Small scripts only.
+_LINES: dict[str, tuple[list[str], list[tuple[str, ...]]]] = {}
+_LINES_SIZE = 8
+_LINES_MAX_CHARS = 65_536
+
+
+def _lines(text: str) -> tuple[list[str], list[tuple[str, ...]]]:
+    """(each line with comments blanked, the blocks each line starts in)."""
+    got = _LINES.get(text)
+    if got is None:
+        code, shape = _blank(text)
+        got = code.splitlines(), _blocks(shape.splitlines())
+        if len(text) <= _LINES_MAX_CHARS:
+            _LINES[text] = got
+            if len(_LINES) > _LINES_SIZE:
+                del _LINES[next(iter(_LINES))]  # the oldest
+    return got
+
+
 class _Script:
     def __init__(self, path: str, text: str):
         self.path, self.text = path, text
         self.out = _Out(path, text, "gradle")
-        code, shape = _blank(text)
-        self.code, self.shape = code.splitlines(), shape.splitlines()
-        self.blocks = self._blocks()
+        self.code, self.blocks = _lines(text)
         self.vars: dict[str, str] = {}
         self.java: list[tuple[int, int, str, str]] = []  # (rank, line, value, as written)
-
-    def _blocks(self) -> list[tuple[str, ...]]:
-        """The names of the blocks each line starts in (``("java", "toolchain")``)."""
-        stack: list[str] = []
-        out = []
-        for line in self.shape:
-            out.append(tuple(stack))
-            for brace in _BRACE.finditer(line):
-                if brace.group() == "{":
-                    m = _BLOCK.search(line[:brace.start()])
-                    stack.append(m.group(1) if m else "")
-                elif stack:
-                    stack.pop()
-        return out
 
     def value(self, raw: str) -> str | None:
         """A literal's value (a double-quoted one interpolated), a number, a JavaVersion."""
@@ -177,11 +198,13 @@ class _Script:
                 self._plugin(code, n)
             elif "dependencies" in blocks:
                 self._dependency(code, n, "buildscript" in blocks)
-            for m in _APPLY.finditer(code):
-                got = _quoted(m, 1)
-                if got:
-                    self.plugin(got[0], "*", n)
-            self._java_and_settings(code, n, blocks)
+            if "apply" in code:  # each pattern below holds its word: most lines hold none
+                for m in _APPLY.finditer(code):
+                    got = _quoted(m, 1)
+                    if got:
+                        self.plugin(got[0], "*", n)
+            if "=" in code or "Toolchain" in code or "languageVersion" in code:
+                self._java_and_settings(code, n, blocks)
         if self.java:
             _, line, value, written = sorted(self.java)[0]
             self.out.dep("engines", "java", value, line, (("declared", written),) if value != written else (),
@@ -190,6 +213,8 @@ class _Script:
 
     def _variables(self) -> None:
         for n, (code, blocks) in enumerate(zip(self.code, self.blocks), 1):
+            if "=" not in code and "extra" not in code:  # what both patterns need
+                continue
             m = _EXTRA_KTS.match(code)
             if m:
                 name, raw = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))

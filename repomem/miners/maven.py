@@ -116,9 +116,28 @@ def parse_pom(text: str) -> _El:
     return builder.root
 
 
+# The trees of the last few poms parsed, by their text: one pom is often mined at several paths
+# in one commit (a project kept twice, as in a guide's initial/ and complete/ folders), and a
+# tree is only read after it is built.  Small poms only.
+_TREES: dict[str, _El] = {}
+_TREES_SIZE = 8
+_TREES_MAX_CHARS = 65_536
+
+
+def _tree(text: str) -> _El:
+    root = _TREES.get(text)
+    if root is None:
+        root = parse_pom(text)
+        if len(text) <= _TREES_MAX_CHARS:
+            _TREES[text] = root
+            if len(_TREES) > _TREES_SIZE:
+                del _TREES[next(iter(_TREES))]  # the oldest
+    return root
+
+
 class _Pom:
     def __init__(self, path: str, text: str):
-        self.path, self.root = path, parse_pom(text)
+        self.path, self.root = path, _tree(text)
         self.out = _Out(path, text, "maven")
         self.lines = self.out.lines
         self.props = self._properties()

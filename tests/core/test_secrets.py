@@ -328,3 +328,18 @@ def test_a_raw_string_beside_a_secret_name_keeps_its_file():
     (token,) = [f for f in mine_file("src/keys.js", js) if "apiToken" in f.key]
     assert "abcDEF123456ghiJKL789" not in everywhere([token])
     assert tok("abcDEF123456ghiJKL789") in token.value
+
+
+def test_a_text_redacted_again_as_code_or_not_gets_its_own_redaction():
+    """redact_blob keeps the last few texts' results (one file version mined at two paths):
+    the same text as a config file and as Python source is redacted each its own way (in code
+    an unquoted value is an expression, not a secret), however often and in whichever order."""
+    from repomem.core.secrets import redact_blob
+
+    text = "DB_PASSWORD = hX93kLmq2Vz7x\n"
+    for _ in range(2):
+        assert redact_blob(text, code=True) == text
+        config = redact_blob(text)
+        assert "hX93kLmq2Vz7x" not in config and config.startswith("DB_PASSWORD = <redacted:")
+    many = [f"TOKEN_{i} = 'tok-{i:04d}-Zq8vLm3Xk9'\n" for i in range(40)]  # past the kept few
+    assert all("Zq8vLm3Xk9" not in redact_blob(t) for t in many + many[:3])

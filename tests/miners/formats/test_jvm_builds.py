@@ -183,3 +183,32 @@ def test_gradle_properties_of_other_files_resolve_current_and_as_of(tmp_path):
     jan, feb = then("2026-01-20"), then("2026-02-20")
     assert (jan[web], jan[plugin], jan[jjwt]) == ("3.1.5", "3.1.5", "0.9.1")
     assert (feb[web], feb[plugin], feb[jjwt]) == ("3.3.0", "3.3.0", "0.9.1")
+
+
+def test_one_build_kept_at_two_paths_has_each_path_its_own_facts(tmp_path):
+    """A guide's initial/ and complete/ folders hold the same pom and build script, changed
+    together: each file version is read once and mined at both paths, and each path has its
+    own facts (its own keys, line numbers, redacted secret) all the same."""
+    def both(boot: str, java: str) -> dict[str, str]:
+        files = {}
+        for project in ("initial", "complete"):
+            files[f"{project}/pom.xml"] = POM.format(boot=boot, java=java, extra="")
+            files[f"{project}/build.gradle"] = GRADLE.format(boot=boot, java=java)
+            files[f"{project}/gradle.properties"] = PROPS.format(db="h2", pw="hX93kLmq2Vz7")
+        return files
+
+    r = indexed(tmp_path / "repo", ("2026-01-10T10:00:00+00:00", both("3.1.5", "17")),
+                ("2026-02-10T10:00:00+00:00", both("3.3.0", "21")))
+    got = facts(r)["facts"]
+    now = {f["key"]: f["value"] for f in got}
+    for project in ("initial", "complete"):
+        parent = f"dependency:maven:{project}:parent:org.springframework.boot:spring-boot-starter-parent"
+        assert [v["value"] for v in history(r, parent)["versions"]] == ["3.1.5", "3.3.0"]
+        assert now[f"dependency:gradle:{project}:plugin:org.springframework.boot"] == "3.3.0"
+        assert now[f"dependency:gradle:{project}:engines:java"] == "21"
+        assert now[f"config:{project}/pom.xml:properties.java.version"] == "21"
+        password = now[f"config:{project}/gradle.properties:spring.datasource.password"]
+        assert password.startswith("<redacted:")
+    assert {f["path"] for f in got if f["key"].startswith("dependency:maven:initial:")} == {"initial/pom.xml"}
+    assert {f["path"] for f in got if f["key"].startswith("dependency:maven:complete:")} == {"complete/pom.xml"}
+    assert "hX93kLmq2Vz7" not in str(got)
