@@ -41,7 +41,7 @@ from repomem.core.buildprops import PROPERTIES
 from repomem.core.buildprops import REF as _REF
 from repomem.core.model import CONFIG, Fact
 from repomem.miners._text import path_words, source_line, words
-from repomem.miners.manifests import _Out
+from repomem.miners.manifests import _Out, made_now
 
 _STR = r"""(?:'([^'\n]*)'|"([^"\n]*)")"""  # one quoted literal: group 1 or 2
 _CONFIGURATION = re.compile(
@@ -145,6 +145,7 @@ def _blocks(shape: list[str]) -> list[tuple[str, ...]]:
 # script is often mined at several paths in one commit (a project kept twice, as in a guide's
 # initial/ and complete/ folders).  Small scripts only.
 _LINES: dict[str, tuple[list[str], list[tuple[str, ...]]]] = {}
+_SETTINGS: dict[tuple, Fact] = {}  # each setting's fact by what it is made of (manifests.made_now)
 _LINES_SIZE = 8
 _LINES_MAX_CHARS = 65_536
 
@@ -311,11 +312,16 @@ class _Script:
                 self.setting(m.group(1), value, n, "the project's " + m.group(1))
 
     def setting(self, dotted: str, value: str, line: int, what: str) -> None:
-        key = f"config:{self.path}:{dotted}"
-        self.out.facts[key] = Fact(
-            key=key, kind=CONFIG, subject=f"{dotted} in {self.path}", value=value, path=self.path,
-            line=line, text=source_line(self.out.lines, line),
-            purpose=f"{words(*dotted.split('.'))} - {what} ({path_words(self.path)}, gradle)")
+        text = source_line(self.out.lines, line)
+        made = (self.path, dotted, value, line, text, what)
+        fact = _SETTINGS.get(made)
+        if fact is None:
+            fact = Fact(
+                key=f"config:{self.path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {self.path}",
+                value=value, path=self.path, line=line, text=text,
+                purpose=f"{words(*dotted.split('.'))} - {what} ({path_words(self.path)}, gradle)")
+            made_now(_SETTINGS, made, fact)
+        self.out.facts[fact.key] = fact
 
 
 def _reads_properties(fact: Fact) -> Fact:

@@ -43,13 +43,32 @@ class _Out:
 
     def dep(self, group: str, name: str, value: str, line: int, attrs=(), what: str = "package",
             text: str | None = None) -> None:
-        where = "" if self.project == "." else f" of {self.project}"
-        key = f"dependency:{self.eco}:{self.project}:{group}:{name.lower()}"
-        self.facts[key] = Fact(
-            key=key, kind=DEPENDENCY, subject=f"{name} dependency ({self.eco}, {group})", value=value,
-            path=self.path, line=line, text=source_line(self.lines, line) if text is None else text,
-            attrs=tuple(sorted([*attrs, ("group", group), ("project", self.project)])),
-            purpose=f"{name} {what} dependency version requirement ({group}, {self.eco}){where}")
+        text = source_line(self.lines, line) if text is None else text
+        made = (self.eco, self.path, group, name, value, line, tuple(attrs), what, text)
+        fact = _MADE.get(made)
+        if fact is None:
+            where = "" if self.project == "." else f" of {self.project}"
+            fact = Fact(
+                key=f"dependency:{self.eco}:{self.project}:{group}:{name.lower()}", kind=DEPENDENCY,
+                subject=f"{name} dependency ({self.eco}, {group})", value=value, path=self.path, line=line,
+                text=text, attrs=tuple(sorted([*attrs, ("group", group), ("project", self.project)])),
+                purpose=f"{name} {what} dependency version requirement ({group}, {self.eco}){where}")
+            made_now(_MADE, made, fact)
+        self.facts[fact.key] = fact
+
+
+# A manifest's next version states mostly the same dependencies on the same lines: each fact is
+# kept by what it is made of (a Fact is immutable) and made again only when that changes.
+# Cleared when full (a few MB).
+_MADE: dict[tuple, Fact] = {}
+MADE_MAX = 20_000
+
+
+def made_now(memo: dict[tuple, Fact], made: tuple, fact: Fact) -> None:
+    """Keep FACT in MEMO under MADE (what it was made of), clearing MEMO when full."""
+    if len(memo) >= MADE_MAX:
+        memo.clear()
+    memo[made] = fact
 
 
 def _go_mod(o: _Out) -> None:

@@ -36,7 +36,7 @@ from repomem.core.model import CONFIG, Fact
 from repomem.miners._base import MineError
 from repomem.miners._pysource import MAX_TEXT_LINES
 from repomem.miners._text import path_words, words
-from repomem.miners.manifests import _Out
+from repomem.miners.manifests import _Out, made_now
 
 _SCOPES = {"compile": "main", "": "main", "test": "test", "provided": "provided", "runtime": "runtime",
            "system": "system", "import": "managed"}
@@ -120,6 +120,7 @@ def parse_pom(text: str) -> _El:
 # in one commit (a project kept twice, as in a guide's initial/ and complete/ folders), and a
 # tree is only read after it is built.  Small poms only.
 _TREES: dict[str, _El] = {}
+_SETTINGS: dict[tuple, Fact] = {}  # each setting's fact by what it is made of (manifests.made_now)
 _TREES_SIZE = 8
 _TREES_MAX_CHARS = 65_536
 
@@ -193,12 +194,17 @@ class _Pom:
 
     def setting(self, dotted: str, value: str, el: _El, what: str) -> None:
         resolved = self.resolve(value)
-        attrs = (("declared", value),) if resolved != value else ()
-        key = f"config:{self.path}:{dotted}"
-        self.out.facts[key] = Fact(
-            key=key, kind=CONFIG, subject=f"{dotted} in {self.path}", value=resolved, attrs=attrs,
-            path=self.path, line=el.line, text=self.rows(el),
-            purpose=f"{words(*dotted.split('.'))} - {what} ({path_words(self.path)}, maven)")
+        text = self.rows(el)
+        made = (self.path, dotted, value, resolved, el.line, text, what)
+        fact = _SETTINGS.get(made)
+        if fact is None:
+            fact = Fact(
+                key=f"config:{self.path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {self.path}",
+                value=resolved, attrs=(("declared", value),) if resolved != value else (),
+                path=self.path, line=el.line, text=text,
+                purpose=f"{words(*dotted.split('.'))} - {what} ({path_words(self.path)}, maven)")
+            made_now(_SETTINGS, made, fact)
+        self.out.facts[fact.key] = fact
 
     def mine(self) -> list[Fact]:
         r = self.root
