@@ -22,15 +22,17 @@ scoped by the pom's directory, named ``groupId:artifactId``:
   ``profile-<id>-plugin``), versions resolved from the profile's properties over the project's;
   ``config:<path>:profiles.<id>.active`` is ``true`` for a profile active by default.
 
-Parsed by defusedxml's SAX reader (the file is untrusted input: no entity expansion, no
-external fetch), which also gives each element's line; an XML error is a MineError.
+Parsed by expat with the handlers defusedxml's SAX reader sets (the file is untrusted input: an
+entity declaration or an external reference is refused), which also gives each element's line;
+an XML error is a MineError.
 """
 
 from __future__ import annotations
 
 import re
-import xml.sax
-import xml.sax.handler
+from xml.parsers import expat
+
+from defusedxml import DefusedXmlException, EntitiesForbidden, ExternalReferenceForbidden
 
 from repomem.core.model import CONFIG, Fact
 from repomem.miners._base import MineError
@@ -68,47 +70,66 @@ class _El:
         return level
 
 
-class _Builder(xml.sax.handler.ContentHandler):
-    def __init__(self) -> None:
-        super().__init__()
+class _Builder:
+    """The element tree of a pom, built from expat's events; each element's line is where
+    expat's event for it is (as SAX's locator gives it)."""
+
+    def __init__(self, parser) -> None:
+        self.parser = parser
         self.stack: list[_El] = []
         self.root: _El | None = None
-        self.locator = None
 
-    def setDocumentLocator(self, locator) -> None:  # noqa: N802 (SAX's name)
-        self.locator = locator
-
-    def _line(self) -> int:
-        return self.locator.getLineNumber() if self.locator is not None else 1
-
-    def startElement(self, name, attrs) -> None:  # noqa: N802
+    def start(self, name: str, attrs) -> None:
         if len(self.stack) >= MAX_DEPTH:
             raise MineError(f"XML nested over {MAX_DEPTH} levels")
-        el = _El(name.rsplit(":", 1)[-1], self._line())  # a prefixed pom (<m:project>) is rare
+        # a prefixed pom (<m:project>) is rare
+        el = _El(name.rsplit(":", 1)[-1], self.parser.CurrentLineNumber)
         if self.stack:
             self.stack[-1].children.append(el)
         else:
             self.root = el
         self.stack.append(el)
 
-    def endElement(self, name) -> None:  # noqa: N802
-        el = self.stack.pop()
-        el.end = self._line()
+    def end(self, name: str) -> None:
+        self.stack.pop().end = self.parser.CurrentLineNumber
 
-    def characters(self, content) -> None:
+    def characters(self, content: str) -> None:
         if self.stack:
             self.stack[-1].text += content
 
 
-def parse_pom(text: str) -> _El:
-    import defusedxml.sax
-    from defusedxml import DefusedXmlException
+def _refuse_entity(name, is_parameter_entity, value, base, sysid, pubid, notation_name):
+    raise EntitiesForbidden(name, value, base, sysid, pubid, notation_name)
 
-    builder = _Builder()
+
+def _refuse_unparsed_entity(name, base, sysid, pubid, notation_name):
+    raise EntitiesForbidden(name, None, base, sysid, pubid, notation_name)
+
+
+def _refuse_external(context, base, sysid, pubid):
+    raise ExternalReferenceForbidden(context, base, sysid, pubid)
+
+
+def parse_pom(text: str) -> _El:
+    """The pom's element tree, read by expat with the handlers defusedxml's SAX reader sets
+    (an entity declaration or an external reference is refused: no entity expansion, no
+    fetch), without SAX's layer of objects around each event (a history's poms are parsed by
+    the hundred)."""
+    parser = expat.ParserCreate()
+    parser.EntityDeclHandler = _refuse_entity
+    parser.UnparsedEntityDeclHandler = _refuse_unparsed_entity
+    parser.ExternalEntityRefHandler = _refuse_external
+    # as SAX's reader sets it: a DOCTYPE naming an external DTD asks for it, and is refused
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_UNLESS_STANDALONE)
+    builder = _Builder(parser)
+    parser.StartElementHandler = builder.start
+    parser.EndElementHandler = builder.end
+    parser.CharacterDataHandler = builder.characters
+    parser.buffer_text = True  # one call for a text node, not one per chunk or line
     try:
-        defusedxml.sax.parseString(text.encode("utf-8"), builder)
-    except xml.sax.SAXParseException as e:
-        raise MineError(f"XML: {e.getMessage()} (line {e.getLineNumber()})") from None
+        parser.Parse(text.encode("utf-8"), True)
+    except expat.ExpatError as e:
+        raise MineError(f"XML: {expat.ErrorString(e.code)} (line {e.lineno})") from None
     except DefusedXmlException as e:
         raise MineError(f"XML: {e} (refused)") from None
     if builder.root is None:

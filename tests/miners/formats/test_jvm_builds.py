@@ -86,10 +86,25 @@ EXTERNAL = """<?xml version="1.0"?>
 <project><version>&xxe;</version></project>
 """
 
+# an external DTD, a parameter entity fetched from a URL, an unparsed entity: never fetched
+DTD_FETCH = """<?xml version="1.0"?>
+<!DOCTYPE project SYSTEM "http://127.0.0.1:9/project.dtd">
+<project><version>1</version></project>
+"""
+PARAMETER_ENTITY = """<?xml version="1.0"?>
+<!DOCTYPE project [<!ENTITY % p SYSTEM "http://127.0.0.1:9/p">%p;]>
+<project><version>1</version></project>
+"""
+UNPARSED_ENTITY = """<?xml version="1.0"?>
+<!DOCTYPE project [<!NOTATION gif SYSTEM "gif"><!ENTITY logo SYSTEM "logo.gif" NDATA gif>]>
+<project><version>1</version></project>
+"""
+
 
 @pytest.mark.parametrize("text, says", [
     (BOMB, "refused"), (EXTERNAL, "refused"), ("<project><version>1</project>", "XML:"),
     ("<project>" * 100 + "</project>" * 100, "nested"),
+    (DTD_FETCH, "refused"), (PARAMETER_ENTITY, "refused"), (UNPARSED_ENTITY, "refused"),
 ])
 def test_a_hostile_or_broken_pom_is_a_one_line_error(text, says):
     with pytest.raises(MineError, match=says) as e:
