@@ -30,6 +30,24 @@ _BUNDLE_DIRS = {"i18n", "l10n", "locale", "locales", "lang", "translations"}
 
 def parse(text: str) -> list[tuple[str, str, int, int]]:
     """(key, value, first line, last line) of each entry, in file order."""
+    got = _PARSED.get(text)
+    if got is None:
+        got = _parse(text)
+        if len(text) <= _PARSED_MAX_CHARS:
+            _PARSED[text] = got
+            if len(_PARSED) > _PARSED_SIZE:
+                del _PARSED[next(iter(_PARSED))]  # the oldest
+    return list(got)
+
+
+# The entries of the last few files parsed, by their text: one file is often mined at several
+# paths in one commit (the Gradle wrapper's properties of a project kept twice).  Small files.
+_PARSED: dict[str, list[tuple[str, str, int, int]]] = {}
+_PARSED_SIZE = 8
+_PARSED_MAX_CHARS = 65_536
+
+
+def _parse(text: str) -> list[tuple[str, str, int, int]]:
     import javaproperties
 
     out = []
