@@ -119,13 +119,15 @@ def _deferred(dotted: str) -> tuple[types.ModuleType, Callable[[], types.ModuleT
             if not loaded:
                 loaded.append(True)
                 delattr(module, "__getattr__")
-                loader.exec_module(module)
+                try:
+                    loader.exec_module(module)
+                except BaseException:  # as a failed import: not left half run in sys.modules
+                    sys.modules.pop(dotted, None)
+                    raise
         return module
 
     def __getattr__(name: str):  # noqa: N807 (a module's __getattr__)
-        if name.startswith("__"):  # probes of a module (__wrapped__, __all__...) do not run it
-            raise AttributeError(name)
-        return getattr(load(), name)
+        return getattr(load(), name)  # (__all__ of a star import, __version__... too)
 
     setattr(module, "__getattr__", __getattr__)  # noqa: B010 (a module's, not a method)
     sys.modules[dotted] = module
@@ -133,7 +135,7 @@ def _deferred(dotted: str) -> tuple[types.ModuleType, Callable[[], types.ModuleT
 
 
 def _defer_embedding_functions() -> None:
-    """chromadb's package of embedding functions, not run until something uses it: ~0.05 s of
+    """chromadb's package of embedding functions, not run until something uses it: ~0.04 s of
     CPU off every process that imports chromadb.  Its collection configuration imports two
     names from it at once (the registry and its decorator): those are stand-ins that run it on
     first use."""

@@ -109,3 +109,17 @@ def test_chroma_embedding_functions_run_only_when_used():
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.split("\n")[:5] == [
         "False", "[{'n': 1}] False", "True", "True True", "Twice [2.0, 3.0]"]
+
+
+STAR = """
+from repomem.storage.chromaimport import import_chromadb
+import_chromadb()
+from chromadb.utils.embedding_functions import *  # noqa: F403 (runs the package: its __all__)
+print("OpenAIEmbeddingFunction" in dir(), "DefaultEmbeddingFunction" in dir())
+"""
+
+
+def test_a_star_import_of_chroma_embedding_functions_gets_all_of_them():
+    out = subprocess.run([sys.executable, "-c", STAR], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["True", "True"]
