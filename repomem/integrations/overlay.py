@@ -10,6 +10,10 @@ route of a router mounted in another file shows its full path; a mount's prefix 
 work tree changes its routes' paths, though their file is unchanged).  Without HEAD's fold
 state (a reader of a Chroma server), each file is compared with its HEAD version alone.
 
+A fact the work tree no longer states (a setting deleted, a function removed, a file deleted) is
+an overlay row flagged ``removed``: the context then does not serve its committed value as
+current, and says it is gone from the work tree.
+
 ``load`` returns only facts that are still true: the overlay was computed at the current HEAD and
 the file has not changed since (same mtime and size); a fact of an unmodified file (composed from
 an edit elsewhere) only while every edited file is unchanged.
@@ -24,7 +28,7 @@ from pathlib import Path
 
 from repomem.adapters import git, worktree
 from repomem.core.identity import match_moves
-from repomem.core.ledger import final_key
+from repomem.core.ledger import REMOVED, final_key
 from repomem.core.model import FUNCTION, WIRING, Fact
 from repomem.core.records import CommitRecord
 from repomem.miners import MineError, mine_file, wants
@@ -79,9 +83,10 @@ def _identities(rows: list[dict]) -> dict[str, str]:
     return out
 
 
-def diff_file(path: str, old: list[Fact], new: list[Fact],
-              identities: dict[str, str]) -> list[tuple[str, Fact]]:
-    """(final key, fact) for the work-tree facts whose value differs from HEAD's, or are new."""
+def diff_file(path: str, old: list[Fact], new: list[Fact], identities: dict[str, str]
+              ) -> tuple[list[tuple[str, Fact]], list[tuple[str, Fact]]]:
+    """(final key, fact) for the work-tree facts whose value differs from HEAD's, or are new;
+    and (final key, HEAD's fact) for HEAD's facts the work tree no longer states."""
     old_f = [f for f in old if f.kind == FUNCTION]
     new_f = [f for f in new if f.kind == FUNCTION]
     old_a, new_a = {f.anchor for f in old_f}, {f.anchor for f in new_f}
@@ -95,12 +100,15 @@ def diff_file(path: str, old: list[Fact], new: list[Fact],
         return final_key(f, identities.get(anchor, f"uncommitted:{f.anchor}"))
 
     before = {key(f): f.value_id() for f in old}
-    return [(key(f), f) for f in new if before.get(key(f)) != f.value_id()]
+    after = {key(f) for f in new}
+    return ([(key(f), f) for f in new if before.get(key(f)) != f.value_id()],
+            [(key(f), f) for f in old if key(f) not in after])
 
 
-def _row(f, stamp: list[int]) -> dict:
-    """An overlay fact (a Fact, or a ledger Version) as the context reads it."""
-    return {"key": f.key, "kind": f.kind, "subject": f.subject, "value": f.value,
+def _row(f, stamp: list[int], removed: bool = False) -> dict:
+    """An overlay fact (a Fact, or a ledger Version) as the context reads it; REMOVED: a
+    committed fact the work tree no longer states (its value is never shown)."""
+    return {"removed": removed, "key": f.key, "kind": f.kind, "subject": f.subject, "value": f.value,
             "attrs": dict(f.attrs), "valid_from": None, "valid_to": None, "commit": None,
             "path": f.path, "line": f.line, "text": f.text, "purpose": f.purpose,
             "superseded_by": None, "end_reason": None, "uncommitted": True,
@@ -143,8 +151,13 @@ def _through_ledger(ledger, head: str, new: dict[str, list[Fact] | None],
     ledger.apply(rec, rec.ct)
     newest = max((st for st in stamps.values() if st), key=lambda st: st[0],
                  default=[time.time_ns(), 0])
-    return [_row(v, stamps.get(v.path) or newest) for v in ledger.versions[seen:]
-            if v.valid_to is None and v.kind not in WIRING]
+    opened = [_row(v, stamps.get(v.path) or newest) for v in ledger.versions[seen:]
+              if v.valid_to is None and v.kind not in WIRING]
+    # closed by the work tree with nothing after them: deleted, not changed (this throw-away
+    # ledger's only commit that can close a version is the work tree's)
+    closed = [_row(v, stamps.get(v.path) or newest, removed=True) for v in ledger.versions[:seen]
+              if v.end_commit == UNCOMMITTED and v.end_reason == REMOVED and v.kind not in WIRING]
+    return opened + closed
 
 
 def _per_file(r, rows: list[dict] | None, new: dict[str, list[Fact] | None],
@@ -158,9 +171,15 @@ def _per_file(r, rows: list[dict] | None, new: dict[str, list[Fact] | None],
         with r.store.reader():
             rows = r.store.rows({"kind": FUNCTION})
     identities = _identities(rows or [])
-    shown = [(path, f) for path, facts in new.items() if facts
-             for f in diff_file(path, _shown(old[path]), _shown(facts), identities)]
-    return [dict(_row(f, stamps[path] or [0, 0]), key=k) for path, (k, f) in shown]
+    out = []
+    for path, facts in new.items():
+        if facts is None:  # not minable now: its committed facts stay
+            continue
+        changed, gone = diff_file(path, _shown(old[path]), _shown(facts), identities)
+        stamp = stamps[path] or [0, 0]
+        out += [dict(_row(f, stamp), key=k) for k, f in changed]
+        out += [dict(_row(f, stamp, removed=True), key=k) for k, f in gone]
+    return out
 
 
 def _shown(facts: list[Fact]) -> list[Fact]:

@@ -99,6 +99,12 @@ def compact_lines(f: dict, copies: Sequence[dict] = (), uncommitted: bool = Fals
     return lines + disagree_lines(f, "  ")
 
 
+def removed_line(f: dict) -> str:
+    """A committed fact the work tree no longer states: what it was about, never its value."""
+    return (f"- {code(_subject(f))}: removed in the work tree ({code(f['path'])}, UNCOMMITTED "
+            f"edit, file modified {plain(f.get('modified', '?'), 40)})")
+
+
 def _copies(facts: list[dict]) -> tuple[list[dict], dict[str, list[dict]]]:
     """FACTS less the copies of an earlier one -- the same kind, subject, value and source text
     in another file, the subject naming its file or the fact being code or a Python
@@ -138,7 +144,8 @@ def build_context(r, question: str, budget: int = 400, k: int = ASK_K,
                   overlay: list[dict] | None = None, snapshot_only: bool | None = None) -> str:
     """The block for QUESTION, or "" when nothing relevant is known (no block at all: an agent
     is better off with nothing than with facts about something else).  overlay: uncommitted
-    facts from the watcher, shown flagged and ahead of committed ones for the same key.
+    facts from the watcher, shown flagged and ahead of committed ones for the same key; a fact
+    the work tree no longer states is shown as removed, without its committed value.
     The current-view snapshot answers, whatever the prompt: no chromadb import, no wait for a
     writer's lock.  When it cannot (no snapshot of this HEAD's line yet), snapshot_only=True
     gives no block (the pre-prompt hook) and None reads the store of record."""
@@ -159,7 +166,9 @@ def build_context(r, question: str, budget: int = 400, k: int = ASK_K,
     header = HEADER_OVERLAY if over else HEADER
     used = approx_tokens(block(header, lines))
     for n, f in enumerate(facts):
-        if f["key"] in over:
+        if over.get(f["key"], {}).get("removed"):  # its committed value is not current
+            shown = [removed_line(over[f["key"]])]
+        elif f["key"] in over:
             shown = compact_lines(over[f["key"]], uncommitted=True, source=n < SOURCED)
         else:
             shown = compact_lines(f, copies.get(f["key"], []), source=n < SOURCED)

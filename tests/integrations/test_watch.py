@@ -120,6 +120,35 @@ def test_overlay_keys_match_the_committed_keys(new_repo, fold_state):
     assert overlay.load(r) == []
 
 
+@pytest.mark.parametrize("fold_state", [True, False], ids=["through-ledger", "per-file"])
+def test_a_fact_deleted_in_the_work_tree_is_not_served_as_current(new_repo, fold_state):
+    # The agent deleted the setting (and, in another file, the whole file): the committed value
+    # is no longer true, so the context says the setting is gone instead of serving it.
+    repo = new_repo()
+    commit(repo, "2026-01-01T10:00:00+00:00", "one",
+           {"app.py": SRC, "settings.py": "MAIL_PORT = 2525\n"})
+    cli("init", "--no-hooks", "--repo", repo)
+    r = Repo.open(repo)
+    if not fold_state:
+        r.store.records.drop_folds()
+    (repo / "app.py").write_text(SRC.replace("PORT = 8080\n", ""))
+    (repo / "settings.py").unlink()
+    got = overlay.refresh(r)["facts"]
+    assert {(f["key"], f["removed"]) for f in got} == \
+        {("constant:app.py:PORT", True), ("constant:settings.py:MAIL_PORT", True)}
+    assert {f["key"] for f in overlay.load(r) if f["removed"]} == \
+        {"constant:app.py:PORT", "constant:settings.py:MAIL_PORT"}
+    out = cli("context", "what port does the app use", "--repo", repo)[1]
+    assert "removed in the work tree" in out and "8080" not in out
+    out = cli("context", "which MAIL_PORT do we send mail on", "--repo", repo)[1]
+    assert "removed in the work tree" in out and "2525" not in out
+    # Restored: nothing is removed any more, and the committed value is served again.
+    git(repo, "checkout", "app.py", "settings.py")
+    overlay.refresh(r)
+    assert overlay.load(r) == []
+    assert "`8080`" in cli("context", "what port does the app use", "--repo", repo)[1]
+
+
 APP_JS = """const express = require('express');
 const users = require('./users');
 const app = express();
@@ -141,8 +170,8 @@ def test_overlay_composes_routes_across_files_as_a_commit_would(new_repo):
     cli("init", "--no-hooks", "--repo", repo)
     r = Repo.open(repo)
     (repo / "users.js").write_text(USERS_JS.replace("'/login'", "'/signin'"))
-    assert {(f["value"], f["path"]) for f in overlay.refresh(r)["facts"]} == \
-        {("GET /api/users/signin", "users.js")}
+    assert {(f["value"], f["path"], f["removed"]) for f in overlay.refresh(r)["facts"]} == \
+        {("GET /api/users/signin", "users.js", False), ("GET /api/users/login", "users.js", True)}
     git(repo, "checkout", "users.js")
     (repo / "app.js").write_text(APP_JS.replace("/api/users", "/api/v2/users"))
     got = overlay.refresh(r)["facts"]
