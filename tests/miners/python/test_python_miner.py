@@ -676,9 +676,12 @@ class Client:
         cert=USE_CLIENT_DEFAULT,
         _private=1,
         base_url: str = "",
+        limit=None,
         **kwargs,
     ):
         self.timeout = timeout
+        if limit is None:
+            limit = 100
 
 
 class _Internal:
@@ -697,14 +700,16 @@ class Limits:
 
 def test_constructor_defaults():
     """What an object is made with unless told otherwise: a public class's __init__ defaults as
-    written (a literal, a constant's name); not None or a sentinel ("not given": the body
-    decides), nor a private parameter or class; a settings class's own field comes first."""
+    written (a literal, a constant's name, None: the constructor's signature is the object's
+    configuration); not a sentinel, nor a None the body replaces with a literal ("not given": the
+    body decides), nor a private parameter or class; a settings class's own field comes first."""
     from repomem.miners import mine_file
 
     got = {f.key.split(":", 2)[2]: f for f in mine_file("web/client.py", DEFAULTS)
            if f.kind == "config"}
     assert {k: f.value for k, f in got.items()} == {
-        "Client.timeout": "DEFAULT_TIMEOUT", "Client.follow_redirects": "False",
+        "Client.auth": "None", "Client.timeout": "DEFAULT_TIMEOUT", "Client.follow_redirects": "False",
+        "Client.__init__.limit": "100",
         "Client.max_redirects": "20", "Client.base_url": "", "Limits.burst": "3",
         "Limits.expiry": "5.0"}
     assert ("default", "true") in got["Client.follow_redirects"].attrs

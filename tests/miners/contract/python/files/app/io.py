@@ -7,3 +7,6 @@ class Reader:
     def default_port(self):
         """The port used unless one is given."""
         return 8080
+
+    def __init__(self, stream, chunk_size=65_536, timeout=None):
+        self.stream = stream
