@@ -104,3 +104,47 @@ def test_java_annotated_parameter_defaults_and_a_secret_one_redacted():
     assert "GreetingController.greeting.page" not in got  # a constant's name: not a literal
     test_file = mine_file("src/test/java/GreetingControllerTest.java", src.encode())
     assert test_file and not [f for f in test_file if f.kind == "config"]  # a test's are fixtures
+
+
+def _settings(path: str, text: str) -> dict[str, str]:
+    return {f.key.split(":", 2)[2]: f.value for f in mine_file(path, text.encode()) if f.kind == "config"}
+
+
+def test_defaults_an_object_or_a_call_is_made_with_and_what_is_left_alone():
+    """JS/TS parameter and class-field defaults, Java instance fields and Rust ``impl Default``
+    literals are settings; private names, non-literals, a function's null, static state, a test
+    file's and a nested function's are not."""
+    js = _settings("src/server.js", """class Server {
+  #hidden = 1;
+  _internal = 2;
+  timeout = 5000;
+  items = [];
+  constructor(port = 3000, options = {}, store = null, _depth = 0) {
+    function inner(limit = 10) { return limit; }
+  }
+  _helper(size = 8) {}
+}
+function open(path, mode = 'r', callback = null) {}
+function _private(size = 4) {}
+""")
+    assert js == {"Server.timeout": "5000", "Server.items": "[]", "Server.port": "3000",
+                  "Server.store": "null", "open.mode": "r"}
+    assert _settings("test/server.test.js", "class S { constructor(port = 1) {} }\nfunction f(x = 2) {}\n") == {}
+    java = _settings("src/main/java/App.java", """public class App {
+    private static int counter = 5;
+    private List<String> names = new ArrayList<>();
+    private Runnable task = () -> run();
+    private String label;
+    private int retries = 3;
+}
+""")
+    assert java == {"App.retries": "3"}
+    rust = _settings("src/lib.rs", """impl Default for Opts {
+    fn default() -> Self { Opts { port: 80, name: compute(), ..Default::default() } }
+}
+impl Opts {
+    pub fn with_port(port: u16) -> Opts { Opts { port, name: String::new() } }
+    pub fn new() -> Other { Other { size: 3 } }
+}
+""")
+    assert rust == {"Opts.port": "80"}
