@@ -558,3 +558,35 @@ def rust_defaults(ff, funcs) -> list[Fact]:
             out.setdefault(key, _setting(ff, key, value, (("default", "true"),), init,
                                          f"{' '.join(_words(ff.text(f)))} - the default {owner} is made with"))
     return list(out.values())
+
+
+_GO_MAKERS = re.compile(r"(?:New|new|Default|default)(?:[A-Z_]\w*)?")
+
+
+def go_defaults(ff, funcs) -> list[Fact]:
+    """Go: the struct literal a constructor returns (a function named ``New...`` or
+    ``Default...`` whose body is one ``return &Config{Port: 8080}``): ``config:<path>:<Type>.<Field>``
+    per literal or folded entry, nested literals walked into, attrs ``default``; what the
+    ``impl Default`` of Rust says."""
+    if ff.lang.family != "go" or is_test(ff.path):
+        return []
+    out: dict[str, Fact] = {}
+    for qual, _params, _fact, d in funcs:
+        body = d.child_by_field_name("body")
+        if "." in qual or not _GO_MAKERS.fullmatch(qual) or body is None:
+            continue
+        v = _returned(ff, body)
+        lit = go_literal(v) if v is not None else None
+        kind = lit.child_by_field_name("type") if lit is not None else None
+        entries = lit.child_by_field_name("body") if lit is not None else None
+        if kind is None or entries is None or kind.type != "type_identifier":
+            continue
+        owner = ff.text(kind)
+        for dotted, el, value_node in go_entries(ff, entries, owner):
+            value = ff.literal(value_node) or folded(ff, value_node)
+            if value is None:
+                continue
+            field = dotted.rsplit(".", 1)[-1]
+            out.setdefault(dotted, _setting(ff, dotted, value, (("default", "true"),), el,
+                                            f"{' '.join(_words(field))} - the default {owner} {qual}() makes"))
+    return list(out.values())

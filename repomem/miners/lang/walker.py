@@ -203,7 +203,8 @@ class FileFacts:
                *lang_values.returned_literals(self, funcs), *lang_values.java_parameter_defaults(self, funcs)]
         taken = {f.key for f in out}
         out += [f for f in (*lang_values.parameter_defaults(self, funcs), *lang_values.class_fields(self, class_nodes),
-                            *lang_values.rust_defaults(self, funcs)) if f.key not in taken]
+                            *lang_values.rust_defaults(self, funcs), *lang_values.go_defaults(self, funcs))
+                if f.key not in taken]
         if arguments and body_values.mined_in(self.path):
             out += body_values.kept(self._arguments(arguments, nodes), {f.key for f in out})
         return out

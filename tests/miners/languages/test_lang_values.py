@@ -148,3 +148,20 @@ impl Opts {
 }
 """)
     assert rust == {"Opts.port": "80"}
+
+
+def test_go_constructor_literals_and_what_is_left_alone():
+    """The struct literal a New.../Default... function returns gives a setting per literal entry;
+    not another function's, nor one built over several statements, nor a test file's."""
+    src = """package srv
+
+func NewServer(addr string) *Server { return &Server{Addr: addr, Port: 8080, Tags: []string{"a"}} }
+func Build() *Server { return &Server{Port: 1} }
+func DefaultServer() Server {
+	s := Server{Port: 2}
+	return s
+}
+func news() Item { return Item{Size: 3} }
+"""
+    assert _settings("srv/server.go", src) == {"Server.Port": "8080"}
+    assert _settings("srv/server_test.go", src) == {}
