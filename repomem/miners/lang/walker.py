@@ -201,10 +201,10 @@ class FileFacts:
         routes = Routes(self, by_anchor, nodes)
         out = [*by_anchor.values(), *routes.facts(), *consts.values(), *classes.values(),
                *lang_values.returned_literals(self, funcs), *lang_values.java_parameter_defaults(self, funcs)]
-        taken = {f.key for f in out}
-        out += [f for f in (*lang_values.parameter_defaults(self, funcs), *lang_values.class_fields(self, class_nodes),
-                            *lang_values.rust_defaults(self, funcs), *lang_values.go_defaults(self, funcs))
-                if f.key not in taken]
+        # the defaults an object is made with; a class's own field before a constructor's parameter
+        made = [*lang_values.class_fields(self, class_nodes), *lang_values.parameter_defaults(self, funcs),
+                *lang_values.rust_defaults(self, funcs), *lang_values.go_defaults(self, funcs)]
+        out += body_values.kept(made, {f.key for f in out})
         if arguments and body_values.mined_in(self.path):
             out += body_values.kept(self._arguments(arguments, nodes), {f.key for f in out})
         return out

@@ -165,3 +165,9 @@ func news() Item { return Item{Size: 3} }
 """
     assert _settings("srv/server.go", src) == {"Server.Port": "8080"}
     assert _settings("srv/server_test.go", src) == {}
+
+
+def test_a_class_field_comes_before_the_constructor_parameter_of_its_name():
+    got = [f for f in mine_file("src/pool.ts", b"export class Pool {\n  size = 4;\n  constructor(size = 8) {}\n}\n")
+           if f.kind == "config"]
+    assert [(f.key, f.value) for f in got] == [("config:src/pool.ts:Pool.size", "4")]
