@@ -14,7 +14,16 @@ from repomem.core.identity import remember
 from repomem.core.model import CONFIG, CONSTANT, Fact
 from repomem.core.paths import is_test
 from repomem.miners._pysource import MAX_TEXT_LINES, _comment_text, _render_literal, _Source, _string_value, _words
-from repomem.miners._pyvalues import _TYPE_CALLS, UPPER, _args, _callee, env_functions, setting_value, settings_kind
+from repomem.miners._pyvalues import (
+    _CONFIG_CLASS,
+    _TYPE_CALLS,
+    UPPER,
+    _args,
+    _callee,
+    env_functions,
+    setting_value,
+    settings_kind,
+)
 
 CONSTANT_NAME = re.compile(r"^_?[A-Z][A-Z0-9_]*$|^__[a-z][a-z0-9_]*__$")
 NOT_CONSTANTS = {"__all__", "__slots__", "__path__", "__doc__", "__name__", "__package__"}
@@ -411,15 +420,18 @@ def _init_defaults(src: _Source, cls, body, path: str) -> list[Fact]:
     """The defaults of a public class's constructor, outside tests: what an object is configured
     with unless told otherwise (``Limits(keepalive_expiry=5.0)``, ``Client(follow_redirects=False)``),
     as ``config:<path>:<Class>.<parameter>`` = the default as written; attrs ``default``.  A
-    ``None`` default is stated too (uvicorn's ``Config(headers=None, workers=None)``): a
-    constructor's signature is the object's whole configuration, and "not set" is its value
-    there; a function's ``None`` is left out (see _defaults)."""
+    configuration class's (named ``...Config``, ``...Settings``) ``None`` default is stated too
+    (uvicorn's ``Config(headers=None, workers=None)``): its signature is the configuration, and
+    "not set" is a value there, where another class's ``None`` (``Command(help=None)``) only
+    says "not given"; not when the body binds the parameter to a literal of its own (``if
+    max_width is None: max_width = 80``: that local is the default)."""
     name = src.text(cls.child_by_field_name("name"))
     init = next((d for d in map(_definition, body.named_children) if d is not None
                  and src.text(d.child_by_field_name("name")) == "__init__"), None)
     if name.startswith("_") or init is None or is_test(path):  # a test's class is a fixture
         return []
-    return _defaults(src, init, path, name, f"the default {name} is made with", none=True)
+    return _defaults(src, init, path, name, f"the default {name} is made with",
+                     none=_CONFIG_CLASS.search(name) is not None)
 
 
 def _function_defaults(src: _Source, node, path: str) -> list[Fact]:

@@ -113,6 +113,6 @@ def test_the_python_case_covers_every_value_shape():
                   "LimitOffsetPagination.default_limit", "Settings.DATABASE_URL", "run.port.default",
                   "serve.workers.default", "CORSMiddleware.allow_origins", "Settings.PROJECT_NAME.max_length",
                   "Reader.read.DEFAULT_LIMIT", "Reader.default_port.return", "PING_TIMEOUT", "DEBUG",
-                  "Check.timeout", "MAX_UPLOAD", "hc-api-pause", "Reader.timeout"):
+                  "Check.timeout", "MAX_UPLOAD", "hc-api-pause", "ReaderConfig.timeout"):
         assert any(k.endswith(":" + shape) for k in keys), shape
     assert {e["kind"] for e in expected} >= {"function", "class", "route", "router", "constant", "config"}

@@ -11,7 +11,10 @@
   value the literal, ``attrs.returns``;
 * a Java method without a body (an interface's or an abstract one) is a function like any
   other: its signature stands in for the body it has not got;
-* a Go ``const ( ... )`` block's member is on its own line, not the block's.
+* a Go ``const ( ... )`` block's member is on its own line, not the block's;
+* the defaults an object or a call is made with, as Python's: JS/TS parameter defaults and class
+  fields, Java instance fields, the struct literal of a Rust ``impl Default`` or of a Go
+  ``New...()``: ``config:<path>:<Class>.<name>``.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from repomem.core.model import CONFIG, CONSTANT, Fact
 from repomem.core.paths import is_test
 from repomem.miners._pysettings import _expression
 from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _words
+from repomem.miners._pyvalues import _CONFIG_CLASS
 
 MAX_EXCERPT = 200
 
@@ -378,7 +382,7 @@ def java_as_written(ff, name: str, node) -> tuple[str, tuple] | None:
     return _expression(ff.src, node)
 
 
-# -- the defaults an object or a call is made with (JS/TS, Java, Rust) ------------------------------
+# -- the defaults an object or a call is made with (JS/TS, Java, Rust, Go) --------------------------
 # What Python's constructor, function and class-attribute defaults are (miners._pysettings):
 # ``constructor(port = 3000)``, ``function listen({ backlog = 511 } = {})``, a class field
 # ``timeout = 5000``, a Java field ``private int port = 8080;``, a Rust ``impl Default`` literal.
@@ -400,9 +404,9 @@ def _callable(d):
 
 
 def _js_defaults(ff, params, depth: int = 0):
-    """(parameter node, name node, value node) of each JS/TS parameter given a default: ``port = 3000``, TS's
-    ``port: number = 3000``, and each property of a destructured options object, ``{ tls =
-    false } = {}``."""
+    """(parameter node, name node, value node) of each JS/TS parameter given a default: ``port =
+    3000``, TS's ``port: number = 3000``, and each property of a destructured options object,
+    ``{ tls = false } = {}``."""
     for p in params.named_children:
         if p.type == "assignment_pattern":
             left, right = p.child_by_field_name("left"), p.child_by_field_name("right")
@@ -427,7 +431,7 @@ def _js_defaults(ff, params, depth: int = 0):
 def parameter_defaults(ff, funcs) -> list[Fact]:
     """JS/TS: a setting per parameter default of a public function, method or constructor that is
     a literal, outside tests: a constructor's ``config:<path>:<Class>.<parameter>`` (attrs
-    ``default``; ``null`` too: the signature is the object's configuration), a function's
+    ``default``; a configuration class's ``null`` too, as Python's ``None``), a function's
     ``<function>.<parameter>`` and a method's ``<Class>.<method>.<parameter>`` (attrs ``default``
     and ``parameter``), as a Python constructor's, function's and method's defaults."""
     if ff.lang.family != "js" or is_test(ff.path) or b"=" not in ff.src.data:
@@ -443,7 +447,8 @@ def parameter_defaults(ff, funcs) -> list[Fact]:
         for param, pname, value_node in _js_defaults(ff, fn.child_by_field_name("parameters")):
             field = ff.text(pname)
             value = ff.literal(value_node)
-            if value is None or field.startswith("_") or (value == "null" and not ctor):
+            if value is None or field.startswith("_") \
+                    or (value == "null" and not (ctor and _CONFIG_CLASS.search(owner))):
                 continue
             said = f"the default {owner} is made with" if ctor else f"a default of {qual}()"
             attrs = (("default", "true"),) if ctor else (("default", "true"), ("parameter", "true"))
@@ -583,7 +588,8 @@ def go_defaults(ff, funcs) -> list[Fact]:
             continue
         owner = ff.text(kind)
         for dotted, el, value_node in go_entries(ff, entries, owner):
-            value = ff.literal(value_node) or folded(ff, value_node)
+            value = ff.literal(value_node)
+            value = folded(ff, value_node) if value is None else value
             if value is None:
                 continue
             field = dotted.rsplit(".", 1)[-1]

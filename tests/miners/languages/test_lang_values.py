@@ -112,8 +112,8 @@ def _settings(path: str, text: str) -> dict[str, str]:
 
 def test_defaults_an_object_or_a_call_is_made_with_and_what_is_left_alone():
     """JS/TS parameter and class-field defaults, Java instance fields and Rust ``impl Default``
-    literals are settings; private names, non-literals, a function's null, static state, a test
-    file's and a nested function's are not."""
+    literals are settings; private names, non-literals, a null outside a configuration class's
+    constructor, static state, a test file's and a nested function's are not."""
     js = _settings("src/server.js", """class Server {
   #hidden = 1;
   _internal = 2;
@@ -126,9 +126,12 @@ def test_defaults_an_object_or_a_call_is_made_with_and_what_is_left_alone():
 }
 function open(path, mode = 'r', callback = null) {}
 function _private(size = 4) {}
+class PoolConfig {
+  constructor(size = null) {}
+}
 """)
-    assert js == {"Server.timeout": "5000", "Server.items": "[]", "Server.port": "3000",
-                  "Server.store": "null", "open.mode": "r"}
+    assert js == {"Server.timeout": "5000", "Server.items": "[]", "Server.port": "3000", "open.mode": "r",
+                  "PoolConfig.size": "null"}
     assert _settings("test/server.test.js", "class S { constructor(port = 1) {} }\nfunction f(x = 2) {}\n") == {}
     java = _settings("src/main/java/App.java", """public class App {
     private static int counter = 5;

@@ -700,15 +700,14 @@ class Limits:
 
 def test_constructor_defaults():
     """What an object is made with unless told otherwise: a public class's __init__ defaults as
-    written (a literal, a constant's name, None: the constructor's signature is the object's
-    configuration); not a sentinel, nor a None the body replaces with a literal ("not given": the
-    body decides), nor a private parameter or class; a settings class's own field comes first."""
+    written (a literal, a constant's name); not None or a sentinel ("not given": the body
+    decides), nor a private parameter or class; a settings class's own field comes first."""
     from repomem.miners import mine_file
 
     got = {f.key.split(":", 2)[2]: f for f in mine_file("web/client.py", DEFAULTS)
            if f.kind == "config"}
     assert {k: f.value for k, f in got.items()} == {
-        "Client.auth": "None", "Client.timeout": "DEFAULT_TIMEOUT", "Client.follow_redirects": "False",
+        "Client.timeout": "DEFAULT_TIMEOUT", "Client.follow_redirects": "False",
         "Client.__init__.limit": "100",
         "Client.max_redirects": "20", "Client.base_url": "", "Limits.burst": "3",
         "Limits.expiry": "5.0"}
@@ -717,6 +716,27 @@ def test_constructor_defaults():
     assert got["Client.follow_redirects"].line == 10
     assert got["Client.follow_redirects"].text == "follow_redirects: bool = False,"
     assert got["Client.follow_redirects"].purpose == "follow redirects - the default Client is made with"
+
+
+def test_a_configuration_class_states_its_none_defaults():
+    """A configuration class's constructor signature is its configuration: None is a value
+    there (uvicorn's Config(headers=None)), unless the body puts a literal in its place."""
+    from repomem.miners import mine_file
+
+    src = b"""class ServerConfig:
+    def __init__(self, app, headers=None, workers: int | None = None, limit=None, port=8000):
+        self.headers = headers or []
+        if limit is None:
+            limit = 100
+
+
+class Server:
+    def __init__(self, config=None, port=8000):
+        pass
+"""
+    got = {f.key.split(":", 2)[2]: f.value for f in mine_file("srv/config.py", src) if f.kind == "config"}
+    assert got == {"ServerConfig.headers": "None", "ServerConfig.workers": "None", "ServerConfig.port": "8000",
+                   "ServerConfig.__init__.limit": "100", "Server.port": "8000"}
 
 
 TERMUI = '''import typing as t

@@ -8,5 +8,7 @@ class Reader:
         """The port used unless one is given."""
         return 8080
 
-    def __init__(self, stream, chunk_size=65_536, timeout=None):
-        self.stream = stream
+
+class ReaderConfig:
+    def __init__(self, chunk_size=65_536, timeout=None, encoding=None):
+        self.encoding = encoding or "utf-8"

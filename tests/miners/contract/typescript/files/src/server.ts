@@ -11,3 +11,7 @@ export class Server {
 export function createServer(port: number = 8080, { tls = false }: Options = {}): Server {
   return new Server(port);
 }
+
+export class CacheConfig {
+  constructor(ttlSeconds: number | null = null, maxEntries = 1000) {}
+}
