@@ -487,15 +487,34 @@ def class_fields(ff, classes) -> list[Fact]:
     return out
 
 
+# A Java class whose instance fields are configuration: annotated as Spring's properties, or
+# named as configuration.
+_JAVA_CONFIG_CLASS = re.compile(r"(Config|Configuration|Properties|Settings|Options|Conf)$")
+
+
+def _configuration_class(ff, d) -> str | None:
+    """The name of the configuration class a Java field is declared in, else None."""
+    cls = d.parent.parent if d.parent is not None and d.parent.type == "class_body" else None
+    if cls is None or cls.type != "class_declaration" or (name := cls.child_by_field_name("name")) is None:
+        return None
+    mods = next((c for c in cls.named_children if c.type == "modifiers"), None)
+    annotated = mods is not None and b"ConfigurationProperties" in ff.src.data[mods.start_byte:mods.end_byte]
+    return ff.text(name) if annotated or _JAVA_CONFIG_CLASS.search(ff.text(name)) else None
+
+
 def java_field(ff, caps) -> list[Fact]:
-    """Java: an instance field given a literal (``private int port = 8080;``, a Spring
-    ``@ConfigurationProperties`` class's defaults), or a call with arguments stated as written
+    """Java: an instance field of a configuration class (Spring's ``@ConfigurationProperties``,
+    or a class named ``...Properties``, ``...Config``, ``...Settings``, ``...Options``) given a
+    literal (``private int pageSize = 10;``), or a call with arguments stated as written
     (``Duration.ofSeconds(30)``, attrs ``expression``): ``config:<path>:<Class>.<field>``, attrs
-    ``class``; a ``static final`` one is a constant (the walker's), a ``static`` mutable one is
-    state, not a default; a field made with ``new`` is an object's state, not a setting."""
+    ``class``.  Another class's field initialiser is an object's initial state (an entity's
+    ``favorited = false``), as a Python ``self.x = 0`` in ``__init__`` is; a ``static final`` one
+    is a constant (the walker's), a ``static`` mutable one is state; a field made with ``new`` is
+    an object's state, not a setting."""
     d, mods = caps["definition.constant"][0], caps.get("modifiers")
     words = set(ff.text(mods[0]).split()) if mods else set()
-    if ff.lang.name != "java" or "static" in words or is_test(ff.path) or ff.nested(d):
+    if ff.lang.name != "java" or "static" in words or is_test(ff.path) or ff.nested(d) \
+            or _configuration_class(ff, d) is None:
         return []
     node = caps["value"][0]
     value, attrs = ff.literal(node), (("class", "true"),)

@@ -111,8 +111,8 @@ def _settings(path: str, text: str) -> dict[str, str]:
 
 
 def test_defaults_an_object_or_a_call_is_made_with_and_what_is_left_alone():
-    """JS/TS parameter and class-field defaults, Java instance fields and Rust ``impl Default``
-    literals are settings; private names, non-literals, a null outside a configuration class's
+    """JS/TS parameter and class-field defaults, a Java configuration class's instance fields and
+    Rust ``impl Default`` literals are settings; private names, non-literals, a null outside a configuration class's
     constructor, static state, a test file's and a nested function's are not."""
     js = _settings("src/server.js", """class Server {
   #hidden = 1;
@@ -133,15 +133,24 @@ class PoolConfig {
     assert js == {"Server.timeout": "5000", "Server.items": "[]", "Server.port": "3000", "open.mode": "r",
                   "PoolConfig.size": "null"}
     assert _settings("test/server.test.js", "class S { constructor(port = 1) {} }\nfunction f(x = 2) {}\n") == {}
-    java = _settings("src/main/java/App.java", """public class App {
+    java = _settings("src/main/java/App.java", """public class AppProperties {
     private static int counter = 5;
     private List<String> names = new ArrayList<>();
     private Runnable task = () -> run();
     private String label;
     private int retries = 3;
 }
+
+@ConfigurationProperties(prefix = "mail")
+class Mail {
+    private int port = 25;
+}
+
+class Article {
+    private boolean favorited = false;
+}
 """)
-    assert java == {"App.retries": "3"}
+    assert java == {"AppProperties.retries": "3", "Mail.port": "25"}  # an entity's initial state is none
     rust = _settings("src/lib.rs", """impl Default for Opts {
     fn default() -> Self { Opts { port: 80, name: compute(), ..Default::default() } }
 }
