@@ -183,3 +183,23 @@ def test_a_class_field_comes_before_the_constructor_parameter_of_its_name():
     got = [f for f in mine_file("src/pool.ts", b"export class Pool {\n  size = 4;\n  constructor(size = 8) {}\n}\n")
            if f.kind == "config"]
     assert [(f.key, f.value) for f in got] == [("config:src/pool.ts:Pool.size", "4")]
+
+
+def test_a_secret_named_default_is_redacted_in_every_new_shape():
+    """The defaults go through the redactor like any setting: value and source text; a
+    neighbouring parameter's fact does not carry the secret in its text."""
+    secret = "a8F3kQ9zLmN2pX7vR4tY"
+    files = {
+        "src/client.ts": "export class Client {\n  constructor(apiToken: string = '@@', port = 80) {}\n}\n",
+        "src/Mail.java": '@ConfigurationProperties("mail")\nclass MailProperties {\n'
+                         '    private String password = "@@"; private int port = 25;\n}\n',
+        "src/db.rs": 'impl Default for Db { fn default() -> Self {\n'
+                     '    Db { password: "@@".to_string(), port: 5432 } } }\n',
+        "db/db.go": 'package db\n\nfunc NewOptions() *Options { return &Options{Password: "@@", Port: 5432} }\n',
+    }
+    for path, text in files.items():
+        facts = [f for f in mine_file(path, text.replace("@@", secret).encode()) if f.kind == "config"]
+        assert len(facts) == 2, (path, facts)
+        for f in facts:
+            assert secret not in f.value and secret not in f.text, (path, f)
+        assert any(f.value.startswith("<redacted:") for f in facts), path
