@@ -14,7 +14,16 @@ from repomem.core.identity import remember
 from repomem.core.model import CONFIG, CONSTANT, Fact
 from repomem.core.paths import is_test
 from repomem.miners._pysource import MAX_TEXT_LINES, _comment_text, _render_literal, _Source, _string_value, _words
-from repomem.miners._pyvalues import _TYPE_CALLS, UPPER, _args, _callee, env_functions, setting_value, settings_kind
+from repomem.miners._pyvalues import (
+    _CONFIG_CLASS,
+    _TYPE_CALLS,
+    UPPER,
+    _args,
+    _callee,
+    env_functions,
+    setting_value,
+    settings_kind,
+)
 
 CONSTANT_NAME = re.compile(r"^_?[A-Z][A-Z0-9_]*$|^__[a-z][a-z0-9_]*__$")
 NOT_CONSTANTS = {"__all__", "__slots__", "__path__", "__doc__", "__name__", "__package__"}
@@ -410,13 +419,19 @@ _UNSET = re.compile(r"^(?:None|\.\.\.|_?[A-Z_]*(?:UNSET|NOT_?SET|MISSING|SENTINE
 def _init_defaults(src: _Source, cls, body, path: str) -> list[Fact]:
     """The defaults of a public class's constructor, outside tests: what an object is configured
     with unless told otherwise (``Limits(keepalive_expiry=5.0)``, ``Client(follow_redirects=False)``),
-    as ``config:<path>:<Class>.<parameter>`` = the default as written; attrs ``default``."""
+    as ``config:<path>:<Class>.<parameter>`` = the default as written; attrs ``default``.  A
+    configuration class's (named ``...Config``, ``...Settings``) ``None`` default is stated too
+    (uvicorn's ``Config(headers=None, workers=None)``): its signature is the configuration, and
+    "not set" is a value there, where another class's ``None`` (``Command(help=None)``) only
+    says "not given"; not when the body binds the parameter to a literal of its own (``if
+    max_width is None: max_width = 80``: that local is the default)."""
     name = src.text(cls.child_by_field_name("name"))
     init = next((d for d in map(_definition, body.named_children) if d is not None
                  and src.text(d.child_by_field_name("name")) == "__init__"), None)
     if name.startswith("_") or init is None or is_test(path):  # a test's class is a fixture
         return []
-    return _defaults(src, init, path, name, f"the default {name} is made with")
+    return _defaults(src, init, path, name, f"the default {name} is made with",
+                     none=_CONFIG_CLASS.search(name) is not None)
 
 
 def _function_defaults(src: _Source, node, path: str) -> list[Fact]:
@@ -464,13 +479,16 @@ def _overload(src: _Source, node) -> bool:
         for d in node.named_children if d.type == "decorator")
 
 
-def _defaults(src: _Source, fn, path: str, owner: str, said: str, attrs: tuple = ()) -> list[Fact]:
+def _defaults(src: _Source, fn, path: str, owner: str, said: str, attrs: tuple = (),
+              none: bool = False) -> list[Fact]:
     """``config:<path>:<owner>.<parameter>`` = each parameter's default as written, unless it
-    means "not given" (_UNSET) or the parameter is private; attrs ``default`` and ATTRS."""
+    means "not given" (_UNSET; ``None`` counts as a value when NONE) or the parameter is private;
+    attrs ``default`` and ATTRS."""
     params = fn.child_by_field_name("parameters")
     if params is None:
         return []
     facts = []
+    rebound: set[str] | None = None
     for param in params.named_children:
         if param.type not in ("default_parameter", "typed_default_parameter"):
             continue
@@ -478,8 +496,12 @@ def _defaults(src: _Source, fn, path: str, owner: str, said: str, attrs: tuple =
         if pname is None or value is None or src.text(pname).startswith("_"):
             continue
         got = setting_value(src, value, _render_literal, _string_value) or _expression(src, value)
-        if got is None or _UNSET.match(got[0]):
+        if got is None or (_UNSET.match(got[0]) and not (none and got[0] == "None")):
             continue
+        if got[0] == "None":
+            rebound = _rebound(src, fn) if rebound is None else rebound
+            if src.text(pname) in rebound:
+                continue
         line = param.start_point[0]
         field = src.text(pname)
         facts.append(Fact(
@@ -488,6 +510,23 @@ def _defaults(src: _Source, fn, path: str, owner: str, said: str, attrs: tuple =
             path=path, line=line + 1, text=src.lines[line].strip(),
             purpose=f"{' '.join(_words(field))} - {said}"))
     return facts
+
+
+# What a body binds a parameter to when it gives the default itself: a literal.
+_LITERALS = frozenset({"integer", "float", "string", "true", "false", "unary_operator", "binary_operator",
+                       "list", "tuple", "dictionary", "set"})
+
+
+def _rebound(src: _Source, fn) -> set[str]:
+    """The names a function's body binds to a literal (``max_width = 80``)."""
+    body = fn.child_by_field_name("body")
+    out = set()
+    for n in _descendants(body) if body is not None else ():
+        if n.type == "assignment":
+            left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+            if left is not None and right is not None and left.type == "identifier" and right.type in _LITERALS:
+                out.add(src.text(left))
+    return out
 
 
 def _definition(node):

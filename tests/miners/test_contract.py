@@ -106,13 +106,13 @@ def test_the_python_case_covers_every_value_shape():
     """A fixture that lost a shape would pass vacuously: each Python value shape is expected at
     least once (dict entries under a class attribute, None, annotation-only settings, CLI option
     defaults, middleware and field options, local constants, literal returns, env wrappers,
-    model field defaults, include() of a module's own list)."""
+    model field defaults, include() of a module's own list, a constructor's None default)."""
     expected = json.loads((CASES / "python" / "expected.json").read_text("utf-8"))
     keys = {e.get("key", "") for e in expected}
     for shape in ("Flask.default_config.PERMANENT_SESSION_LIFETIME", "LimitOffsetPagination.max_limit",
                   "LimitOffsetPagination.default_limit", "Settings.DATABASE_URL", "run.port.default",
                   "serve.workers.default", "CORSMiddleware.allow_origins", "Settings.PROJECT_NAME.max_length",
                   "Reader.read.DEFAULT_LIMIT", "Reader.default_port.return", "PING_TIMEOUT", "DEBUG",
-                  "Check.timeout", "MAX_UPLOAD", "hc-api-pause"):
+                  "Check.timeout", "MAX_UPLOAD", "hc-api-pause", "ReaderConfig.timeout"):
         assert any(k.endswith(":" + shape) for k in keys), shape
     assert {e["kind"] for e in expected} >= {"function", "class", "route", "router", "constant", "config"}

@@ -11,7 +11,10 @@
   value the literal, ``attrs.returns``;
 * a Java method without a body (an interface's or an abstract one) is a function like any
   other: its signature stands in for the body it has not got;
-* a Go ``const ( ... )`` block's member is on its own line, not the block's.
+* a Go ``const ( ... )`` block's member is on its own line, not the block's;
+* the defaults an object or a call is made with, as Python's: JS/TS parameter defaults and class
+  fields, Java instance fields, the struct literal of a Rust ``impl Default`` or of a Go
+  ``New...()``: ``config:<path>:<Class>.<name>``.
 """
 
 from __future__ import annotations
@@ -21,7 +24,10 @@ import re
 from repomem.core.model import CONFIG, CONSTANT, Fact
 from repomem.core.paths import is_test
 from repomem.miners._pysettings import _expression
-from repomem.miners._pysource import MAX_TEXT_LINES, _words
+from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _words
+from repomem.miners._pyvalues import _CONFIG_CLASS
+
+MAX_EXCERPT = 200
 
 MAX_BITS = 128  # a folded integer this large is no setting anyone wrote by hand
 MAX_SHIFT = 128
@@ -374,3 +380,238 @@ def java_as_written(ff, name: str, node) -> tuple[str, tuple] | None:
             or node.type == "array_initializer":
         return None
     return _expression(ff.src, node)
+
+
+# -- the defaults an object or a call is made with (JS/TS, Java, Rust, Go) --------------------------
+# What Python's constructor, function and class-attribute defaults are (miners._pysettings):
+# ``constructor(port = 3000)``, ``function listen({ backlog = 511 } = {})``, a class field
+# ``timeout = 5000``, a Java field ``private int port = 8080;``, a Rust ``impl Default`` literal.
+
+def _setting(ff, qual: str, value: str, attrs: tuple, node, purpose: str) -> Fact:
+    """A setting stated by NODE, whose own text is the fact's (not its line's: a parameter's
+    neighbour on the line may be a secret the redactor does not know as one)."""
+    return Fact(key=f"{CONFIG}:{ff.path}:{qual}", kind=CONFIG, subject=f"{qual} in {ff.path}", value=value,
+                attrs=attrs, path=ff.path, line=node.start_point[0] + 1,
+                text=_collapse(ff.text(node))[:MAX_EXCERPT], purpose=purpose)
+
+
+def _callable(d):
+    """The function node of a definition (``const f = (x = 1) => ...``: the arrow function)."""
+    if d.child_by_field_name("parameters") is not None:
+        return d
+    v = d.child_by_field_name("value") or d.child_by_field_name("right")
+    return v if v is not None and v.child_by_field_name("parameters") is not None else None
+
+
+def _js_defaults(ff, params, depth: int = 0):
+    """(parameter node, name node, value node) of each JS/TS parameter given a default: ``port =
+    3000``, TS's ``port: number = 3000``, and each property of a destructured options object,
+    ``{ tls = false } = {}``."""
+    for p in params.named_children:
+        if p.type == "assignment_pattern":
+            left, right = p.child_by_field_name("left"), p.child_by_field_name("right")
+        elif p.type in ("required_parameter", "optional_parameter"):
+            left, right = p.child_by_field_name("pattern"), p.child_by_field_name("value")
+        elif p.type == "object_assignment_pattern":
+            left, right = p.child_by_field_name("left"), p.child_by_field_name("right")
+        elif p.type == "pair_pattern" and (v := p.child_by_field_name("value")) is not None \
+                and v.type == "assignment_pattern":  # { port: p = 3000 }
+            left, right = p.child_by_field_name("key"), v.child_by_field_name("right")
+        else:
+            continue
+        if left is None:
+            continue
+        if left.type == "object_pattern" and depth < 2:
+            yield from _js_defaults(ff, left, depth + 1)
+        elif right is not None and left.type in ("identifier", "shorthand_property_identifier_pattern",
+                                                 "property_identifier"):
+            yield p, left, right
+
+
+def parameter_defaults(ff, funcs) -> list[Fact]:
+    """JS/TS: a setting per parameter default of a public function, method or constructor that is
+    a literal, outside tests: a constructor's ``config:<path>:<Class>.<parameter>`` (attrs
+    ``default``; a configuration class's ``null`` too, as Python's ``None``), a function's
+    ``<function>.<parameter>`` and a method's ``<Class>.<method>.<parameter>`` (attrs ``default``
+    and ``parameter``), as a Python constructor's, function's and method's defaults."""
+    if ff.lang.family != "js" or is_test(ff.path) or b"=" not in ff.src.data:
+        return []
+    out: dict[str, Fact] = {}
+    for qual, _params, fn_fact, d in funcs:
+        fn = _callable(d)
+        name = fn_fact.value
+        if fn is None or name.startswith(("_", "#")) or qual.startswith("_"):
+            continue
+        ctor = name == "constructor" and "." in qual
+        owner = qual.rsplit(".", 1)[0] if ctor else qual
+        for param, pname, value_node in _js_defaults(ff, fn.child_by_field_name("parameters")):
+            field = ff.text(pname)
+            value = ff.literal(value_node)
+            if value is None or field.startswith("_") \
+                    or (value == "null" and not (ctor and _CONFIG_CLASS.search(owner))):
+                continue
+            said = f"the default {owner} is made with" if ctor else f"a default of {qual}()"
+            attrs = (("default", "true"),) if ctor else (("default", "true"), ("parameter", "true"))
+            key = f"{owner}.{field}"
+            out.setdefault(key, _setting(ff, key, value, attrs, param, f"{' '.join(_words(field))} - {said}"))
+    return list(out.values())
+
+
+_FIELDS = {"field_definition": "property", "public_field_definition": "name"}
+
+
+def class_fields(ff, classes) -> list[Fact]:
+    """JS/TS: a public class's fields given a literal (``timeout = 5000``, TS's ``private readonly
+    retries: number = 3``, ``static maxConnections = 100``): what every instance has unless told
+    otherwise, ``config:<path>:<Class>.<field>``, attrs ``class``, as a Python class attribute.
+    Not a ``#private`` or ``_private`` field, nor in tests."""
+    if ff.lang.family != "js" or is_test(ff.path):
+        return []
+    out = []
+    for d in classes:
+        name, body = d.child_by_field_name("name"), d.child_by_field_name("body")
+        if name is None or body is None or ff.text(name).startswith("_") or ff.nested(d):
+            continue
+        owner = ".".join([*ff.scope(d), ff.text(name)])
+        for m in body.named_children:
+            if m.type not in _FIELDS:
+                continue
+            fname, v = m.child_by_field_name(_FIELDS[m.type]), m.child_by_field_name("value")
+            field = ff.text(fname) if fname is not None else ""
+            if v is None or not field or field.startswith(("_", "#")):
+                continue
+            value = ff.literal(v)
+            if value is not None:
+                out.append(_setting(ff, f"{owner}.{field}", value, (("class", "true"),), m,
+                                    f"{' '.join(_words(field))} - an attribute of class {owner}"))
+    return out
+
+
+# A Java class whose instance fields are configuration: annotated as Spring's properties, or
+# named as configuration.
+_JAVA_CONFIG_CLASS = re.compile(r"(Config|Configuration|Properties|Settings|Options|Conf)$")
+
+
+def _configuration_class(ff, d) -> str | None:
+    """The name of the configuration class a Java field is declared in, else None."""
+    cls = d.parent.parent if d.parent is not None and d.parent.type == "class_body" else None
+    if cls is None or cls.type != "class_declaration" or (name := cls.child_by_field_name("name")) is None:
+        return None
+    mods = next((c for c in cls.named_children if c.type == "modifiers"), None)
+    annotated = mods is not None and b"ConfigurationProperties" in ff.src.data[mods.start_byte:mods.end_byte]
+    return ff.text(name) if annotated or _JAVA_CONFIG_CLASS.search(ff.text(name)) else None
+
+
+def java_field(ff, caps) -> list[Fact]:
+    """Java: an instance field of a configuration class (Spring's ``@ConfigurationProperties``,
+    or a class named ``...Properties``, ``...Config``, ``...Settings``, ``...Options``) given a
+    literal (``private int pageSize = 10;``), or a call with arguments stated as written
+    (``Duration.ofSeconds(30)``, attrs ``expression``): ``config:<path>:<Class>.<field>``, attrs
+    ``class``.  Another class's field initialiser is an object's initial state (an entity's
+    ``favorited = false``), as a Python ``self.x = 0`` in ``__init__`` is; a ``static final`` one
+    is a constant (the walker's), a ``static`` mutable one is state; a field made with ``new`` is
+    an object's state, not a setting."""
+    d, mods = caps["definition.constant"][0], caps.get("modifiers")
+    words = set(ff.text(mods[0]).split()) if mods else set()
+    if ff.lang.name != "java" or "static" in words or is_test(ff.path) or ff.nested(d) \
+            or _configuration_class(ff, d) is None:
+        return []
+    node = caps["value"][0]
+    value, attrs = ff.literal(node), (("class", "true"),)
+    if value is None and node.type == "method_invocation" and _called_with_arguments(node):
+        said = _expression(ff.src, node)  # Duration.ofSeconds(30): as written, as a constant's
+        if said is not None:
+            value, attrs = said[0], tuple(sorted({*attrs, *said[1]}))
+    scope = ff.scope(d)
+    field = ff.text(caps["name"][0])
+    if value is None or not scope:
+        return []
+    owner = ".".join(scope)
+    return [_setting(ff, f"{owner}.{field}", value, attrs, d,
+                     f"{' '.join(_words(field))} - an attribute of class {owner}")]
+
+
+def _called_with_arguments(node) -> bool:
+    args = node.child_by_field_name("arguments")
+    return args is not None and args.named_child_count > 0
+
+
+_RUST_OWNED = re.compile(r"to_string|to_owned|into|String::from|PathBuf::from")
+
+
+def _rust_value(ff, node) -> str | None:
+    """A literal, or a string literal made owned (``"127.0.0.1".to_string()``, ``String::from("x")``)."""
+    value = ff.literal(node)
+    if value is not None or node.type != "call_expression":
+        return value
+    fn, args = node.child_by_field_name("function"), node.child_by_field_name("arguments")
+    if fn is None or args is None:
+        return None
+    if fn.type == "field_expression" and not args.named_child_count:  # "x".to_string()
+        inner, method = fn.child_by_field_name("value"), fn.child_by_field_name("field")
+        if inner is not None and method is not None and _RUST_OWNED.fullmatch(ff.text(method)):
+            return ff.string(inner)
+    elif args.named_child_count == 1 and _RUST_OWNED.fullmatch(ff.text(fn)):  # String::from("x")
+        return ff.string(args.named_children[0])
+    return None
+
+
+def rust_defaults(ff, funcs) -> list[Fact]:
+    """Rust: the fields of the struct literal ``impl Default for Config { fn default() }`` or a
+    ``new()`` without parameters returns (``Config { port: 8080, .. }``): what the value is made
+    with, ``config:<path>:<Type>.<field>`` = each literal field, attrs ``default``."""
+    if ff.lang.family != "rust" or is_test(ff.path):
+        return []
+    out: dict[str, Fact] = {}
+    for qual, params, _fact, d in funcs:
+        owner, _, name = qual.rpartition(".")
+        body = d.child_by_field_name("body")
+        if not owner or name not in ("default", "new") or params.strip("() ") or body is None:
+            continue
+        lit = _returned(ff, body)
+        type_node = lit.child_by_field_name("name") if lit is not None and lit.type == "struct_expression" else None
+        if type_node is None or ff.text(type_node) not in ("Self", owner.rsplit(".", 1)[-1]):
+            continue
+        fields = lit.child_by_field_name("body")
+        for init in fields.named_children if fields is not None else ():
+            f, v = init.child_by_field_name("field"), init.child_by_field_name("value")
+            value = _rust_value(ff, v) if init.type == "field_initializer" and v is not None else None
+            if f is None or value is None:
+                continue
+            key = f"{owner}.{ff.text(f)}"
+            out.setdefault(key, _setting(ff, key, value, (("default", "true"),), init,
+                                         f"{' '.join(_words(ff.text(f)))} - the default {owner} is made with"))
+    return list(out.values())
+
+
+_GO_MAKERS = re.compile(r"(?:New|new|Default|default)(?:[A-Z_]\w*)?")
+
+
+def go_defaults(ff, funcs) -> list[Fact]:
+    """Go: the struct literal a constructor returns (a function named ``New...`` or
+    ``Default...`` whose body is one ``return &Config{Port: 8080}``): ``config:<path>:<Type>.<Field>``
+    per literal or folded entry, nested literals walked into, attrs ``default``; what the
+    ``impl Default`` of Rust says."""
+    if ff.lang.family != "go" or is_test(ff.path):
+        return []
+    out: dict[str, Fact] = {}
+    for qual, _params, _fact, d in funcs:
+        body = d.child_by_field_name("body")
+        if "." in qual or not _GO_MAKERS.fullmatch(qual) or body is None:
+            continue
+        v = _returned(ff, body)
+        lit = go_literal(v) if v is not None else None
+        kind = lit.child_by_field_name("type") if lit is not None else None
+        entries = lit.child_by_field_name("body") if lit is not None else None
+        if kind is None or entries is None or kind.type != "type_identifier":
+            continue
+        owner = ff.text(kind)
+        for dotted, el, value_node in go_entries(ff, entries, owner):
+            value = ff.literal(value_node)
+            value = folded(ff, value_node) if value is None else value
+            if value is None:
+                continue
+            field = dotted.rsplit(".", 1)[-1]
+            out.setdefault(dotted, _setting(ff, dotted, value, (("default", "true"),), el,
+                                            f"{' '.join(_words(field))} - the default {owner} {qual}() makes"))
+    return list(out.values())

@@ -166,6 +166,7 @@ class FileFacts:
         classes: dict[str | None, Fact] = {}
         seen: set[tuple] = set()  # two patterns matching one definition must not look like overloads
         arguments: list[dict] = []
+        class_nodes = []
         for caps in self.matches:
             if "definition.function" in caps or "definition.method" in caps:
                 d = (caps.get("definition.function") or caps["definition.method"])[0]
@@ -183,6 +184,7 @@ class FileFacts:
                 fact = self._class(caps)
                 if fact is not None:
                     classes[fact.anchor] = fact
+                    class_nodes.append(caps["definition.class"][0])
             elif "argument" in caps or "local" in caps:
                 arguments.append(caps)
         counts: dict[str, int] = {}
@@ -199,6 +201,10 @@ class FileFacts:
         routes = Routes(self, by_anchor, nodes)
         out = [*by_anchor.values(), *routes.facts(), *consts.values(), *classes.values(),
                *lang_values.returned_literals(self, funcs), *lang_values.java_parameter_defaults(self, funcs)]
+        # the defaults an object is made with; a class's own field before a constructor's parameter
+        made = [*lang_values.class_fields(self, class_nodes), *lang_values.parameter_defaults(self, funcs),
+                *lang_values.rust_defaults(self, funcs), *lang_values.go_defaults(self, funcs)]
+        out += body_values.kept(made, {f.key for f in out})
         if arguments and body_values.mined_in(self.path):
             out += body_values.kept(self._arguments(arguments, nodes), {f.key for f in out})
         return out
@@ -349,7 +355,7 @@ class FileFacts:
         d, value_node = caps["definition.constant"][0], caps["value"][0]
         mods = caps.get("modifiers")
         if mods and not {"static", "final"} <= set(self.text(mods[0]).split()):
-            return []
+            return lang_values.java_field(self, caps)
         if self.nested(d):  # a Go or Rust function's own constant
             return lang_values.local_constant(self, caps)
         qual = ".".join([*self.scope(d), self.text(caps["name"][0])])

@@ -104,3 +104,102 @@ def test_java_annotated_parameter_defaults_and_a_secret_one_redacted():
     assert "GreetingController.greeting.page" not in got  # a constant's name: not a literal
     test_file = mine_file("src/test/java/GreetingControllerTest.java", src.encode())
     assert test_file and not [f for f in test_file if f.kind == "config"]  # a test's are fixtures
+
+
+def _settings(path: str, text: str) -> dict[str, str]:
+    return {f.key.split(":", 2)[2]: f.value for f in mine_file(path, text.encode()) if f.kind == "config"}
+
+
+def test_defaults_an_object_or_a_call_is_made_with_and_what_is_left_alone():
+    """JS/TS parameter and class-field defaults, a Java configuration class's instance fields and
+    Rust ``impl Default`` literals are settings; private names, non-literals, a null outside a configuration class's
+    constructor, static state, a test file's and a nested function's are not."""
+    js = _settings("src/server.js", """class Server {
+  #hidden = 1;
+  _internal = 2;
+  timeout = 5000;
+  items = [];
+  constructor(port = 3000, options = {}, store = null, _depth = 0) {
+    function inner(limit = 10) { return limit; }
+  }
+  _helper(size = 8) {}
+}
+function open(path, mode = 'r', callback = null) {}
+function _private(size = 4) {}
+class PoolConfig {
+  constructor(size = null) {}
+}
+""")
+    assert js == {"Server.timeout": "5000", "Server.items": "[]", "Server.port": "3000", "open.mode": "r",
+                  "PoolConfig.size": "null"}
+    assert _settings("test/server.test.js", "class S { constructor(port = 1) {} }\nfunction f(x = 2) {}\n") == {}
+    java = _settings("src/main/java/App.java", """public class AppProperties {
+    private static int counter = 5;
+    private List<String> names = new ArrayList<>();
+    private Runnable task = () -> run();
+    private String label;
+    private int retries = 3;
+}
+
+@ConfigurationProperties(prefix = "mail")
+class Mail {
+    private int port = 25;
+}
+
+class Article {
+    private boolean favorited = false;
+}
+""")
+    assert java == {"AppProperties.retries": "3", "Mail.port": "25"}  # an entity's initial state is none
+    rust = _settings("src/lib.rs", """impl Default for Opts {
+    fn default() -> Self { Opts { port: 80, name: compute(), ..Default::default() } }
+}
+impl Opts {
+    pub fn with_port(port: u16) -> Opts { Opts { port, name: String::new() } }
+    pub fn new() -> Other { Other { size: 3 } }
+}
+""")
+    assert rust == {"Opts.port": "80"}
+
+
+def test_go_constructor_literals_and_what_is_left_alone():
+    """The struct literal a New.../Default... function returns gives a setting per literal entry;
+    not another function's, nor one built over several statements, nor a test file's."""
+    src = """package srv
+
+func NewServer(addr string) *Server { return &Server{Addr: addr, Port: 8080, Tags: []string{"a"}} }
+func Build() *Server { return &Server{Port: 1} }
+func DefaultServer() Server {
+	s := Server{Port: 2}
+	return s
+}
+func news() Item { return Item{Size: 3} }
+"""
+    assert _settings("srv/server.go", src) == {"Server.Port": "8080"}
+    assert _settings("srv/server_test.go", src) == {}
+
+
+def test_a_class_field_comes_before_the_constructor_parameter_of_its_name():
+    got = [f for f in mine_file("src/pool.ts", b"export class Pool {\n  size = 4;\n  constructor(size = 8) {}\n}\n")
+           if f.kind == "config"]
+    assert [(f.key, f.value) for f in got] == [("config:src/pool.ts:Pool.size", "4")]
+
+
+def test_a_secret_named_default_is_redacted_in_every_new_shape():
+    """The defaults go through the redactor like any setting: value and source text; a
+    neighbouring parameter's fact does not carry the secret in its text."""
+    secret = "a8F3kQ9zLmN2pX7vR4tY"
+    files = {
+        "src/client.ts": "export class Client {\n  constructor(apiToken: string = '@@', port = 80) {}\n}\n",
+        "src/Mail.java": '@ConfigurationProperties("mail")\nclass MailProperties {\n'
+                         '    private String password = "@@"; private int port = 25;\n}\n',
+        "src/db.rs": 'impl Default for Db { fn default() -> Self {\n'
+                     '    Db { password: "@@".to_string(), port: 5432 } } }\n',
+        "db/db.go": 'package db\n\nfunc NewOptions() *Options { return &Options{Password: "@@", Port: 5432} }\n',
+    }
+    for path, text in files.items():
+        facts = [f for f in mine_file(path, text.replace("@@", secret).encode()) if f.kind == "config"]
+        assert len(facts) == 2, (path, facts)
+        for f in facts:
+            assert secret not in f.value and secret not in f.text, (path, f)
+        assert any(f.value.startswith("<redacted:") for f in facts), path

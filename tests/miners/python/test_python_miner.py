@@ -676,9 +676,12 @@ class Client:
         cert=USE_CLIENT_DEFAULT,
         _private=1,
         base_url: str = "",
+        limit=None,
         **kwargs,
     ):
         self.timeout = timeout
+        if limit is None:
+            limit = 100
 
 
 class _Internal:
@@ -705,6 +708,7 @@ def test_constructor_defaults():
            if f.kind == "config"}
     assert {k: f.value for k, f in got.items()} == {
         "Client.timeout": "DEFAULT_TIMEOUT", "Client.follow_redirects": "False",
+        "Client.__init__.limit": "100",
         "Client.max_redirects": "20", "Client.base_url": "", "Limits.burst": "3",
         "Limits.expiry": "5.0"}
     assert ("default", "true") in got["Client.follow_redirects"].attrs
@@ -712,6 +716,27 @@ def test_constructor_defaults():
     assert got["Client.follow_redirects"].line == 10
     assert got["Client.follow_redirects"].text == "follow_redirects: bool = False,"
     assert got["Client.follow_redirects"].purpose == "follow redirects - the default Client is made with"
+
+
+def test_a_configuration_class_states_its_none_defaults():
+    """A configuration class's constructor signature is its configuration: None is a value
+    there (uvicorn's Config(headers=None)), unless the body puts a literal in its place."""
+    from repomem.miners import mine_file
+
+    src = b"""class ServerConfig:
+    def __init__(self, app, headers=None, workers: int | None = None, limit=None, port=8000):
+        self.headers = headers or []
+        if limit is None:
+            limit = 100
+
+
+class Server:
+    def __init__(self, config=None, port=8000):
+        pass
+"""
+    got = {f.key.split(":", 2)[2]: f.value for f in mine_file("srv/config.py", src) if f.kind == "config"}
+    assert got == {"ServerConfig.headers": "None", "ServerConfig.workers": "None", "ServerConfig.port": "8000",
+                   "ServerConfig.__init__.limit": "100", "Server.port": "8000"}
 
 
 TERMUI = '''import typing as t

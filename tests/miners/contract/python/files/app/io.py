@@ -7,3 +7,8 @@ class Reader:
     def default_port(self):
         """The port used unless one is given."""
         return 8080
+
+
+class ReaderConfig:
+    def __init__(self, chunk_size=65_536, timeout=None, encoding=None):
+        self.encoding = encoding or "utf-8"
