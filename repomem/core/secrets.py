@@ -42,8 +42,15 @@ _LONG = re.compile(r"[A-Za-z0-9+/_-]{32,}={0,2}")
 # the engine skips positions by first character); the rest of the name is found by walking
 # back, and secret_name() decides.  A quoted value may hold spaces and escaped quotes; a backtick
 # quotes too (a Go raw string, a JS template literal, Markdown code).
+# A type annotation may stand between the name and the ``=`` (``password: str = "..."``,
+# ``apiToken: string = '...'``, ``API_KEY: Final[str] = "..."``): one name with an optional
+# bracketed or angled argument list, in a ``|`` union; then ``=`` must follow.
+_ANNOTATION = (r"""(?::[ \t]*[a-z_][a-z0-9_.]*(?:\[[^\]\n=]{0,60}\]|<[^>\n=]{0,60}>)?"""
+               r"""(?:[ \t]*\|[ \t]*[a-z_][a-z0-9_.]*(?:\[[^\]\n=]{0,60}\]|<[^>\n=]{0,60}>)?)*"""
+               r"""(?=[ \t]*=(?![=>])))?""")
 _ASSIGN_SRC = (
-    r"""(?:pass|pwd|secret|token|cred|dsn|auth|key)[A-Za-z0-9_.-]*["']?[ \t]*(?::=|=|:)(?![=:])[ \t]*"""
+    r"""(?:pass|pwd|secret|token|cred|dsn|auth|key)[A-Za-z0-9_.-]*["']?[ \t]*"""
+    + _ANNOTATION + r"""[ \t]*(?::=|=|:)(?![=:])[ \t]*"""
     r"""(?:(?P<q>["'`])(?P<qval>(?:\\.|(?!(?P=q))[^\\\r\n])+)(?P=q)|(?P<val>[^\s"'`,;#(){}\[\]]+))""")
 # run on the lower-cased text (a case-insensitive regex is several times slower); the ignore-case
 # one only when lower-casing changed the length (some non-ASCII letters), so spans still agree

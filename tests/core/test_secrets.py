@@ -8,7 +8,7 @@ import re
 import pytest
 
 from repomem.core.model import CONFIG, CONSTANT, DEPENDENCY, Fact
-from repomem.core.secrets import redact_fact, redact_text, secret_name
+from repomem.core.secrets import redact_blob, redact_fact, redact_text, secret_name
 from repomem.miners import mine_file
 
 TOKEN = re.compile(r"<redacted:[0-9a-f]{6}>")
@@ -343,3 +343,32 @@ def test_a_text_redacted_again_as_code_or_not_gets_its_own_redaction():
         assert "hX93kLmq2Vz7x" not in config and config.startswith("DB_PASSWORD = <redacted:")
     many = [f"TOKEN_{i} = 'tok-{i:04d}-Zq8vLm3Xk9'\n" for i in range(40)]  # past the kept few
     assert all("Zq8vLm3Xk9" not in redact_blob(t) for t in many + many[:3])
+
+
+# A type annotation between a secret's name and its "=": a typed parameter default or a typed
+# class attribute, in each language that writes one.  Every fact of the file (a function's
+# signature and source text, a setting's value) must come out without the secret.
+@pytest.mark.parametrize("path,text", [
+    ("src/client.ts", "export class Client {\n"
+                      "  constructor(apiToken: string = 'tok_9f8a7b6c5d4e3f') {}\n}\n"),
+    ("src/client.ts", "export function connect(authKey: string | null = 'k3y_9f8a7b6c5d') {\n"
+                      "  return authKey;\n}\n"),
+    ("app/settings.py", "class Settings:\n    password: str = 'hunter2hunter2'\n"),
+    ("app/client.py", "def connect(api_token: Optional[str] = 'tok_9f8a7b6c5d4e3f'):\n"
+                      "    return api_token\n"),
+    ("app/consts.py", "API_KEY: Final[str] = 'k3y_9f8a7b6c5d4e3f'\n"),
+])
+def test_a_secret_behind_a_type_annotation_is_redacted_everywhere(path, text):
+    secret = text.split("= '")[1].split("'")[0]
+    facts = mine_file(path, text.encode())
+    assert facts and secret not in everywhere(facts)
+    assert secret not in redact_blob(text, code=True) and secret not in redact_text(text)
+
+
+@pytest.mark.parametrize("text", [
+    "def check(token: str, mode='production'):\n",  # another parameter's default
+    "if token == 'abcdef12345':\n",  # a comparison, not an assignment
+    "PASSWORD_PROMPT: str = 'Enter your password'\n",  # prose
+])
+def test_an_annotation_does_not_make_other_values_secrets(text):
+    assert redact_blob(text, code=True) == text
