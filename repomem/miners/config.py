@@ -27,7 +27,9 @@ _DEPS_OWNED = {  # by lower-case file name
     "pyproject.toml": ["project.dependencies", "project.optional-dependencies",
                        "project.requires-python", "project.classifiers", "tool.poetry.*dependencies",
                        "tool.poetry.group", "dependency-groups", "tool.uv.dev-dependencies",
-                       "tool.pdm.dev-dependencies"],
+                       "tool.pdm.dev-dependencies", "tool.flit.metadata.requires",
+                       "tool.flit.metadata.requires-extra", "tool.flit.metadata.requires-python",
+                       "tool.flit.metadata.classifiers"],
     "package.json": ["dependencies", "devDependencies", "peerDependencies",
                      "optionalDependencies", "engines"],  # engines: deps (node), manifests
     # repomem/miners/manifests.py states these (dependency and engines facts)

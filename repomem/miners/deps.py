@@ -179,6 +179,7 @@ def _pyproject(o: _Out) -> None:
         o.requires_python(project["requires-python"], o.locate(head, _key("requires-python")))
     if isinstance(project.get("classifiers"), list):
         o.classifiers(project["classifiers"], lambda c: o.locate(head, _q(c)))
+    _flit(o, sub_table(sub_table(tool, "flit"), "metadata"))
 
     poetry = data.get("tool", {}).get("poetry", {}) if isinstance(data.get("tool"), dict) else {}
     if not isinstance(poetry, dict):
@@ -198,6 +199,28 @@ def _pyproject(o: _Out) -> None:
                 _poetry_dep(o, group, name, spec, line)
     if isinstance(poetry.get("classifiers"), list):
         o.classifiers(poetry["classifiers"], lambda c: o.locate(r"tool\.poetry", _q(c)))
+
+
+def _flit(o: _Out, meta: dict) -> None:
+    """flit's metadata table before PEP 621 (``[tool.flit.metadata]``: ``requires``,
+    ``requires-extra``, ``requires-python``, ``classifiers``): the same facts as ``[project]``'s,
+    under the same keys, so a move to ``[project]`` supersedes them."""
+    if not meta:
+        return
+    head = r"^\s*\[tool\.flit\.metadata\]"
+    requires = meta.get("requires")
+    for spec in requires if isinstance(requires, list) else []:
+        if isinstance(spec, str):
+            o.requirement("main", spec, o.locate(head, _key("requires"), _q(spec)))
+    extras = meta.get("requires-extra")
+    for group, specs in extras.items() if isinstance(extras, dict) else ():
+        for spec in specs if isinstance(specs, list) else []:
+            if isinstance(spec, str):
+                o.requirement(group_name(group), spec, o.locate(r"requires-extra", _key(group), _q(spec)))
+    if isinstance(meta.get("requires-python"), str):
+        o.requires_python(meta["requires-python"], o.locate(head, _key("requires-python")))
+    if isinstance(meta.get("classifiers"), list):
+        o.classifiers(meta["classifiers"], lambda c: o.locate(head, _q(c)))
 
 
 def _poetry_dep(o: _Out, group: str, name: str, spec, line: int) -> None:
