@@ -27,7 +27,7 @@ from typing import Any
 
 from repomem.core.paths import is_test, tool_of
 from repomem.core.tokens import norm_ident, stem_word, uncamel
-from repomem.service import scorer
+from repomem.service import naming, scorer
 from repomem.service.lexical import calls_of, catches_of, in_body, lexical_tokens, names, own_names, route_path
 from repomem.service.question import (
     _FRAME,
@@ -586,6 +586,8 @@ def _bears(facts: _Facts, name: str, shaped: bool, raw: str) -> bool:
     rows = facts.rows
     if not shaped:
         return bool(facts.names.get(name) or facts.retired.get(name))
+    if naming.tails(facts).get(name):
+        return True
     return any(rows[i]["kind"] not in _CODE_NAMES or _spelled(rows[i], raw)
                for i in facts.names.get(name, ())) \
         or any(rows[i]["kind"] not in _CODE_NAMES or e[0] == raw for i, e in facts.retired.get(name, ()))
@@ -648,6 +650,9 @@ def _by_identifiers(q: Question, facts: _Facts, t: int, kinds: set[str], exact, 
             spelled = [i for i in hits if rows[i]["kind"] in _CODE_NAMES and rows[i]["value"] == raw]
             if len(spelled) < len(hits):
                 yield spelled
+            spelled = naming.spelled(rows, hits, raw) if shaped and code_shaped(raw) else []
+            if len(spelled) < len(hits):  # `__version__`, not main.version.is_flag
+                yield spelled
         if not hits:
             yield from _retired_rows(facts, name, shaped, raw, t, lineage)
 
@@ -663,7 +668,8 @@ def _project_version(q: Question, facts: _Facts, kinds: set[str]) -> list[tuple[
         return [("version", True, "")]
     if q.asks_function or "python" in q.tokens or "version" not in q.tokens or any(
             facts.names.get(n) or facts.retired.get(n) or facts.images.get(n)
-            for n, _, _ in q.identifiers(facts.project) if not _own_project(facts, n, q)):
+            or shaped and naming.tails(facts).get(n)
+            for n, shaped, _ in q.identifiers(facts.project) if not _own_project(facts, n, q)):
         return []
     kinds.update({"config", "constant"})
     return [("version", True, "")]
@@ -679,6 +685,8 @@ def _identifier_rows(q: Question, facts: _Facts, kinds: set[str], name: str, sha
     rows = facts.rows
     hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] not in _CODE_NAMES
             or (shaped and not q.asks_function and _spelled(rows[i], raw))]
+    if not hits and shaped:  # "the gorm version": github.com/jinzhu/gorm
+        hits = naming.tails(facts).get(name, [])
     if not hits and not shaped and "route" in kinds and plural_of_name(name):
         # "which route follows a user?": the route of `follow` (POST /follow/<username>)
         hits = [i for i in facts.names.get(name[:-1], ()) if rows[i]["kind"] == "route"]
@@ -1189,6 +1197,7 @@ def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, 
     add("in_named_dir", _at(size, facts.in_dirs({n for n, _, _ in q.joined})))
     tier = named & (wanted if kinds else True)
     add("named_other_kind", named & ~tier)  # a strong signal, not a tier
+    add("owner_named", naming.owner_named(facts, q.capitalised))  # "uvicorn's Config"
     if facts.param_of.any():  # a function's parameter defaults answer when it is named: not
         # get.timeout for "what is the default timeout?", nor send_email.sync for "the admin
         # email" (httpx's nine request functions share four defaults)
