@@ -7,6 +7,7 @@ read from the current rows on the first question that needs them and kept with t
 - **a setting by its owner**: ``Config.ws_max_size`` belongs to ``Config``, so "the size in
   uvicorn's Config" says the owner of that setting, not of the command-line option's default
   ``main.ws_max_size.default`` of the same name;
+- **a setting by the end of its dotted name**: `java.version` is ``properties.java.version``;
 - **a name as spelled**: a setting or constant whose own name is written exactly as a name the
   question writes as code (`` `__version__` `` is ``__version__``, not ``main.version.is_flag``,
   which bears "version" too once names are normalised).
@@ -25,6 +26,7 @@ _MAJOR = re.compile(r"v\d+")  # a Go module's major version suffix: .../echo/v4
 _OWNED = ("config", "constant")  # the kinds whose key names an owner before the setting
 _TAILS: weakref.WeakKeyDictionary[Any, dict[str, list[int]]] = weakref.WeakKeyDictionary()
 _OWNERS: weakref.WeakKeyDictionary[Any, dict[str, list[int]]] = weakref.WeakKeyDictionary()
+_DOTTED: weakref.WeakKeyDictionary[Any, dict[str, list[int]]] = weakref.WeakKeyDictionary()
 
 
 def package_tail(name: str) -> str:
@@ -63,6 +65,20 @@ def owners(facts) -> dict[str, list[int]]:
                 for part in set(own_names(row["key"])[0].split(".")[:-1]):
                     got.setdefault(part, []).append(i)
         _OWNERS[facts] = got
+    return got
+
+
+def dotted(facts) -> dict[str, list[int]]:
+    """The settings and constants by each dotted ending of their own name, as written
+    (``java.version`` of ``properties.java.version``)."""
+    got = _DOTTED.get(facts)
+    if got is None:
+        got = {}
+        for i, row in enumerate(facts.rows):
+            parts = own_names(row["key"])[0].split(".") if row["kind"] in _OWNED else []
+            for k in range(1, len(parts) - 1):
+                got.setdefault(".".join(parts[k:]), []).append(i)
+        _DOTTED[facts] = got
     return got
 
 

@@ -687,6 +687,8 @@ def _identifier_rows(q: Question, facts: _Facts, kinds: set[str], name: str, sha
             or (shaped and not q.asks_function and _spelled(rows[i], raw))]
     if not hits and shaped:  # "the gorm version": github.com/jinzhu/gorm
         hits = naming.tails(facts).get(name, [])
+    if shaped and "." in raw:  # `java.version`: properties.java.version
+        hits = sorted(set(hits) | set(naming.dotted(facts).get(raw, ())))
     if not hits and not shaped and "route" in kinds and plural_of_name(name):
         # "which route follows a user?": the route of `follow` (POST /follow/<username>)
         hits = [i for i in facts.names.get(name[:-1], ()) if rows[i]["kind"] == "route"]
