@@ -3,7 +3,7 @@ read from the current rows on the first question that needs them and kept with t
 
 - **a package by the last part of its path**: a Go module is required by its path
   (``github.com/jinzhu/gorm``) and spoken of by its last part ("gorm", "jwt-go"), less a major
-  version suffix (``github.com/labstack/echo/v4`` is echo);
+  version suffix (``github.com/labstack/echo/v4`` is echo); or by its whole path;
 - **a setting by its owner**: ``Config.ws_max_size`` belongs to ``Config``, so "the size in
   uvicorn's Config" says the owner of that setting, not of the command-line option's default
   ``main.ws_max_size.default`` of the same name;
@@ -52,6 +52,19 @@ def tails(facts) -> dict[str, list[int]]:
                     got.setdefault(tail, []).append(i)
         _TAILS[facts] = got
     return got
+
+
+def module_rows(facts, literal_words) -> list[list[int]]:
+    """The dependencies a question names by their whole path as written
+    (``github.com/gosimple/slug``: its words are identifiers one by one), one list a path."""
+    out = []
+    for word in sorted(literal_words):
+        if "/" in word and package_tail(word.rstrip("?.,:;")):
+            hits = [i for i in facts.names.get(norm_ident(word.rstrip("?.,:;")), ())
+                    if facts.rows[i]["kind"] == "dependency"]
+            if hits:
+                out.append(hits)
+    return out
 
 
 def owners(facts) -> dict[str, list[int]]:

@@ -655,6 +655,8 @@ def _by_identifiers(q: Question, facts: _Facts, t: int, kinds: set[str], exact, 
                 yield spelled
         if not hits:
             yield from _retired_rows(facts, name, shaped, raw, t, lineage)
+    for hits in naming.module_rows(facts, q.literal_words):  # github.com/gosimple/slug
+        yield from (hits, hits)
 
 
 def _project_version(q: Question, facts: _Facts, kinds: set[str]) -> list[tuple[str, bool, str]]:
@@ -669,7 +671,8 @@ def _project_version(q: Question, facts: _Facts, kinds: set[str]) -> list[tuple[
     if q.asks_function or "python" in q.tokens or "version" not in q.tokens or any(
             facts.names.get(n) or facts.retired.get(n) or facts.images.get(n)
             or shaped and naming.tails(facts).get(n)
-            for n, shaped, _ in q.identifiers(facts.project) if not _own_project(facts, n, q)):
+            for n, shaped, _ in q.identifiers(facts.project) if not _own_project(facts, n, q)) \
+            or naming.module_rows(facts, q.literal_words):
         return []
     kinds.update({"config", "constant"})
     return [("version", True, "")]

@@ -138,3 +138,9 @@ def test_words_run_together_name_a_function(repo):
     # the routes asked for first, then the handler named, before its siblings
     assert got.index("ArticleCommentList") < min(got.index(f"ArticleComment{x}") for x in
                                                  ("Create", "Delete", "Update", "Count")), got
+
+
+def test_a_go_module_is_named_by_its_whole_path(repo):
+    # the path's parts are plain words one by one; "gin" names a package as much as "gorm" does
+    assert first(repo, "Which version of github.com/jinzhu/gorm does the gin shop require?")[1] == "v1.9.16"
+    assert first(repo, "What is the gin shop's requirement for github.com/jinzhu/gorm?")[1] == "v1.9.16"
