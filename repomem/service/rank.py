@@ -27,7 +27,7 @@ from typing import Any
 
 from repomem.core.paths import is_test, tool_of
 from repomem.core.tokens import norm_ident, stem_word, uncamel
-from repomem.service import naming, scorer
+from repomem.service import alias, naming, scorer
 from repomem.service.lexical import calls_of, catches_of, in_body, lexical_tokens, names, own_names, route_path
 from repomem.service.question import (
     _FRAME,
@@ -1147,6 +1147,8 @@ def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, 
     tier = named & (wanted if kinds else True)
     add("named_other_kind", named & ~tier)  # a strong signal, not a tier
     add("owner_named", naming.owner_named(facts, q.capitalised))  # "uvicorn's Config"
+    if wants("alias_rrf"):  # "the bind address": Config.host, by the --host option's help
+        add("alias_rrf", _rrf(alias.scores(facts, q.words - facts.project), 1.0, only_positive=True))
     if facts.param_of.any():  # a function's parameter defaults answer when it is named: not
         # get.timeout for "what is the default timeout?", nor send_email.sync for "the admin
         # email" (httpx's nine request functions share four defaults)

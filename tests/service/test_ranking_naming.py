@@ -144,3 +144,26 @@ def test_a_go_module_is_named_by_its_whole_path(repo):
     # the path's parts are plain words one by one; "gin" names a package as much as "gorm" does
     assert first(repo, "Which version of github.com/jinzhu/gorm does the gin shop require?")[1] == "v1.9.16"
     assert first(repo, "What is the gin shop's requirement for github.com/jinzhu/gorm?")[1] == "v1.9.16"
+
+
+SERVER_PY = '''import click
+
+
+class Config:
+    def __init__(self, host="127.0.0.1", port=8000, backlog=2048, root_path="", workers=None,
+                 limit_concurrency=None, proxy_headers=True, server_header=True):
+        self.host = host
+
+
+@click.option("--host", type=str, default="127.0.0.1", help="Bind socket to this host.")
+@click.option("--backlog", type=int, default=2048,
+              help="Maximum number of connections to hold in backlog.")
+def main(host, backlog):
+    pass
+'''
+
+
+def test_an_options_help_ties_its_words_to_the_setting_of_its_name(new_repo):
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"server/config.py": SERVER_PY}))
+    got = [f["subject"] for f in ask(r, "Change the address the server binds to", k=5)["facts"]]
+    assert any(s.startswith("Config.host") for s in got), got
