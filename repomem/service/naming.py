@@ -8,6 +8,7 @@ read from the current rows on the first question that needs them and kept with t
   uvicorn's Config" says the owner of that setting, not of the command-line option's default
   ``main.ws_max_size.default`` of the same name;
 - **a setting by the end of its dotted name**: `java.version` is ``properties.java.version``;
+- **a route by the last part of its path**: "log in" is ``POST /api/users/login``;
 - **a name as spelled**: a setting or constant whose own name is written exactly as a name the
   question writes as code (`` `__version__` `` is ``__version__``, not ``main.version.is_flag``,
   which bears "version" too once names are normalised).
@@ -20,12 +21,13 @@ import weakref
 from typing import Any
 
 from repomem.core.tokens import norm_ident
-from repomem.service.lexical import own_names
+from repomem.service.lexical import own_names, route_path
 
 _MAJOR = re.compile(r"v\d+")  # a Go module's major version suffix: .../echo/v4
 _OWNED = ("config", "constant")  # the kinds whose key names an owner before the setting
 _TAILS: weakref.WeakKeyDictionary[Any, dict[str, list[int]]] = weakref.WeakKeyDictionary()
 _OWNERS: weakref.WeakKeyDictionary[Any, dict[str, list[int]]] = weakref.WeakKeyDictionary()
+_ROUTE_ENDS: weakref.WeakKeyDictionary[Any, dict[str, list[int]]] = weakref.WeakKeyDictionary()
 _DOTTED: weakref.WeakKeyDictionary[Any, dict[str, list[int]]] = weakref.WeakKeyDictionary()
 
 
@@ -65,6 +67,22 @@ def module_rows(facts, literal_words) -> list[list[int]]:
             if hits:
                 out.append(hits)
     return out
+
+
+def route_ends(facts) -> dict[str, list[int]]:
+    """The routes by the last part of their path (``/api/users/login``: login), parameters
+    (``:slug``, ``<id>``, ``{id}``) skipped."""
+    got = _ROUTE_ENDS.get(facts)
+    if got is None:
+        got = {}
+        for i, row in enumerate(facts.rows):
+            if row["kind"] == "route":
+                parts = [p for p in route_path(row["value"]).split("/")
+                         if p and p[0] not in ":<{*("]
+                if parts:
+                    got.setdefault(norm_ident(parts[-1]), []).append(i)
+        _ROUTE_ENDS[facts] = got
+    return got
 
 
 def owners(facts) -> dict[str, list[int]]:

@@ -815,7 +815,7 @@ def _by_joined_words(q: Question, facts: _Facts, t: int, kinds: set[str], exact,
     rows = facts.rows
     for name, _, _ in q.joined:
         hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] not in _CODE_NAMES] \
-            or facts.names.get("/" + name, [])
+            or facts.names.get("/" + name, []) or naming.route_ends(facts).get(name, [])
         if not hits:  # "the article comment list": ArticleCommentList, a class or function
             hits = [i for i in facts.names.get(name.replace("_", ""), ()) if rows[i]["kind"] in
                     (("class",) if "class" in kinds else _CODE_NAMES)]

@@ -167,3 +167,34 @@ def test_an_options_help_ties_its_words_to_the_setting_of_its_name(new_repo):
     r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"server/config.py": SERVER_PY}))
     got = [f["subject"] for f in ask(r, "Change the address the server binds to", k=5)["facts"]]
     assert any(s.startswith("Config.host") for s in got), got
+
+
+ROUTES_PY = '''from flask import Blueprint
+
+bp = Blueprint("users", __name__, url_prefix="/api/users")
+
+
+@bp.route("/login", methods=["POST"])
+def authenticate():
+    pass
+
+
+@bp.route("/", methods=["POST"])
+def register():
+    pass
+
+
+@bp.route("/<int:id>/posts", methods=["GET"])
+def user_posts(id):
+    pass
+
+
+@bp.route("/ping", methods=["GET"])
+def ping():
+    pass
+'''
+
+
+def test_a_verb_and_its_particle_name_the_route_whose_path_ends_so(new_repo):
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"app/users.py": ROUTES_PY}))
+    assert first(r, "What is the API path to log in to the app?")[1] == "POST /api/users/login"
