@@ -174,7 +174,7 @@ def build_context(r, question: str, budget: int = 400, k: int = ASK_K,
             shown = compact_lines(f, copies.get(f["key"], []), source=n < SOURCED)
         cost = approx_tokens("\n".join(shown) + "\n")
         if used + cost > budget:
-            break
+            continue  # a shorter fact ranked after it may still fit
         lines += shown
         used += cost
     return block(header, lines) if lines else ""

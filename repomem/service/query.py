@@ -370,7 +370,7 @@ def _reached(facts: list[dict], versions: dict[str, list[dict]], number: str) ->
     """Each package's or Python's fact's reached: the last version (by the versions' t) whose
     floor reached NUMBER (7 is reached by 7.0, 7.4 or 8.0) after one below it, or its first
     version when that was already there (``from``: None); none when it never did."""
-    from repomem.service.rank import version_floor
+    from repomem.service.quoted import version_floor
 
     asked = tuple(int(p) for p in number.split("."))
     for f in facts:

@@ -27,7 +27,7 @@ from typing import Any
 
 from repomem.core.paths import is_test, tool_of
 from repomem.core.tokens import norm_ident, stem_word, uncamel
-from repomem.service import scorer
+from repomem.service import alias, naming, scorer
 from repomem.service.lexical import calls_of, catches_of, in_body, lexical_tokens, names, own_names, route_path
 from repomem.service.question import (
     _FRAME,
@@ -43,9 +43,9 @@ from repomem.service.question import (
     plural_of_name,
     qualifying_word,
     said_in,
-    says_major,
     spoken,
 )
+from repomem.service.quoted import retired_values
 from repomem.storage.store import stored_pair
 
 __all__ = ["rank", "intent", "identifiers", "groups", "has_content"]
@@ -586,6 +586,8 @@ def _bears(facts: _Facts, name: str, shaped: bool, raw: str) -> bool:
     rows = facts.rows
     if not shaped:
         return bool(facts.names.get(name) or facts.retired.get(name))
+    if naming.tails(facts).get(name):
+        return True
     return any(rows[i]["kind"] not in _CODE_NAMES or _spelled(rows[i], raw)
                for i in facts.names.get(name, ())) \
         or any(rows[i]["kind"] not in _CODE_NAMES or e[0] == raw for i, e in facts.retired.get(name, ()))
@@ -648,8 +650,13 @@ def _by_identifiers(q: Question, facts: _Facts, t: int, kinds: set[str], exact, 
             spelled = [i for i in hits if rows[i]["kind"] in _CODE_NAMES and rows[i]["value"] == raw]
             if len(spelled) < len(hits):
                 yield spelled
+            spelled = naming.spelled(rows, hits, raw) if shaped and code_shaped(raw) else []
+            if len(spelled) < len(hits):  # `__version__`, not main.version.is_flag
+                yield spelled
         if not hits:
             yield from _retired_rows(facts, name, shaped, raw, t, lineage)
+    for hits in naming.module_rows(facts, q.literal_words):  # github.com/gosimple/slug
+        yield from (hits, hits)
 
 
 def _project_version(q: Question, facts: _Facts, kinds: set[str]) -> list[tuple[str, bool, str]]:
@@ -663,7 +670,9 @@ def _project_version(q: Question, facts: _Facts, kinds: set[str]) -> list[tuple[
         return [("version", True, "")]
     if q.asks_function or "python" in q.tokens or "version" not in q.tokens or any(
             facts.names.get(n) or facts.retired.get(n) or facts.images.get(n)
-            for n, _, _ in q.identifiers(facts.project) if not _own_project(facts, n, q)):
+            or shaped and naming.tails(facts).get(n)
+            for n, shaped, _ in q.identifiers(facts.project) if not _own_project(facts, n, q)) \
+            or naming.module_rows(facts, q.literal_words):
         return []
     kinds.update({"config", "constant"})
     return [("version", True, "")]
@@ -679,6 +688,10 @@ def _identifier_rows(q: Question, facts: _Facts, kinds: set[str], name: str, sha
     rows = facts.rows
     hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] not in _CODE_NAMES
             or (shaped and not q.asks_function and _spelled(rows[i], raw))]
+    if not hits and shaped:  # "the gorm version": github.com/jinzhu/gorm
+        hits = naming.tails(facts).get(name, [])
+    if shaped and "." in raw:  # `java.version`: properties.java.version
+        hits = sorted(set(hits) | set(naming.dotted(facts).get(raw, ())))
     if not hits and not shaped and "route" in kinds and plural_of_name(name):
         # "which route follows a user?": the route of `follow` (POST /follow/<username>)
         hits = [i for i in facts.names.get(name[:-1], ()) if rows[i]["kind"] == "route"]
@@ -802,9 +815,10 @@ def _by_joined_words(q: Question, facts: _Facts, t: int, kinds: set[str], exact,
     rows = facts.rows
     for name, _, _ in q.joined:
         hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] not in _CODE_NAMES] \
-            or facts.names.get("/" + name, [])
-        if not hits and "class" in kinds:
-            hits = [i for i in facts.names.get(name.replace("_", ""), ()) if rows[i]["kind"] == "class"]
+            or facts.names.get("/" + name, []) or naming.route_ends(facts).get(name, [])
+        if not hits:  # "the article comment list": ArticleCommentList, a class or function
+            hits = [i for i in facts.names.get(name.replace("_", ""), ()) if rows[i]["kind"] in
+                    (("class",) if "class" in kinds else _CODE_NAMES)]
         # `node-version: ${{ matrix.node-version }}` states no version: the matrix it reads does
         hits = [i for i in hits if not _REFERENCE.fullmatch(rows[i]["value"])] or hits
         hits = _own_settings(facts, name, hits)  # "open files": open_file, not open_file.lazy
@@ -875,63 +889,6 @@ def _qualified(q: Question, raw: str, rows: list[dict], hits: list[int]) -> list
     return [i for i in hits if words & set(lexical_tokens(
         f"{rows[i]['key']} {rows[i]['subject']} {tool_of(rows[i]['path']) or ''}"
         .replace(".", " ").replace("_", " ")))]
-
-
-def _retired_values(q: Question, top: list[dict], t: int, have: set, taken: set) -> list[dict]:
-    """Lineage notes for the best facts whose earlier value the question quotes ("we listened on
-    8000: what is the port now?").  Ranking is not changed: the value is no name to match.
-    taken: names the question gave a current function or class (a new `Client` after the old
-    one became `AsyncClient`): no note says such a name is now another's."""
-    words = set(q.literal_words)
-    out = []
-    for row in top:
-        former = row.get("former") or ()
-        after = [f[0] for f in former[1:]] + [row["value"]]  # what each earlier value became
-        for (value, commit, ended), then in zip(former, after):
-            if row["kind"] in _CODE_NAMES and (value in taken or not (
-                    code_shaped(value) or f"`{value}`" in q.text)):
-                continue  # a plain word is no name: "how does express set the header?" says
-                # nothing of res.set, renamed res.header in 2012 (_exact matches code names)
-            if ended <= t and len(value) >= 3 and _quoted(row, value, words, then, q.text) \
-                    and value != row["value"] \
-                    and (row["key"], value) not in have and value.lower() not in ("true", "false"):
-                out.append({"name": value, "key": row["key"], "now": row["value"],
-                            "commit": commit, "at": ended})
-    return out
-
-
-# one version floor or pin (">=3.7", "^4.17", "==2.0.*"): "when did we drop Python 3.7?"
-_FLOOR = re.compile(r"(?:>=|~=|==|\^|~)\s*v?(\d+(?:\.\d+)*)(?:\.\*)?")
-_BARE_VERSION = re.compile(r"\s*v?(\d+(?:\.\d+)*)\s*")  # an exact pin as npm writes it: 4.2.1
-# the floor among exclusions ("!=3.0.*,!=3.1.*,>=2.7"): its major version, "drop Python 2"
-_LOWER = re.compile(r"(?:^|,)\s*(?:>=|~=|\^|~)\s*v?(\d+)(?:\.\d+)*\s*(?=,|$)")
-_ZEROS = re.compile(r"(?:\.0)+$")
-
-
-def version_floor(value: str) -> tuple[int, ...] | None:
-    """A version value's floor as numbers: its first lower bound or pin (``>=7.4`` of
-    ``<7.5,>=7.4``, ``^4.17.1``, ``==0.9.1``), or a bare version (``4.2.1``); None for none."""
-    m = _FLOOR.search(value or "") or _BARE_VERSION.fullmatch(value or "")
-    return tuple(int(p) for p in m.group(1).split(".")) if m else None
-
-
-def _quoted(row: dict, value: str, words: set[str], then: str = "", question: str = "") -> bool:
-    """Whether the question quotes an earlier value: as it was written, or a runtime's or
-    package's version floor by its number ("drop Python 3.7": ``>=3.7``; "node 0.10":
-    ``>= 0.10.0``), or by its major version after the runtime's or package's name when the
-    value after it (THEN) left that major ("drop Python 2": the last ``!=3.0.*,...,>=2.7``)."""
-    if value in words:
-        return True
-    if row["kind"] not in ("python", "dependency"):
-        return False
-    m = _FLOOR.fullmatch(value.strip())
-    if m is not None and _ZEROS.sub("", m.group(1)) in {_ZEROS.sub("", w) for w in words}:
-        return True
-    major, after = _LOWER.search(value.strip()), _LOWER.search(then.strip())
-    if major is None or (after is not None and after.group(1) == major.group(1)):
-        return False
-    name = "python" if row["kind"] == "python" else row["key"].rsplit(":", 1)[-1]
-    return says_major(question, name, major.group(1))
 
 
 SUMMARY_TOP = 30  # the best candidates so far whose summaries are compared with the question
@@ -1189,6 +1146,9 @@ def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, 
     add("in_named_dir", _at(size, facts.in_dirs({n for n, _, _ in q.joined})))
     tier = named & (wanted if kinds else True)
     add("named_other_kind", named & ~tier)  # a strong signal, not a tier
+    add("owner_named", naming.owner_named(facts, q.capitalised))  # "uvicorn's Config"
+    if wants("alias_rrf"):  # "the bind address": Config.host, by the --host option's help
+        add("alias_rrf", _rrf(alias.scores(facts, q.words - facts.project), 1.0, only_positive=True))
     if facts.param_of.any():  # a function's parameter defaults answer when it is named: not
         # get.timeout for "what is the default timeout?", nor send_email.sync for "the admin
         # email" (httpx's nine request functions share four defaults)
@@ -1303,7 +1263,7 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     best = _first_route_first(rows, order, exact * tier)
     keep = {rows[i]["key"] for i in best}
     taken = {rows[i]["value"] for i in np.flatnonzero(named) if rows[i]["kind"] in _CODE_NAMES}
-    lineage += _retired_values(q, [rows[i] for i in best[:3]], t,
+    lineage += retired_values(q, [rows[i] for i in best[:3]], t,
                                {(x["key"], x["name"]) for x in lineage}, taken)
     lineage = sorted((x for x in lineage if x["key"] in keep), key=lambda x: (x["at"], x["key"]))
     # what the relevance floor reads (see relevant): the question's words the fact bears (BM25),

@@ -61,3 +61,13 @@ def test_only_the_first_facts_carry_their_source_line(new_repo):
     assert len(sourced) == context.SOURCED and all(lines[i - 1].startswith("- ") for i in sourced)
     # white space collapsed: a signature over several lines is one
     assert all("\\n" not in lines[i] for i in sourced), text
+
+
+def test_a_fact_too_long_for_the_budget_leaves_room_for_a_shorter_one_after_it(new_repo):
+    long = "Welcome! " * 60
+    app = f'BANNER = "{long}"\nBANNER_WIDTH = 80\n'
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"app/banner.py": app}))
+    full = _bullets(build_context(r, "What is the banner?", budget=4000))
+    assert [b.split("`")[1] for b in full[:2]] == ["BANNER", "BANNER_WIDTH"], full
+    short = build_context(r, "What is the banner?", budget=120)
+    assert "`BANNER_WIDTH`: `80`" in short and "Welcome!" not in short, short

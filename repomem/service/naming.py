@@ -1,0 +1,136 @@
+"""Names a question gives a fact that the snapshot's name index (rank.facts_columns) leaves out,
+read from the current rows on the first question that needs them and kept with the rows:
+
+- **a package by the last part of its path**: a Go module is required by its path
+  (``github.com/jinzhu/gorm``) and spoken of by its last part ("gorm", "jwt-go"), less a major
+  version suffix (``github.com/labstack/echo/v4`` is echo); or by its whole path;
+- **a setting by its owner**: ``Config.ws_max_size`` belongs to ``Config``, so "the size in
+  uvicorn's Config" says the owner of that setting, not of the command-line option's default
+  ``main.ws_max_size.default`` of the same name;
+- **a setting by the end of its dotted name**: `java.version` is ``properties.java.version``;
+- **a route by the last part of its path**: "log in" is ``POST /api/users/login``;
+- **a name as spelled**: a setting or constant whose own name is written exactly as a name the
+  question writes as code (`` `__version__` `` is ``__version__``, not ``main.version.is_flag``,
+  which bears "version" too once names are normalised).
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from typing import Any
+
+from repomem.core.tokens import norm_ident
+from repomem.service.lexical import own_names, route_path
+
+_MAJOR = re.compile(r"v\d+")  # a Go module's major version suffix: .../echo/v4
+_OWNED = ("config", "constant")  # the kinds whose key names an owner before the setting
+_TAILS: weakref.WeakKeyDictionary[Any, dict[str, list[int]]] = weakref.WeakKeyDictionary()
+_OWNERS: weakref.WeakKeyDictionary[Any, dict[str, list[int]]] = weakref.WeakKeyDictionary()
+_ROUTE_ENDS: weakref.WeakKeyDictionary[Any, dict[str, list[int]]] = weakref.WeakKeyDictionary()
+_DOTTED: weakref.WeakKeyDictionary[Any, dict[str, list[int]]] = weakref.WeakKeyDictionary()
+
+
+def package_tail(name: str) -> str:
+    """The last part of a package's path (``github.com/jinzhu/gorm``: gorm), a major version
+    suffix skipped; "" for a name that is no path under a host (a dotted first part)."""
+    parts = [p for p in name.split("/") if p]
+    if len(parts) < 2 or "." not in parts[0]:
+        return ""
+    if _MAJOR.fullmatch(parts[-1]) and len(parts) > 2:
+        parts.pop()
+    return norm_ident(parts[-1])
+
+
+def tails(facts) -> dict[str, list[int]]:
+    """The dependencies by the last part of their path (normalised), for FACTS (rank._Facts)."""
+    got = _TAILS.get(facts)
+    if got is None:
+        got = {}
+        for i, row in enumerate(facts.rows):
+            if row["kind"] == "dependency":
+                tail = package_tail(row["key"].split(":", 4)[-1])
+                if tail:
+                    got.setdefault(tail, []).append(i)
+        _TAILS[facts] = got
+    return got
+
+
+def module_rows(facts, literal_words) -> list[list[int]]:
+    """The dependencies a question names by their whole path as written
+    (``github.com/gosimple/slug``: its words are identifiers one by one), one list a path."""
+    out = []
+    for word in sorted(literal_words):
+        if "/" in word and package_tail(word.rstrip("?.,:;")):
+            hits = [i for i in facts.names.get(norm_ident(word.rstrip("?.,:;")), ())
+                    if facts.rows[i]["kind"] == "dependency"]
+            if hits:
+                out.append(hits)
+    return out
+
+
+def route_ends(facts) -> dict[str, list[int]]:
+    """The routes by the last part of their path (``/api/users/login``: login), parameters
+    (``:slug``, ``<id>``, ``{id}``) skipped."""
+    got = _ROUTE_ENDS.get(facts)
+    if got is None:
+        got = {}
+        for i, row in enumerate(facts.rows):
+            if row["kind"] == "route":
+                parts = [p for p in route_path(row["value"]).split("/")
+                         if p and p[0] not in ":<{*("]
+                if parts:
+                    got.setdefault(norm_ident(parts[-1]), []).append(i)
+        _ROUTE_ENDS[facts] = got
+    return got
+
+
+def owners(facts) -> dict[str, list[int]]:
+    """The settings and constants by each owner their key names before their own name
+    (``Config`` of ``Config.ws_max_size``; as spelled: an owner is a class, named as written)."""
+    got = _OWNERS.get(facts)
+    if got is None:
+        got = {}
+        for i, row in enumerate(facts.rows):
+            if row["kind"] in _OWNED:
+                for part in set(own_names(row["key"])[0].split(".")[:-1]):
+                    got.setdefault(part, []).append(i)
+        _OWNERS[facts] = got
+    return got
+
+
+def dotted(facts) -> dict[str, list[int]]:
+    """The settings and constants by each dotted ending of their own name, as written
+    (``java.version`` of ``properties.java.version``)."""
+    got = _DOTTED.get(facts)
+    if got is None:
+        got = {}
+        for i, row in enumerate(facts.rows):
+            parts = own_names(row["key"])[0].split(".") if row["kind"] in _OWNED else []
+            for k in range(1, len(parts) - 1):
+                got.setdefault(".".join(parts[k:]), []).append(i)
+        _DOTTED[facts] = got
+    return got
+
+
+def owner_named(facts, capitalised) -> Any:
+    """Per row, whether its key names as its owner a word the question spells as a class's name
+    (CAPITALISED: question.Question.capitalised)."""
+    import numpy as np
+
+    out = np.zeros(len(facts.rows), dtype=bool)
+    index = owners(facts) if capitalised else {}
+    for word in capitalised:
+        out[index.get(word, [])] = True
+    return out
+
+
+def spelled(rows: list[dict], hits: list[int], raw: str) -> list[int]:
+    """HITS that are a setting or constant whose own name is RAW as written (``__version__``), or
+    ends with it after a dot (``properties.java.version`` for `java.version`)."""
+    return [i for i in hits if rows[i]["kind"] in _OWNED and _spells(rows[i]["key"], raw)]
+
+
+def _spells(key: str, raw: str) -> bool:
+    last, leaf = own_names(key)
+    return raw in (last, leaf) or last.endswith("." + raw)
