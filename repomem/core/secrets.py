@@ -27,6 +27,7 @@ from collections.abc import Iterable
 
 from repomem.core.envreads import reads
 from repomem.core.model import CONFIG, CONSTANT, DOCKER, Fact
+from repomem.core.recent import recent
 from repomem.core.secret_scan import merge, random_looking, scan, secret_name, token_runs
 
 _PLACEHOLDER = re.compile(
@@ -272,27 +273,13 @@ def _apply(text: str, spans: list[tuple[int, int]], keep_lines: bool = False,
     return "".join(out)
 
 
+# one file version is often mined at several paths in one commit (repomem.core.recent)
+@recent(size=16, max_chars=16_384)
 def redact_blob(text: str, code: bool = False) -> str:
     """A whole file's text with every secret replaced, line numbers unchanged.  Run before any
     miner sees the file, so values, texts, purposes and function fingerprints are all computed
     from redacted text.  ``code``: Python source (see :func:`_assignment_spans`)."""
-    if len(text) > _RECENT_MAX_CHARS:
-        return _apply(text, _spans(text, True, code), keep_lines=True, code=code)
-    key = (text, code)
-    done = _RECENT.get(key)
-    if done is None:
-        done = _RECENT[key] = _apply(text, _spans(text, True, code), keep_lines=True, code=code)
-        if len(_RECENT) > _RECENT_SIZE:
-            del _RECENT[next(iter(_RECENT))]  # the oldest
-    return done
-
-
-# The last few file texts redacted, and their redacted text: one file version is often mined at
-# several paths in one commit (a project kept twice, as in a guide's initial/ and complete/
-# folders; a vendored copy), and redaction is pure.  Small files only: a few hundred KB in all.
-_RECENT: dict[tuple[str, bool], str] = {}
-_RECENT_SIZE = 16
-_RECENT_MAX_CHARS = 16_384
+    return _apply(text, _spans(text, True, code), keep_lines=True, code=code)
 
 
 @functools.lru_cache(maxsize=65536)

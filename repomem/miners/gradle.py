@@ -40,6 +40,7 @@ import re
 from repomem.core.buildprops import PROPERTIES
 from repomem.core.buildprops import REF as _REF
 from repomem.core.model import CONFIG, Fact
+from repomem.core.recent import recent
 from repomem.miners._text import path_words, source_line, words
 from repomem.miners.manifests import _Out, made_now
 
@@ -141,26 +142,15 @@ def _blocks(shape: list[str]) -> list[tuple[str, ...]]:
     return out
 
 
-# The lines (comments blanked) and blocks of the last few scripts read, by their text: one
-# script is often mined at several paths in one commit (a project kept twice, as in a guide's
-# initial/ and complete/ folders).  Small scripts only.
-_LINES: dict[str, tuple[list[str], list[tuple[str, ...]]]] = {}
 _SETTINGS: dict[tuple, Fact] = {}  # each setting's fact by what it is made of (manifests.made_now)
-_LINES_SIZE = 8
-_LINES_MAX_CHARS = 65_536
 
 
+# one script is often mined at several paths in one commit (repomem.core.recent)
+@recent(size=8, max_chars=65_536)
 def _lines(text: str) -> tuple[list[str], list[tuple[str, ...]]]:
     """(each line with comments blanked, the blocks each line starts in)."""
-    got = _LINES.get(text)
-    if got is None:
-        code, shape = _blank(text)
-        got = code.splitlines(), _blocks(shape.splitlines())
-        if len(text) <= _LINES_MAX_CHARS:
-            _LINES[text] = got
-            if len(_LINES) > _LINES_SIZE:
-                del _LINES[next(iter(_LINES))]  # the oldest
-    return got
+    code, shape = _blank(text)
+    return code.splitlines(), _blocks(shape.splitlines())
 
 
 class _Script:

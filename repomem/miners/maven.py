@@ -35,6 +35,7 @@ from xml.parsers import expat
 from defusedxml import DefusedXmlException, EntitiesForbidden, ExternalReferenceForbidden
 
 from repomem.core.model import CONFIG, Fact
+from repomem.core.recent import recent
 from repomem.miners._base import MineError
 from repomem.miners._pysource import MAX_TEXT_LINES
 from repomem.miners._text import path_words, words
@@ -137,24 +138,14 @@ def parse_pom(text: str) -> _El:
     return builder.root
 
 
-# The trees of the last few poms parsed, by their text: one pom is often mined at several paths
-# in one commit (a project kept twice, as in a guide's initial/ and complete/ folders), and a
-# tree is only read after it is built.  Small poms only.
-_TREES: dict[str, _El] = {}
 _SETTINGS: dict[tuple, Fact] = {}  # each setting's fact by what it is made of (manifests.made_now)
-_TREES_SIZE = 8
-_TREES_MAX_CHARS = 65_536
 
 
+# one pom is often mined at several paths in one commit (repomem.core.recent); a tree is only
+# read after it is built
+@recent(size=8, max_chars=65_536)
 def _tree(text: str) -> _El:
-    root = _TREES.get(text)
-    if root is None:
-        root = parse_pom(text)
-        if len(text) <= _TREES_MAX_CHARS:
-            _TREES[text] = root
-            if len(_TREES) > _TREES_SIZE:
-                del _TREES[next(iter(_TREES))]  # the oldest
-    return root
+    return parse_pom(text)
 
 
 class _Pom:

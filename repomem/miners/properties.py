@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from repomem.core.model import CONFIG, Fact
+from repomem.core.recent import recent
 from repomem.miners._base import MAX_FACTS_PER_FILE, MineError, too_many
 from repomem.miners._pysource import MAX_TEXT_LINES
 from repomem.miners._text import comment_for, path_words, words
@@ -30,21 +31,14 @@ _BUNDLE_DIRS = {"i18n", "l10n", "locale", "locales", "lang", "translations"}
 
 def parse(text: str) -> list[tuple[str, str, int, int]]:
     """(key, value, first line, last line) of each entry, in file order."""
-    got = _PARSED.get(text)
-    if got is None:
-        got = _parse(text)
-        if len(text) <= _PARSED_MAX_CHARS:
-            _PARSED[text] = got
-            if len(_PARSED) > _PARSED_SIZE:
-                del _PARSED[next(iter(_PARSED))]  # the oldest
-    return list(got)
+    return list(_parsed(text))
 
 
-# The entries of the last few files parsed, by their text: one file is often mined at several
-# paths in one commit (the Gradle wrapper's properties of a project kept twice).  Small files.
-_PARSED: dict[str, list[tuple[str, str, int, int]]] = {}
-_PARSED_SIZE = 8
-_PARSED_MAX_CHARS = 65_536
+# one file is often mined at several paths in one commit (the Gradle wrapper's properties of a
+# project kept twice; repomem.core.recent)
+@recent(size=8, max_chars=65_536)
+def _parsed(text: str) -> list[tuple[str, str, int, int]]:
+    return _parse(text)
 
 
 def _parse(text: str) -> list[tuple[str, str, int, int]]:
