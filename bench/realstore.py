@@ -10,6 +10,7 @@ benchmark) reuses the store.  ``fresh=True`` forces a new ingest.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -116,14 +117,24 @@ def store_for(h: History, work: Path, fresh: bool = False, log=print,
     """The ingested store of this history, from the cache or ingested now; returns its path
     and how it was obtained (ingest seconds, or cached).  EMBEDDER: a spec of the embedder
     registry (None: the default); another embedder is another store."""
-    from repomem.service.ingest import ingest
-    from repomem.service.repo import Repo
-
     head = _git("-C", str(work), "rev-parse", "HEAD")
     key = f"{h.name}-{head[:12]}-{source_digest()}" + (f"-{_slug(embedder)}" if embedder else "")
     path = cache_root() / "stores" / key
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # two benchmarks started at once on new mining code (bench real and fit-ranker) must not
+    # ingest into one folder together: the second waits, then finds the first one's store
+    with open(path.with_name(key + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _store_locked(h.name, head, work, path, fresh, log, embedder)
+
+
+def _store_locked(name: str, head: str, work: Path, path: Path, fresh: bool, log,
+                  embedder: str | None) -> tuple[Path, dict]:
+    from repomem.service.ingest import ingest
+    from repomem.service.repo import Repo
+
     done = path / "bench-ingested.json"
-    failed = path.with_name(key + ".failed")  # an ingest that crashed is not retried either
+    failed = path.with_name(path.name + ".failed")  # an ingest that crashed is not retried either
     if fresh:
         shutil.rmtree(path, ignore_errors=True)
         failed.unlink(missing_ok=True)
@@ -132,7 +143,7 @@ def store_for(h: History, work: Path, fresh: bool = False, log=print,
     if failed.exists():
         raise RepomemError(failed.read_text().strip() + " (cached failure; --fresh retries)")
     shutil.rmtree(path, ignore_errors=True)
-    log(f"{h.name}: ingesting the full first-parent history into {path} ...")
+    log(f"{name}: ingesting the full first-parent history into {path} ...")
     t = time.time()
     try:
         stats = ingest(Repo.open(work, store=path, embedder=embedder), all_history=True,
@@ -144,5 +155,5 @@ def store_for(h: History, work: Path, fresh: bool = False, log=print,
     info = {"ingest_s": round(time.time() - t, 1), "commits": stats.get("commits"), "head": head,
             "embedder": embedder or "hash"}
     done.write_text(json.dumps(info))
-    log(f"{h.name}: {info['commits']} commits ingested in {info['ingest_s']} s")
+    log(f"{name}: {info['commits']} commits ingested in {info['ingest_s']} s")
     return path, dict(info, cached=False)

@@ -434,3 +434,24 @@ def test_a_constant_moved_to_another_file_is_not_removed(new_repo):
     g.close()
     # OPEN lives on in tokens.py (a file the truth does not read): never asked as removed
     assert [q["subject"] for q in qs if q.get("absent")] == ["GONE"]
+
+
+def test_two_benchmarks_asking_for_one_new_store_ingest_it_once(tiny, tmp_path):
+    # bench real and fit-ranker started together on new mining code: one ingests, the other
+    # waits for it and takes its store (they once ingested into one folder at the same time)
+    import subprocess
+    import sys
+
+    code = ("import json, sys; from pathlib import Path; from bench import realstore; "
+            "h = realstore.History('tiny', Path(sys.argv[1]), 'clone'); "
+            "path, info = realstore.store_for(h, h.source, log=lambda *a: None); "
+            "print(json.dumps({'path': str(path), 'cached': info['cached']}))")
+    env = {**__import__("os").environ, "REPOMEM_BENCH_CACHE": str(tmp_path / "cache")}
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(tiny)], cwd=ROOT, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(2)]
+    outs = [p.communicate(timeout=300) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], [err for _, err in outs]
+    got = [json.loads(out) for out, _ in outs]
+    assert got[0]["path"] == got[1]["path"]
+    assert sorted(g["cached"] for g in got) == [False, True]
