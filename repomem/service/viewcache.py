@@ -72,8 +72,8 @@ def write(store_path: Store | Path, state: dict, rows: list[dict], embeddings,
     removed fact is answered without the store of record; None: the snapshot has no list."""
     import numpy as np
 
-    from repomem.service.columns import facts_columns
     from repomem.service.lexical import Lexical
+    from repomem.service.rank import facts_columns
 
     # Provenance spans serve as-of answers, which Chroma serves; the current view needs none.
     rows = [{k: v for k, v in row.items() if k != "spans"} if "spans" in row else row
@@ -82,7 +82,7 @@ def write(store_path: Store | Path, state: dict, rows: list[dict], embeddings,
     matrix = np.asarray(embeddings, dtype=np.float32)
     matrix = matrix.reshape(len(rows), -1) if rows else np.zeros((0, 1), dtype=np.float32)
     lex = Lexical.build(rows, known if known is not None else _known_docs(final))
-    # what ranking reads about each row (columns.facts_columns): loaded, not recomputed, by
+    # what ranking reads about each row (rank.facts_columns): loaded, not recomputed, by
     # every fresh process that asks
     columns = np.frombuffer(json.dumps(facts_columns(rows)).encode(), dtype=np.uint8)
     with atomic.replacing(final) as fh:
@@ -125,18 +125,18 @@ def removed_names(x: dict) -> set[str]:
 
 @functools.cache
 def _qualnames():
-    from repomem.service.columns import qualnames  # (ranking's columns: imported when first used)
+    from repomem.service.rank import qualnames  # (ranking's module: imported when first used)
 
     return qualnames
 
 
 def _removed_code() -> str:
     """What the snapshot's index of removed names was computed by: the code of the name
-    functions (the ranking columns' fingerprint covers them, columns.columns_code) and of
+    functions (the ranking columns' fingerprint covers them, rank.columns_code) and of
     removed_names itself.  An index by other code is not read."""
     import hashlib
 
-    from repomem.service.columns import columns_code
+    from repomem.service.rank import columns_code
 
     return hashlib.sha256(columns_code().encode() + removed_names.__code__.co_code +
                           repr(removed_names.__code__.co_names).encode()).hexdigest()[:16]
@@ -270,10 +270,10 @@ def _read(store_path: Store | Path, head: str | None, any_head: bool = False):
 
 
 def _columns_current(z) -> bool:
-    """Whether the snapshot's ranking columns were computed by this code (columns.columns_code):
+    """Whether the snapshot's ranking columns were computed by this code (rank.columns_code):
     a snapshot of an older repomem has none, or others, and is rewritten by the next writer
     (``repomem ingest``); meanwhile each process computes them itself."""
-    from repomem.service.columns import columns_code
+    from repomem.service.rank import columns_code
 
     if "facts" not in z:
         return False
@@ -325,7 +325,7 @@ def load_search(store_path):
     """(state, rows, embeddings, lexical index or None) of the snapshot, whatever HEAD it was
     written for; None without one.  Reused while the file is the same (writers replace it)."""
     from repomem.service.lexical import Lexical
-    from repomem.service.rowindex import offer_columns
+    from repomem.service.rank import offer_columns
 
     p = _path(store_path)
     try:
