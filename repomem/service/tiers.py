@@ -30,63 +30,59 @@ _LIST_ITEM = re.compile(r"\.\d+(?:\.|$)")  # include.3.name, steps.0.uses: a key
 _REFERENCE = re.compile(r"\$\{\{[^}]*\}\}")  # a GitHub Actions expression standing for a value
 
 
-def unnamed(question: str, rows: list[dict]) -> tuple[dict[str, str], set[str]]:
-    """Names the question gives (normalised -> as written) that no row bears, not even as an
-    earlier name: names of code (`get_terminal_size`), or any word of a question about a
-    dependency or about whether something still holds; and the kinds of fact it asks for.
-    What only a removed fact bore (repomem.service.query._removed).  A file or folder a current
-    fact is in names no removed fact: "what is the build backend in pyproject.toml?" must not read the
-    store of record (chromadb's import, and a wait while a writer holds the store)."""
-    facts = _facts(rows)
-    q = parse(question)
-    kinds = set(q.kinds)
-    plain = "dependency" in kinds or q.still
-    out = {name: raw for name, shaped, raw in q.identifiers(facts.project)
-           if (shaped or plain and not q.is_still_word(raw) and not facts.says(raw))
-           and not (_bears(facts, name, shaped, raw) or facts.images.get(name)
-                    or facts.a_file(raw))}
-    return out, kinds
+def _asked(q: Question, facts: _Facts, t: int):
+    """The kinds of fact the question asks for, and per row how many of its identifiers name the
+    row (see _exact; the callers of a function it names, the packages of a role it names, the
+    code that catches what it says is handled); lineage notes for retired names."""
+    import numpy as np
 
-
-def _bears(facts: _Facts, name: str, shaped: bool, raw: str) -> bool:
-    """Whether a row bears the name now or bore it earlier; a function's or class's name as
-    spelled, when the question writes it as code (express's removed `res.sendfile` is not
-    `res.sendFile`)."""
     rows = facts.rows
-    if not shaped:
-        return bool(facts.names.get(name) or facts.retired.get(name))
-    if naming.tails(facts).get(name):
-        return True
-    return any(rows[i]["kind"] not in _CODE_NAMES or _spelled(rows[i], raw)
-               for i in facts.names.get(name, ())) \
-        or any(rows[i]["kind"] not in _CODE_NAMES or e[0] == raw for i, e in facts.retired.get(name, ()))
+    kinds = set(q.kinds)
+    if not kinds and _names_model(q, facts):
+        kinds = {"class"}
+    name = q.callee
+    callers = facts.callers(name) if name else []
+    if callers:  # "which functions call make_context?": its callers first, not make_context
+        kinds = {"function"}
+        exact, lineage = np.zeros(len(rows), dtype=np.int32), []
+        exact[callers] = 1
+    else:
+        exact, lineage = _exact(q, facts, t, kinds)
+        roles = q.package_roles
+        if roles:  # "which orm does the project use?": the dependencies that fill the role
+            filling = sorted({i for p in roles for i in facts.names.get(p, ())
+                              if rows[i]["kind"] == "dependency"})
+            if filling:
+                kinds = {"dependency"}
+                exact[filling] = np.maximum(exact[filling], 1)
+    words = q.words
+    if facts.in_body.any():  # a value in a function's body is named with its function or callee:
+        # "which status codes are redirects?" does not name ASGITransport's local status_code
+        for i in np.flatnonzero(facts.in_body & (exact > 0)):
+            context = own_names(rows[i]["key"])[0].split(".")[:-1]
+            if not words & {w for part in context for w in _name_words(part)}:
+                exact[i] = 0
+    if q.handling:  # "how does click handle keyboard interrupts?": the code that catches
+        # KeyboardInterrupt is named by it, over STDIN_HANDLE, which only bears the verb as its
+        # name ("which click function swallows exceptions?": the project's name, not ClickException)
+        project = {w for p in facts.project for w in lexical_tokens(p)}
+        catchers = facts.catching(set(words) - project)
+        if 0 < len(catchers) <= RARE:
+            exact[catchers] = np.maximum(exact[catchers], 1)
+    if q.asks_duration:  # "how long is a password reset token valid?": a setting the
+        # question names answers it when its value is a number (not ResetPasswordForm.password)
+        for i in np.flatnonzero((exact > 0) & facts.of_kind(("config", "constant"))):
+            if not _DIGIT.search(rows[i]["value"]):
+                exact[i] = 0
+    return kinds, exact, lineage
 
 
-def _spelled(row: dict, raw: str) -> bool:
-    """Whether a function or class bears RAW as spelled (function names are case-sensitive:
-    `Request` is a class, not the function request): its name, less a leading underscore, which
-    marks privacy, not another name (`get_text_stream` is _get_text_stream), or a name code
-    calls it by (`Context.invoke`, click.get_terminal_size)."""
-    return row["value"].lstrip("_") == raw.lstrip("_") or raw in qualnames(row)
-
-
-def _own_settings(facts: _Facts, name: str, hits: list[int]) -> list[int]:
-    """HITS less the settings that bear NAME only as their owner's, when it names code: "how does
-    httpx stream a response?" -- a response (the class Response) names no setting of that class,
-    Response.default_encoding, unless it is said too; nor a stream (the function stream)
-    stream.verify, its parameter's default."""
-    if any(facts.rows[i]["kind"] in _CODE_NAMES for i in facts.names.get(name, ())):
-        return [i for i in hits if not _owned_by(facts.rows[i], name)]
-    return hits
-
-
-def _owned_by(row: dict, name: str) -> bool:
-    """Whether a setting bears this name only as its owner's (``Response`` of
-    ``Response.default_encoding``), not as its own."""
-    if row["kind"] != "config":
-        return False
-    own = own_names(row["key"])
-    return name not in {norm_ident(m) for n in own for m in (n, uncamel(n))}
+def _names_model(q: Question, facts: _Facts) -> bool:
+    words = q.model_words
+    # "home page": the class HomePage (a class is known by its name whole, homepage), then page
+    return any(facts.rows[i]["kind"] == "class" for k in range(len(words))
+               for name in {norm_ident("_".join(words[k:])), norm_ident("".join(words[k:]))}
+               for i in facts.names.get(name, ()))
 
 
 def _exact(q: Question, facts: _Facts, t: int, kinds: set[str]):
@@ -302,25 +298,6 @@ _NAMING = (_by_identifiers, _by_adoption, _by_exception, _by_image, _by_class_na
            _by_joined_words)
 
 
-_NOT_TAKEN_UP = ("function", "class", "route")  # code is written, not adopted
-
-
-def taken_up(question: str | Question, rows: list[dict]) -> str | None:
-    """The name a when-question says the project took up (question.adopted: "switch to flit"),
-    or the one it says the project added when a package bears that name ("when did we add
-    whitenoise?"; "when did we add a login?" asks for code).  Ranking and the answer's
-    ``adopted`` notes both ask here, so they agree."""
-    q = parse(question) if isinstance(question, str) else question
-    if q.adopted:
-        return q.adopted
-    added = q.added
-    if added:
-        facts = _facts(rows)
-        if any(facts.kind[i] == "dependency" for i in facts.names.get(added.replace(" ", "_"), ())):
-            return added
-    return None
-
-
 def _own_project(facts: _Facts, name: str, q: Question) -> bool:
     """NAME is the repository's own project, which none of its own dependencies bears: "the
     express version" (of express) is its own version, though examples'
@@ -353,56 +330,79 @@ def _qualified(q: Question, raw: str, rows: list[dict], hits: list[int]) -> list
         .replace(".", " ").replace("_", " ")))]
 
 
-def _names_model(q: Question, facts: _Facts) -> bool:
-    words = q.model_words
-    # "home page": the class HomePage (a class is known by its name whole, homepage), then page
-    return any(facts.rows[i]["kind"] == "class" for k in range(len(words))
-               for name in {norm_ident("_".join(words[k:])), norm_ident("".join(words[k:]))}
-               for i in facts.names.get(name, ()))
+def _own_settings(facts: _Facts, name: str, hits: list[int]) -> list[int]:
+    """HITS less the settings that bear NAME only as their owner's, when it names code: "how does
+    httpx stream a response?" -- a response (the class Response) names no setting of that class,
+    Response.default_encoding, unless it is said too; nor a stream (the function stream)
+    stream.verify, its parameter's default."""
+    if any(facts.rows[i]["kind"] in _CODE_NAMES for i in facts.names.get(name, ())):
+        return [i for i in hits if not _owned_by(facts.rows[i], name)]
+    return hits
 
 
-def _asked(q: Question, facts: _Facts, t: int):
-    """The kinds of fact the question asks for, and per row how many of its identifiers name the
-    row (see _exact; the callers of a function it names, the packages of a role it names, the
-    code that catches what it says is handled); lineage notes for retired names."""
-    import numpy as np
+def _owned_by(row: dict, name: str) -> bool:
+    """Whether a setting bears this name only as its owner's (``Response`` of
+    ``Response.default_encoding``), not as its own."""
+    if row["kind"] != "config":
+        return False
+    own = own_names(row["key"])
+    return name not in {norm_ident(m) for n in own for m in (n, uncamel(n))}
 
-    rows = facts.rows
+
+def _spelled(row: dict, raw: str) -> bool:
+    """Whether a function or class bears RAW as spelled (function names are case-sensitive:
+    `Request` is a class, not the function request): its name, less a leading underscore, which
+    marks privacy, not another name (`get_text_stream` is _get_text_stream), or a name code
+    calls it by (`Context.invoke`, click.get_terminal_size)."""
+    return row["value"].lstrip("_") == raw.lstrip("_") or raw in qualnames(row)
+
+
+_NOT_TAKEN_UP = ("function", "class", "route")  # code is written, not adopted
+
+
+def taken_up(question: str | Question, rows: list[dict]) -> str | None:
+    """The name a when-question says the project took up (question.adopted: "switch to flit"),
+    or the one it says the project added when a package bears that name ("when did we add
+    whitenoise?"; "when did we add a login?" asks for code).  Ranking and the answer's
+    ``adopted`` notes both ask here, so they agree."""
+    q = parse(question) if isinstance(question, str) else question
+    if q.adopted:
+        return q.adopted
+    added = q.added
+    if added:
+        facts = _facts(rows)
+        if any(facts.kind[i] == "dependency" for i in facts.names.get(added.replace(" ", "_"), ())):
+            return added
+    return None
+
+
+def unnamed(question: str, rows: list[dict]) -> tuple[dict[str, str], set[str]]:
+    """Names the question gives (normalised -> as written) that no row bears, not even as an
+    earlier name: names of code (`get_terminal_size`), or any word of a question about a
+    dependency or about whether something still holds; and the kinds of fact it asks for.
+    What only a removed fact bore (repomem.service.query._removed).  A file or folder a current
+    fact is in names no removed fact: "what is the build backend in pyproject.toml?" must not read the
+    store of record (chromadb's import, and a wait while a writer holds the store)."""
+    facts = _facts(rows)
+    q = parse(question)
     kinds = set(q.kinds)
-    if not kinds and _names_model(q, facts):
-        kinds = {"class"}
-    name = q.callee
-    callers = facts.callers(name) if name else []
-    if callers:  # "which functions call make_context?": its callers first, not make_context
-        kinds = {"function"}
-        exact, lineage = np.zeros(len(rows), dtype=np.int32), []
-        exact[callers] = 1
-    else:
-        exact, lineage = _exact(q, facts, t, kinds)
-        roles = q.package_roles
-        if roles:  # "which orm does the project use?": the dependencies that fill the role
-            filling = sorted({i for p in roles for i in facts.names.get(p, ())
-                              if rows[i]["kind"] == "dependency"})
-            if filling:
-                kinds = {"dependency"}
-                exact[filling] = np.maximum(exact[filling], 1)
-    words = q.words
-    if facts.in_body.any():  # a value in a function's body is named with its function or callee:
-        # "which status codes are redirects?" does not name ASGITransport's local status_code
-        for i in np.flatnonzero(facts.in_body & (exact > 0)):
-            context = own_names(rows[i]["key"])[0].split(".")[:-1]
-            if not words & {w for part in context for w in _name_words(part)}:
-                exact[i] = 0
-    if q.handling:  # "how does click handle keyboard interrupts?": the code that catches
-        # KeyboardInterrupt is named by it, over STDIN_HANDLE, which only bears the verb as its
-        # name ("which click function swallows exceptions?": the project's name, not ClickException)
-        project = {w for p in facts.project for w in lexical_tokens(p)}
-        catchers = facts.catching(set(words) - project)
-        if 0 < len(catchers) <= RARE:
-            exact[catchers] = np.maximum(exact[catchers], 1)
-    if q.asks_duration:  # "how long is a password reset token valid?": a setting the
-        # question names answers it when its value is a number (not ResetPasswordForm.password)
-        for i in np.flatnonzero((exact > 0) & facts.of_kind(("config", "constant"))):
-            if not _DIGIT.search(rows[i]["value"]):
-                exact[i] = 0
-    return kinds, exact, lineage
+    plain = "dependency" in kinds or q.still
+    out = {name: raw for name, shaped, raw in q.identifiers(facts.project)
+           if (shaped or plain and not q.is_still_word(raw) and not facts.says(raw))
+           and not (_bears(facts, name, shaped, raw) or facts.images.get(name)
+                    or facts.a_file(raw))}
+    return out, kinds
+
+
+def _bears(facts: _Facts, name: str, shaped: bool, raw: str) -> bool:
+    """Whether a row bears the name now or bore it earlier; a function's or class's name as
+    spelled, when the question writes it as code (express's removed `res.sendfile` is not
+    `res.sendFile`)."""
+    rows = facts.rows
+    if not shaped:
+        return bool(facts.names.get(name) or facts.retired.get(name))
+    if naming.tails(facts).get(name):
+        return True
+    return any(rows[i]["kind"] not in _CODE_NAMES or _spelled(rows[i], raw)
+               for i in facts.names.get(name, ())) \
+        or any(rows[i]["kind"] not in _CODE_NAMES or e[0] == raw for i, e in facts.retired.get(name, ()))
