@@ -24,7 +24,7 @@ _DIGIT = re.compile(r"\d")
 _AUX = re.compile(r"(?:^|/)(?:examples?|docs?|tests?|samples?|demos?|benchmarks?|fixtures)/"
                   r"|(?:^|/)(?:tests?|test_[^/]*|[^/]*_tests?|conftest)\.py$"  # microblog's tests.py
                   r"|\.(?:test|spec)\.[cm]?[jt]sx?$")
-# Kinds named like code: case-sensitive, and only by a word written as a name (see _exact)
+# Kinds named like code: case-sensitive, and only by a word written as a name (see tiers._exact)
 _CODE_NAMES = ("function", "class")
 _TEST_KINDS = ("function", "class", "constant")
 # (a Maven parent: the platform the root project builds on, Spring Boot's starter parent)
