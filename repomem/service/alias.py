@@ -4,7 +4,7 @@ A command-line option's help ("--host ... Bind socket to this host", kept in the
 option's default, ``main.host.default``) says in words what the setting of the same name is for,
 wherever else it is set: ``Config.host`` is the address the server binds, though neither its
 name nor its line says "bind".  Each setting or constant whose own name is an option's name gets
-the words of that option's help as its aliases; ``alias_rrf`` (rank._features) ranks the facts
+the words of that option's help as its aliases; ``alias_rrf`` (features._features) ranks the facts
 by the question's words among their aliases (each word weighted by how few facts it is an alias
 of).  The option's own default is left out: its purpose, help included, is indexed already.
 

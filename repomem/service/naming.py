@@ -1,4 +1,4 @@
-"""Names a question gives a fact that the snapshot's name index (rank.facts_columns) leaves out,
+"""Names a question gives a fact that the snapshot's name index (columns.facts_columns) leaves out,
 read from the current rows on the first question that needs them and kept with the rows:
 
 - **a package by the last part of its path**: a Go module is required by its path
@@ -43,7 +43,7 @@ def package_tail(name: str) -> str:
 
 
 def tails(facts) -> dict[str, list[int]]:
-    """The dependencies by the last part of their path (normalised), for FACTS (rank._Facts)."""
+    """The dependencies by the last part of their path (normalised), for FACTS (rowindex._Facts)."""
     got = _TAILS.get(facts)
     if got is None:
         got = {}

@@ -271,7 +271,8 @@ def _removed(r: Repo, question: str, rows: list[dict], t: int,
     removed facts (each removed key's last version) are read then; without that list (a
     snapshot of an older repomem, or ROWS from the store) the store of record is read, unless
     STORE_OK is false (the pre-prompt hook: then no note)."""
-    from repomem.service.rank import gone_cache, unnamed
+    from repomem.service.rowindex import gone_cache
+    from repomem.service.tiers import unnamed
 
     asked, kinds = unnamed(question, rows)
     if not asked:
@@ -523,7 +524,8 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5,
     them (first seen, the value before, the change).  floor: only the facts above the
     relevance floor (rank.relevant), none at all for a question with nothing to look up."""
     from repomem.service.bounds import bounded_question
-    from repomem.service.rank import relevant, taken_up
+    from repomem.service.rank import relevant
+    from repomem.service.tiers import taken_up
 
     question, cut = bounded_question(question)  # the one place a question's cost is bounded
     # more candidates when the question may ask when a name was taken up (see _adopted)
@@ -621,7 +623,7 @@ def history(r: Repo, key: str, tx: bool = False, words: bool = True) -> dict:
     with r.store.reader():
         rows = r.store.rows({"key": key})
         if not rows:
-            from repomem.service.rank import qualnames
+            from repomem.service.columns import qualnames
 
             current = r.store.rows({"valid_to": {"$gt": int(time.time())}})
             keys = sorted({x["key"] for x in current if key in (x["value"], x["subject"])})

@@ -1,6 +1,6 @@
 """The one scoring function of ranking: a weighted sum of named per-fact features.
 
-repomem.service.rank computes, for every fact valid at the asked time, a vector of features (the
+repomem.service.features computes, for every fact valid at the asked time, a vector of features (the
 list FEATURES; docs/ranking.md says what each one is) as numpy columns over all rows at once; the
 score of a fact is the dot product of its vector with the weights of a weights file.  The
 default file, rank_weights.json beside this module, holds the weights the features had as hand
@@ -16,7 +16,7 @@ import json
 import os
 from pathlib import Path
 
-# In the order rank adds them (a few read the score of those before them: see rank._features).
+# In the order rank adds them (a few read the score of those before them: see features._features).
 FEATURES = (
     "lexical_rrf",        # BM25 over the fact's fields, as a reciprocal rank
     "vector_rrf",         # the embedder's cosine similarity, as a reciprocal rank

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from bench import asklatency
-from repomem.service import rank, viewcache
+from repomem.service import features, rank, viewcache
 from repomem.service.ingest import ingest
 from repomem.service.query import ask
 from repomem.service.repo import Repo
@@ -24,7 +24,7 @@ def test_best_is_a_stable_sort_of_every_row():
         for score in (_tied(rng, n), rng.random(n).astype(np.float32)):
             for m in (1, 5, 30, n + 3):
                 want = np.argsort(-score, kind="stable")[:m]
-                assert rank._best(score, m).tolist() == want.tolist()
+                assert features._best(score, m).tolist() == want.tolist()
 
 
 def test_order_is_the_full_lexsort():
@@ -45,16 +45,16 @@ def test_order_is_the_full_lexsort():
 
 def test_reciprocal_ranks_stop_at_the_depth():
     rng = np.random.default_rng(2)
-    n = rank.RRF_DEPTH + 500
+    n = features.RRF_DEPTH + 500
     score = rng.random(n)
-    got = rank._rrf(score, 1.0)
+    got = features._rrf(score, 1.0)
     order = np.argsort(-score, kind="stable")
-    assert got[order[0]] == 1.0 / (rank.RRF_K + 1)
-    assert got[order[rank.RRF_DEPTH - 1]] == 1.0 / (rank.RRF_K + rank.RRF_DEPTH)
-    assert not got[order[rank.RRF_DEPTH:]].any()
+    assert got[order[0]] == 1.0 / (features.RRF_K + 1)
+    assert got[order[features.RRF_DEPTH - 1]] == 1.0 / (features.RRF_K + features.RRF_DEPTH)
+    assert not got[order[features.RRF_DEPTH:]].any()
     small = rng.random(100)
-    assert np.allclose(rank._rrf(small, 2.0)[np.argsort(-small, kind="stable")],
-                       2.0 / (rank.RRF_K + 1 + np.arange(100)))
+    assert np.allclose(features._rrf(small, 2.0)[np.argsort(-small, kind="stable")],
+                       2.0 / (features.RRF_K + 1 + np.arange(100)))
 
 
 def test_generated_store_answers_like_its_source(new_repo, tmp_path):

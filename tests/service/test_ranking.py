@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from repomem.service import rank
+from repomem.service import columns, rank
 from repomem.service.ingest import ingest
 from repomem.service.query import ask, iso
 from repomem.service.repo import Repo
@@ -172,6 +172,6 @@ def test_fresh_process_scores_the_stored_index_without_bm25s_or_chroma(store):
 def test_root_runtime_dependency_by_scoped_key(key, attrs, path, root):
     # SHARED_DECISIONS #1 keys (dependency:<eco>:<project>:<group>:<name>) and the older ones
     row = {"key": key, "attrs": json.dumps(attrs), "path": path, "kind": "dependency"}
-    assert rank._root_dependency(row) is root
+    assert columns._root_dependency(row) is root
     names = [n for n, _, _ in rank.identifiers("What is flask's dependency on blinker?")]
     assert names == ["blinker"]

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
+from repomem.service.features import _summary_said
 from repomem.service.lexical import lexical_tokens
 from repomem.service.query import ask, history
 from repomem.service.question import asks_function, identifiers, intent, parse, version_slots
-from repomem.service.rank import _summary_said
 from tests.conftest import indexed
 
 PYPROJECT = """[project]
@@ -368,7 +368,7 @@ def test_class_intent_and_a_capitalised_frame_word_written_as_a_name():
 def test_test_files_are_not_the_projects_own(path, aux):
     """The project's own facts come before its tests' (rank's scope signal): a tests.py, a
     test_*.py, a *.test.js count as tests, not only a tests/ folder."""
-    from repomem.service.rank import _AUX
+    from repomem.service.columns import _AUX
 
     assert bool(_AUX.search(path)) == aux
 
@@ -1339,12 +1339,12 @@ def test_a_name_written_as_code_outweighs_a_plain_word(new_repo):
     about; "colors" is a plain word that the colors example's script also bears."""
     r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"src/click/utils.py": ECHO_PY,
                                                        "examples/colors/pyproject.toml": COLORS_EXAMPLE}))
-    from repomem.service import rank, viewcache
+    from repomem.service import rowindex, tiers, viewcache
 
     got = ask(r, "what does click.echo do with colors?")["facts"]
     assert got[0]["value"] == "echo", [f["key"] for f in got]
     rows = viewcache.load_search(r.store.path)[1]
-    exact, _ = rank._exact(parse("what does click.echo do with colors?"), rank._facts(rows), 2**31, set())
+    exact, _ = tiers._exact(parse("what does click.echo do with colors?"), rowindex._facts(rows), 2**31, set())
     named = {rows[i]["value"]: int(exact[i]) for i in exact.nonzero()[0]}
     assert named["echo"] > named["colors:cli"] > 0, named
 

@@ -161,7 +161,7 @@ def test_ranking_columns_are_loaded_from_the_snapshot_and_equal_computed_ones(pa
     """The snapshot carries what ranking computes about each row (rank.facts_columns): a fresh
     process loads it instead of looping over every row, and what it loads is what it would
     have computed; columns of other code, or of other rows, are not used."""
-    from repomem.service import rank
+    from repomem.service import rank, rowindex
 
     repo, _, _ = payments
     r = Repo.open(repo)
@@ -170,14 +170,14 @@ def test_ranking_columns_are_loaded_from_the_snapshot_and_equal_computed_ones(pa
     loaded = rank.offered_columns(rows)
     assert loaded is not None and loaded["code"] == rank.columns_code()
     assert rank.offered_columns(list(rows)) is None  # other rows (a filtered copy)
-    computed = rank._Facts(rows)
-    assert _facts_state(rank._Facts(rows, loaded)) == _facts_state(computed)
+    computed = rowindex._Facts(rows)
+    assert _facts_state(rowindex._Facts(rows, loaded)) == _facts_state(computed)
     assert any(computed.names) and computed.kind.size == len(rows)
     # a snapshot's columns of other code are recomputed, not trusted
     other = dict(loaded, code="0" * 16, names={})
-    assert _facts_state(rank._Facts(rows, other)) == _facts_state(computed)
-    rank._CACHE[0] = None
-    assert rank._facts(rows).names == loaded["names"]
+    assert _facts_state(rowindex._Facts(rows, other)) == _facts_state(computed)
+    rowindex._CACHE[0] = None
+    assert rowindex._facts(rows).names == loaded["names"]
 
 
 def test_a_snapshot_without_ranking_columns_is_read_and_written_again(new_repo, tmp_path):
