@@ -342,7 +342,7 @@ _PLAIN_RUN = _pattern("plain_run")
 def joined(question: str) -> list[tuple[str, bool, str]]:
     """Adjacent plain words as the one snake_case name they may spell ("the HTTP read timeout"
     -> read_timeout, http_read_timeout): a setting's key is rarely written as code in a
-    question.  Such a name counts only where a current fact bears it (repomem.service.rank._exact)."""
+    question.  Such a name counts only where a current fact bears it (repomem.service.tiers._exact)."""
     out: list[tuple[str, bool, str]] = []
     for m in _PLAIN_RUN.finditer(question.replace("`", " ")):
         words = m.group(0).split()
