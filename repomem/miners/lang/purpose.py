@@ -8,6 +8,13 @@ import re
 from repomem.miners._pysource import _collapse, _words
 
 _DIRECTIVE = re.compile(r"^(eslint|istanbul|@ts-|prettier|jshint|global |go:|nolint|#region|#endregion)")
+# characters of a doc's summary: MAX_PURPOSE keeps room for what a route or a setting appends to it
+MAX_DOC = 300
+# where a Python docstring's summary ends without a blank line: a Sphinx field (``:param x:``),
+# a Google-style section heading (``Args:``), a doctest
+_PY_SECTION = re.compile(r"^(:(param|parameter|arg|argument|key|keyword|type|returns?|rtype|raises?|except|"
+                         r"exception|var|ivar|cvar|vartype|yields?)\b|(Args|Arguments|Parameters|Returns|Yields|"
+                         r"Raises|Examples?|Notes?|Attributes|Keyword Args):$|>>>)")
 
 
 def param_names(ff, params) -> list[str]:
@@ -56,7 +63,23 @@ def _doc_text(comments: tuple[str, ...]) -> str | None:
                 continue
             if not s or s.startswith("@"):
                 if lines:
-                    return _collapse(" ".join(lines))[:300]
+                    return _collapse(" ".join(lines))[:MAX_DOC]
                 continue
             lines.append(s)
-    return _collapse(" ".join(lines))[:300] if lines else None
+    return _collapse(" ".join(lines))[:MAX_DOC] if lines else None
+
+
+@functools.lru_cache(maxsize=8192)  # a function's docstring is the same in most file versions
+def docstring_summary(doc: str) -> str:
+    """A Python docstring's first paragraph on one line: its summary up to the first blank line,
+    so a sentence wrapped onto the next line is whole (its first line alone is a fragment that
+    misses the words a question uses); a field list, a section heading or a doctest ends it too."""
+    lines: list[str] = []
+    for ln in doc.splitlines():
+        s = ln.strip()
+        if not s and not lines:
+            continue
+        if not s or _PY_SECTION.match(s):
+            break
+        lines.append(s)
+    return _collapse(" ".join(lines))[:MAX_DOC]

@@ -44,7 +44,7 @@ from repomem.miners._pyurls import UrlConf
 from repomem.miners._pyvalues import fold, setting_value
 from repomem.miners._text import body_attrs
 from repomem.miners.lang import LANGS, parse, query
-from repomem.miners.lang.purpose import describe
+from repomem.miners.lang.purpose import describe, docstring_summary
 
 ROUTE_VERBS = {"get", "post", "put", "delete", "patch", "head", "options", "websocket", "route", "api_route"}
 ROUTE_PURPOSE_SUFFIX = " (HTTP endpoint / API route / URL path)"
@@ -252,15 +252,14 @@ def _class_fingerprint(name: str, parts: list[str], methods: list):
 
 
 def _docstring(src: _Source, body) -> tuple[object, str | None]:
-    """The docstring statement node (to leave out of the fingerprint) and its first line."""
+    """The docstring statement node (to leave out of the fingerprint) and its summary paragraph."""
     stmts = [c for c in body.named_children if c.type != "comment"]
     if not stmts or stmts[0].type != "expression_statement" or stmts[0].named_child_count != 1:
         return None, None
     s = _string_value(src, stmts[0].named_children[0])
     if s is None:
         return None, None
-    first = next((ln.strip() for ln in s.splitlines() if ln.strip()), "")
-    return stmts[0], first
+    return stmts[0], docstring_summary(s)
 
 
 def _params(src: _Source, params) -> tuple[str, list[str]]:
