@@ -240,8 +240,16 @@ def _poetry_dep(o: _Out, group: str, name: str, spec, line: int) -> None:
     o.dep("pypi", group, name, value, line, attrs)
 
 
+# ``-e .``, ``.[extras]``, ``-e file:.#egg=x``: the file installs the project it sits in, so it
+# pins that project's development environment (tools and a tested set of its dependencies), not
+# what the project requires of its users
+_SELF_INSTALL = re.compile(r"^(?:-e\s+|--editable[=\s]+)?(?:file:)?\.(?:/)?(?:\[[^\]]*\])?(?:#.*)?$")
+
+
 def _requirements(o: _Out) -> None:
     group = requirements_group(o.path)
+    if group == "main" and any(_SELF_INSTALL.match(strip_comment(x).strip()) for x in o.lines):
+        group = "dev"
     logical, first = "", 0
     for n, raw in enumerate(o.lines, 1):
         line = strip_comment(raw)

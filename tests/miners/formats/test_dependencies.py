@@ -118,7 +118,7 @@ REQUIREMENTS = """\
 # pinned for production
 -r base.txt
 -c constraints.txt
--e .
+-e ./plugins/auth
 --index-url https://pypi.example/simple
 
 Django>=4.2,<5  # web
@@ -321,3 +321,19 @@ def test_mine_file_concatenates_config_and_deps():
     assert "dependency:pypi:.:main:requests-oauthlib" in keys
     assert "config:pyproject.toml:tool.ruff.line-length" in keys
     assert "config:pyproject.toml:project.dependencies" not in keys
+
+
+@pytest.mark.parametrize("first", ["-e .[standard]", "-e .", ".", "--editable .", "-e file:.#egg=app"])
+def test_a_requirements_file_that_installs_its_project_pins_the_dev_environment(first):
+    # uvicorn's and httpx's requirements.txt: the project itself, then a tested set of tools
+    # and dependencies -- not what the project requires of its users (its pyproject says that)
+    got = by_key("requirements.txt", f"{first}\n\n# Core dependencies\nh11==0.16.0\n")
+    assert set(got) == {"dependency:pypi:.:dev:h11"}
+    assert got["dependency:pypi:.:dev:h11"].value == "==0.16.0"
+
+
+def test_a_requirements_file_of_the_project_itself_stays_main():
+    # another project installed editable, or an include, does not make the file a dev set
+    text = "-e ./plugins/auth\n-r base.txt\nflask==3.0.2\n"
+    assert set(by_key("requirements.txt", text)) == {"dependency:pypi:.:main:flask"}
+    assert set(by_key("requirements/dev.txt", "-e .\npytest==8\n")) == {"dependency:pypi:.:dev:pytest"}
