@@ -148,14 +148,14 @@ def _through_ledger(ledger, head: str, new: dict[str, list[Fact] | None],
             new_funcs += movable(facts)
     rec.links = links_of([f for fs in old.values() for f in movable(fs)], new_funcs)
     seen = len(ledger.versions)
+    was_open = list(ledger.open.values())  # what the work tree's commit can close
     ledger.apply(rec, rec.ct)
     newest = max((st for st in stamps.values() if st), key=lambda st: st[0],
                  default=[time.time_ns(), 0])
     opened = [_row(v, stamps.get(v.path) or newest) for v in ledger.versions[seen:]
               if v.valid_to is None and v.kind not in WIRING]
-    # closed by the work tree with nothing after them: deleted, not changed (this throw-away
-    # ledger's only commit that can close a version is the work tree's)
-    closed = [_row(v, stamps.get(v.path) or newest, removed=True) for v in ledger.versions[:seen]
+    # closed by the work tree with nothing after them: deleted, not changed
+    closed = [_row(v, stamps.get(v.path) or newest, removed=True) for v in was_open
               if v.end_commit == UNCOMMITTED and v.end_reason == REMOVED and v.kind not in WIRING]
     return opened + closed
 
