@@ -42,7 +42,7 @@ from repomem.core.buildprops import REF as _REF
 from repomem.core.model import CONFIG, Fact
 from repomem.core.recent import recent
 from repomem.miners._text import path_words, source_line, words
-from repomem.miners.manifests import _Out, made_now
+from repomem.miners.manifests import _Out, made
 
 _STR = r"""(?:'([^'\n]*)'|"([^"\n]*)")"""  # one quoted literal: group 1 or 2
 _CONFIGURATION = re.compile(
@@ -142,7 +142,7 @@ def _blocks(shape: list[str]) -> list[tuple[str, ...]]:
     return out
 
 
-_SETTINGS: dict[tuple, Fact] = {}  # each setting's fact by what it is made of (manifests.made_now)
+_SETTINGS: dict[tuple, Fact] = {}  # each setting's fact by what it is made of (manifests.made)
 
 
 # one script is often mined at several paths in one commit (repomem.core.recent)
@@ -303,14 +303,10 @@ class _Script:
 
     def setting(self, dotted: str, value: str, line: int, what: str) -> None:
         text = source_line(self.out.lines, line)
-        made = (self.path, dotted, value, line, text, what)
-        fact = _SETTINGS.get(made)
-        if fact is None:
-            fact = Fact(
-                key=f"config:{self.path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {self.path}",
-                value=value, path=self.path, line=line, text=text,
-                purpose=f"{words(*dotted.split('.'))} - {what} ({path_words(self.path)}, gradle)")
-            made_now(_SETTINGS, made, fact)
+        fact = made(_SETTINGS, (self.path, dotted, value, line, text, what), lambda: Fact(
+            key=f"config:{self.path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {self.path}",
+            value=value, path=self.path, line=line, text=text,
+            purpose=f"{words(*dotted.split('.'))} - {what} ({path_words(self.path)}, gradle)"))
         self.out.facts[fact.key] = fact
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 import tomllib
+from collections.abc import Callable
 
 from repomem.core.model import DEPENDENCY, Fact
 from repomem.miners._base import MineError
@@ -44,16 +45,13 @@ class _Out:
     def dep(self, group: str, name: str, value: str, line: int, attrs=(), what: str = "package",
             text: str | None = None) -> None:
         text = source_line(self.lines, line) if text is None else text
-        made = (self.eco, self.path, group, name, value, line, tuple(attrs), what, text)
-        fact = _MADE.get(made)
-        if fact is None:
-            where = "" if self.project == "." else f" of {self.project}"
-            fact = Fact(
-                key=f"dependency:{self.eco}:{self.project}:{group}:{name.lower()}", kind=DEPENDENCY,
-                subject=f"{name} dependency ({self.eco}, {group})", value=value, path=self.path, line=line,
-                text=text, attrs=tuple(sorted([*attrs, ("group", group), ("project", self.project)])),
-                purpose=f"{name} {what} dependency version requirement ({group}, {self.eco}){where}")
-            made_now(_MADE, made, fact)
+        where = "" if self.project == "." else f" of {self.project}"
+        inputs = (self.eco, self.path, group, name, value, line, tuple(attrs), what, text)
+        fact = made(_MADE, inputs, lambda: Fact(
+            key=f"dependency:{self.eco}:{self.project}:{group}:{name.lower()}", kind=DEPENDENCY,
+            subject=f"{name} dependency ({self.eco}, {group})", value=value, path=self.path, line=line,
+            text=text, attrs=tuple(sorted([*attrs, ("group", group), ("project", self.project)])),
+            purpose=f"{name} {what} dependency version requirement ({group}, {self.eco}){where}"))
         self.facts[fact.key] = fact
 
 
@@ -64,11 +62,15 @@ _MADE: dict[tuple, Fact] = {}
 MADE_MAX = 20_000
 
 
-def made_now(memo: dict[tuple, Fact], made: tuple, fact: Fact) -> None:
-    """Keep FACT in MEMO under MADE (what it was made of), clearing MEMO when full."""
-    if len(memo) >= MADE_MAX:
-        memo.clear()
-    memo[made] = fact
+def made(memo: dict[tuple, Fact], inputs: tuple, build: Callable[[], Fact]) -> Fact:
+    """The fact MEMO keeps for INPUTS (everything it is made of), else BUILD's, then kept;
+    MEMO is cleared when full."""
+    fact = memo.get(inputs)
+    if fact is None:
+        if len(memo) >= MADE_MAX:
+            memo.clear()
+        fact = memo[inputs] = build()
+    return fact
 
 
 def _go_mod(o: _Out) -> None:

@@ -39,7 +39,7 @@ from repomem.core.recent import recent
 from repomem.miners._base import MineError
 from repomem.miners._pysource import MAX_TEXT_LINES
 from repomem.miners._text import path_words, words
-from repomem.miners.manifests import _Out, made_now
+from repomem.miners.manifests import _Out, made
 
 _SCOPES = {"compile": "main", "": "main", "test": "test", "provided": "provided", "runtime": "runtime",
            "system": "system", "import": "managed"}
@@ -138,7 +138,7 @@ def parse_pom(text: str) -> _El:
     return builder.root
 
 
-_SETTINGS: dict[tuple, Fact] = {}  # each setting's fact by what it is made of (manifests.made_now)
+_SETTINGS: dict[tuple, Fact] = {}  # each setting's fact by what it is made of (manifests.made)
 
 
 # one pom is often mined at several paths in one commit (repomem.core.recent); a tree is only
@@ -207,15 +207,11 @@ class _Pom:
     def setting(self, dotted: str, value: str, el: _El, what: str) -> None:
         resolved = self.resolve(value)
         text = self.rows(el)
-        made = (self.path, dotted, value, resolved, el.line, text, what)
-        fact = _SETTINGS.get(made)
-        if fact is None:
-            fact = Fact(
-                key=f"config:{self.path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {self.path}",
-                value=resolved, attrs=(("declared", value),) if resolved != value else (),
-                path=self.path, line=el.line, text=text,
-                purpose=f"{words(*dotted.split('.'))} - {what} ({path_words(self.path)}, maven)")
-            made_now(_SETTINGS, made, fact)
+        fact = made(_SETTINGS, (self.path, dotted, value, resolved, el.line, text, what), lambda: Fact(
+            key=f"config:{self.path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {self.path}",
+            value=resolved, attrs=(("declared", value),) if resolved != value else (),
+            path=self.path, line=el.line, text=text,
+            purpose=f"{words(*dotted.split('.'))} - {what} ({path_words(self.path)}, maven)"))
         self.out.facts[fact.key] = fact
 
     def mine(self) -> list[Fact]:
