@@ -14,19 +14,17 @@ Built from the current rows on the first question that needs it and kept with th
 from __future__ import annotations
 
 import math
-import weakref
 from typing import Any
 
 from repomem.core.tokens import lexical_tokens, norm_ident
 from repomem.service.lexical import own_names
+from repomem.service.naming import kept_with_rows
 from repomem.storage.store import stored_pair
 
 _OPTION = stored_pair("option")
 _OWNED = ("config", "constant")
 RARE = 2  # an option's name names a setting elsewhere when at most this many bear it
 _VAGUE = frozenset(lexical_tokens("default option value set use"))  # said of any option
-_INDEX: weakref.WeakKeyDictionary[Any, dict[str, tuple[list[int], float]]] = \
-    weakref.WeakKeyDictionary()
 
 
 def _help(purpose: str) -> str:
@@ -55,27 +53,24 @@ def _option_words(rows: list[dict]) -> dict[str, set[str]]:
     return out
 
 
+@kept_with_rows
 def index(facts) -> dict[str, tuple[list[int], float]]:
     """Alias word -> (the rows it is an alias of, its weight: the log of how rare it is)."""
-    got = _INDEX.get(facts)
-    if got is None:
-        rows = facts.rows
-        words = _option_words(rows)
-        named: dict[str, list[int]] = {}
-        for i, row in enumerate(rows) if words else ():
-            attrs = row.get("attrs")
-            if row["kind"] in _OWNED and not (isinstance(attrs, str) and _OPTION in attrs):
-                named.setdefault(norm_ident(own_names(row["key"])[1]), []).append(i)
-        by_word: dict[str, list[int]] = {}
-        for name, said in words.items():
-            # a name several settings bear (name, output, title) is no one setting's
-            if 0 < len(named.get(name, ())) <= RARE:
-                for w in said - _VAGUE:
-                    by_word.setdefault(w, []).extend(named[name])
-        n = sum(len(v) for v in by_word.values()) or 1
-        got = {w: (v, math.log(1 + n / len(v))) for w, v in by_word.items()}
-        _INDEX[facts] = got
-    return got
+    rows = facts.rows
+    words = _option_words(rows)
+    named: dict[str, list[int]] = {}
+    for i, row in enumerate(rows) if words else ():
+        attrs = row.get("attrs")
+        if row["kind"] in _OWNED and not (isinstance(attrs, str) and _OPTION in attrs):
+            named.setdefault(norm_ident(own_names(row["key"])[1]), []).append(i)
+    by_word: dict[str, list[int]] = {}
+    for name, said in words.items():
+        # a name several settings bear (name, output, title) is no one setting's
+        if 0 < len(named.get(name, ())) <= RARE:
+            for w in said - _VAGUE:
+                by_word.setdefault(w, []).extend(named[name])
+    n = sum(len(v) for v in by_word.values()) or 1
+    return {w: (v, math.log(1 + n / len(v))) for w, v in by_word.items()}
 
 
 def scores(facts, words) -> Any:

@@ -16,19 +16,32 @@ read from the current rows on the first question that needs them and kept with t
 
 from __future__ import annotations
 
+import functools
 import re
 import weakref
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from repomem.core.tokens import norm_ident
 from repomem.service.lexical import own_names, route_path
 
 _MAJOR = re.compile(r"v\d+")  # a Go module's major version suffix: .../echo/v4
 _OWNED = ("config", "constant")  # the kinds whose key names an owner before the setting
-_TAILS: weakref.WeakKeyDictionary[Any, dict[str, list[int]]] = weakref.WeakKeyDictionary()
-_OWNERS: weakref.WeakKeyDictionary[Any, dict[str, list[int]]] = weakref.WeakKeyDictionary()
-_ROUTE_ENDS: weakref.WeakKeyDictionary[Any, dict[str, list[int]]] = weakref.WeakKeyDictionary()
-_DOTTED: weakref.WeakKeyDictionary[Any, dict[str, list[int]]] = weakref.WeakKeyDictionary()
+T = TypeVar("T")
+
+
+def kept_with_rows(index: Callable[[Any], T]) -> Callable[[Any], T]:
+    """An index of a row list (INDEX(facts), facts a rowindex._Facts), built on the first
+    question that needs it and kept as long as those rows are (a warm process's snapshot)."""
+    memo: weakref.WeakKeyDictionary[Any, T] = weakref.WeakKeyDictionary()
+
+    @functools.wraps(index)
+    def get(facts: Any) -> T:
+        got = memo.get(facts)
+        if got is None:
+            got = memo[facts] = index(facts)
+        return got
+    return get
 
 
 def package_tail(name: str) -> str:
@@ -42,17 +55,15 @@ def package_tail(name: str) -> str:
     return norm_ident(parts[-1])
 
 
+@kept_with_rows
 def tails(facts) -> dict[str, list[int]]:
     """The dependencies by the last part of their path (normalised), for FACTS (rowindex._Facts)."""
-    got = _TAILS.get(facts)
-    if got is None:
-        got = {}
-        for i, row in enumerate(facts.rows):
-            if row["kind"] == "dependency":
-                tail = package_tail(row["key"].split(":", 4)[-1])
-                if tail:
-                    got.setdefault(tail, []).append(i)
-        _TAILS[facts] = got
+    got: dict[str, list[int]] = {}
+    for i, row in enumerate(facts.rows):
+        if row["kind"] == "dependency":
+            tail = package_tail(row["key"].split(":", 4)[-1])
+            if tail:
+                got.setdefault(tail, []).append(i)
     return got
 
 
@@ -69,47 +80,41 @@ def module_rows(facts, literal_words) -> list[list[int]]:
     return out
 
 
+@kept_with_rows
 def route_ends(facts) -> dict[str, list[int]]:
     """The routes by the last part of their path (``/api/users/login``: login), parameters
     (``:slug``, ``<id>``, ``{id}``) skipped."""
-    got = _ROUTE_ENDS.get(facts)
-    if got is None:
-        got = {}
-        for i, row in enumerate(facts.rows):
-            if row["kind"] == "route":
-                parts = [p for p in route_path(row["value"]).split("/")
-                         if p and p[0] not in ":<{*("]
-                if parts:
-                    got.setdefault(norm_ident(parts[-1]), []).append(i)
-        _ROUTE_ENDS[facts] = got
+    got: dict[str, list[int]] = {}
+    for i, row in enumerate(facts.rows):
+        if row["kind"] == "route":
+            parts = [p for p in route_path(row["value"]).split("/")
+                     if p and p[0] not in ":<{*("]
+            if parts:
+                got.setdefault(norm_ident(parts[-1]), []).append(i)
     return got
 
 
+@kept_with_rows
 def owners(facts) -> dict[str, list[int]]:
     """The settings and constants by each owner their key names before their own name
     (``Config`` of ``Config.ws_max_size``; as spelled: an owner is a class, named as written)."""
-    got = _OWNERS.get(facts)
-    if got is None:
-        got = {}
-        for i, row in enumerate(facts.rows):
-            if row["kind"] in _OWNED:
-                for part in set(own_names(row["key"])[0].split(".")[:-1]):
-                    got.setdefault(part, []).append(i)
-        _OWNERS[facts] = got
+    got: dict[str, list[int]] = {}
+    for i, row in enumerate(facts.rows):
+        if row["kind"] in _OWNED:
+            for part in set(own_names(row["key"])[0].split(".")[:-1]):
+                got.setdefault(part, []).append(i)
     return got
 
 
+@kept_with_rows
 def dotted(facts) -> dict[str, list[int]]:
     """The settings and constants by each dotted ending of their own name, as written
     (``java.version`` of ``properties.java.version``)."""
-    got = _DOTTED.get(facts)
-    if got is None:
-        got = {}
-        for i, row in enumerate(facts.rows):
-            parts = own_names(row["key"])[0].split(".") if row["kind"] in _OWNED else []
-            for k in range(1, len(parts) - 1):
-                got.setdefault(".".join(parts[k:]), []).append(i)
-        _DOTTED[facts] = got
+    got: dict[str, list[int]] = {}
+    for i, row in enumerate(facts.rows):
+        parts = own_names(row["key"])[0].split(".") if row["kind"] in _OWNED else []
+        for k in range(1, len(parts) - 1):
+            got.setdefault(".".join(parts[k:]), []).append(i)
     return got
 
 
