@@ -49,6 +49,9 @@ def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, 
     add("kind_wanted", wanted)
     if q.asks_number:  # "how long is a jwt valid?": 60d, not the secret it is signed with
         add("number_value", facts.numeric())
+    if q.numbers:  # "why do we run out of connections at 100 concurrent requests?": the
+        # limit whose value says 100 (max_connections=100)
+        add("number_said", facts.stating(q.numbers))
     methods = q.route_methods if "route" in kinds else frozenset()
     if methods:  # "which route returns the user's feed?": a GET, not POST /users (a route's
         # methods: GET of "GET /api/articles/feed", GET and POST of "GET,POST /edit")

@@ -640,6 +640,7 @@ def _chatter() -> frozenset[str]:
 
 
 _ASK_SPLIT = _pattern("ask_split")
+_SAID_NUMBER = _pattern("said_number")
 MAX_ASKS = 3  # asks of one prompt looked up apart (each is a ranking of the snapshot)
 
 
@@ -758,6 +759,12 @@ class Question:
     @functools.cached_property
     def lower_words(self) -> frozenset[str]:
         return frozenset(_LOWER_WORD.findall(self.text.lower()))
+
+    @functools.cached_property
+    def numbers(self) -> frozenset[str]:
+        """The numbers it states: two digits at least, or a dotted version ("100 concurrent
+        requests", "to 6.1")."""
+        return frozenset(_SAID_NUMBER.findall(self.text))
 
     @functools.cached_property
     def image_names(self) -> frozenset[str]:

@@ -14,6 +14,7 @@ from typing import Any
 from repomem.core.tokens import norm_ident, stem_word, uncamel
 from repomem.service.columns import columns_code, facts_columns
 from repomem.service.lexical import calls_of, catches_of, lexical_tokens, own_names
+from repomem.service.naming import kept_with_rows
 from repomem.service.question import said_in, spoken
 
 # A value that is a number: 30, -1, 0.5, a quantity ("60d", "10mb"), numbers made into one
@@ -45,6 +46,20 @@ def _verbless(function: str) -> frozenset[str]:
     """The words of a function's name after its verb (``User.get_token``: token)."""
     last = function.rsplit(".", 1)[-1]
     return frozenset([w for w in lexical_tokens(last) if w != norm_ident(last) and "_" not in w][1:])
+
+
+# a number in a value: not the tail of a name (py311, v2) nor a part of a longer number
+_VALUE_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*(?![\w]|\.\d)")
+
+
+@kept_with_rows
+def _numbers(facts: _Facts) -> dict[str, list[int]]:
+    """The rows by the numbers their values state."""
+    got: dict[str, list[int]] = {}
+    for i, row in enumerate(facts.rows):
+        for n in set(_VALUE_NUMBER.findall(row["value"])):
+            got.setdefault(n, []).append(i)
+    return got
 
 
 class _Facts:
@@ -102,6 +117,12 @@ class _Facts:
             self._numeric = np.array([_NUMERIC.fullmatch(r["value"]) is not None
                                       for r in self.rows], dtype=bool)
         return self._numeric
+
+    def stating(self, numbers) -> Any:
+        """Per row, whether its value states one of these NUMBERS (``max_connections=100`` of
+        "100", ``<6.1,>=6.0`` of "6.1"), not as part of a longer number or a name."""
+        index = _numbers(self)
+        return _at(len(self.rows), {i for n in numbers for i in index.get(n, ())})
 
     def answering_with(self, methods) -> Any:
         """Per row, whether it is a route answering one of these HTTP methods (GET of

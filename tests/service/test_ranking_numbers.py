@@ -1,0 +1,57 @@
+"""A number the question states ranks the facts whose value states it (features.number_said)."""
+
+from __future__ import annotations
+
+from repomem.service.query import ask
+from repomem.service.question import parse
+from tests.conftest import indexed
+
+POOL_PY = '''class Limits:
+    """Limits on the connection pool."""
+
+    def __init__(self, max_connections=None, max_keepalive_connections=None):
+        self.max_connections = max_connections
+
+
+DEFAULT_LIMITS = Limits(max_connections=100, max_keepalive_connections=20)
+DEFAULT_MAX_REDIRECTS = 20
+DEFAULT_TIMEOUT = 5.0
+
+
+class PoolTimeout(Exception):
+    """Timed out waiting to acquire a connection from the pool."""
+
+
+class ConnectError(Exception):
+    """Failed to establish a connection."""
+
+
+class ConnectTimeout(Exception):
+    """Timed out while connecting."""
+
+
+def acquire_connection(pool):
+    """Take a pooled connection for a request, waiting while every connection is in use."""
+
+
+def release_connection(pool, connection):
+    """Give a pooled connection back once its request is done."""
+
+
+def close_connections(pool):
+    """Close every pooled connection."""
+'''
+
+
+def test_the_numbers_a_question_states():
+    assert parse("Why do we run out of connections at 100 concurrent requests?").numbers == {"100"}
+    assert parse("Upgrade Django to 6.1 and Wagtail to 7.5").numbers == {"6.1", "7.5"}
+    # one digit, a part of a name or a path: not a number stated
+    assert not parse("Why does py311 fail on /api/v1 with 2 workers?").numbers
+
+
+def test_the_value_stating_the_number_asked_comes_first(new_repo):
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"pool.py": POOL_PY}))
+    got = ask(r, "Why do we run out of pooled connections at 100 concurrent requests?", k=3)
+    assert got["facts"][0]["subject"].startswith("DEFAULT_LIMITS"), \
+        [f["subject"] for f in got["facts"]]
