@@ -66,8 +66,11 @@ def identifiers(fact: dict) -> set[str]:
     text = f"{fact.get('key', '')} {fact.get('subject', '')}"
     # split three ways: on '/' and '.' too (paths, dotted keys such as Config.PORT or
     # project.version), and not ('@types/node' and 'zope.interface' are one name each)
-    return {_name(t) for pat in (r"[\s:(),]+", r"[\s:(),/]+", r"[\s:(),/.]+")
-            for t in re.split(pat, text) if t}
+    words = {t for pat in (r"[\s:(),]+", r"[\s:(),/]+", r"[\s:(),/.]+")
+             for t in re.split(pat, text) if t}
+    # and a dotted key's dotted endings: properties.java.version is the java.version property
+    words |= {t.split(".", i)[-1] for t in words for i in range(1, t.count("."))}
+    return {_name(t) for t in words}
 
 
 def about(fact: dict, expect: dict) -> bool:

@@ -143,6 +143,13 @@ def test_judge_normalisation():
                             "key": "dependency:pypi:main:zope-interface", "subject": "zope.interface"},
                            {"value": ">=5", "subject": "zope.interface", "path": "setup.py",
                             "kinds": ["dependency"]})
+    # a dotted key names the setting its dotted ending does (a pom's properties.java.version)
+    prop = {"kind": "config", "value": "17", "path": "pom.xml",
+            "key": "config:pom.xml:properties.java.version",
+            "subject": "properties.java.version in pom.xml"}
+    java = {"value": "17", "subject": "java.version", "path": "pom.xml", "kinds": ["config"]}
+    assert realjudge.right(prop, java)
+    assert not realjudge.right(prop, dict(java, subject="properties.java"))
     q = {"family": "dependency", "absent": False, "expect": exp, "stale_values": [">=2.20"]}
     s = realjudge.judge(q, [dict(fact, value=">=2.20"), fact])
     assert s == {"top1": False, "top3": True, "top1_any_path": False, "stale_top1": True,
