@@ -22,6 +22,7 @@ from repomem.service.render import disagree_lines, fact_lines, lineage_line, val
 ASK_K = 16  # facts looked up per ask: a compact block of 400 tokens shows 12-16
 SOURCED = 3  # facts shown with their source line
 SOURCE_MAX = 100  # characters of a source line
+RECENT_DAYS = 30  # a fact committed this close to the latest one shown says its day
 COPIES_SHOWN = 6  # other files of a copied fact named
 # the words a code fact's subject starts with ("method Context.invoke"): shown as repomem's own
 # text after the name; a subject of any other shape is shown whole, as a code span
@@ -63,6 +64,15 @@ def _source(f: dict) -> str:
     return " ".join((f.get("text") or "").split())
 
 
+_SOURCE_KINDS = frozenset({"function", "class", "route"})  # whose source line is a signature
+
+
+def _states(text: str, value: str) -> bool:
+    """Whether a setting's source line states its value: the first line of a declaration
+    spread over several (``help: Annotated[``) says less than the bullet, and is left out."""
+    return " ".join(value.split()) in text
+
+
 def _head(f: dict) -> str:
     """What the fact is: ``name`` function / ``name`` method of ``Owner`` for code whose value
     is its name, else ``subject``: ``value``."""
@@ -77,19 +87,23 @@ def _head(f: dict) -> str:
 
 
 def compact_lines(f: dict, copies: Sequence[dict] = (), uncommitted: bool = False,
-                  source: bool = True) -> list[str]:
-    """A fact for the agent's block: one bullet (what it is, its value, where and when), its
-    source line when SOURCE, the other files that state the same (COPIES), the files that
-    disagree."""
+                  source: bool = True, recent: str = "") -> list[str]:
+    """A fact for the agent's block: one bullet (what it is, its value, where), its source line
+    and commit when SOURCE, the day it was committed when SOURCE or on or after RECENT (an ISO
+    day: a value changed lately is the one an agent's memory may hold stale), the other files
+    that state the same (COPIES), the files that disagree."""
     where = f"{code(f['path'])}:{int(f.get('line') or 0)}"
     if uncommitted:
         prov = f"{where}, UNCOMMITTED edit (file modified {plain(f.get('modified', '?'), 40)})"
     else:
         day = plain(f.get("valid_from") or "", 10)[:10] or "?"
-        prov = f"{where}, {day} {plain(f.get('commit') or '?', 10)[:7]}"
+        if source:
+            prov = f"{where}, {day} {plain(f.get('commit') or '?', 10)[:7]}"
+        else:
+            prov = f"{where}, {day}" if recent and day >= recent else where
     lines = [f"- {_head(f)}{value_note(f)} ({prov})"]
     text = _source(f) if source else ""
-    if text:
+    if text and (f["kind"] in _SOURCE_KINDS or _states(text, f["value"])):
         lines.append(f"  source: {code(text, SOURCE_MAX)}")
     if copies:
         named = ", ".join(f"{code(x['path'])}:{int(x.get('line') or 0)}"
@@ -125,6 +139,18 @@ def _copies(facts: list[dict]) -> tuple[list[dict], dict[str, list[dict]]]:
         first[sig] = f["key"]
         kept.append(f)
     return kept, copies
+
+
+def _recent(facts: list[dict]) -> str:
+    """The first day of the RECENT_DAYS before the latest commit among FACTS ("" for none)."""
+    import datetime as dt
+
+    days = [str(f.get("valid_from") or "")[:10] for f in facts]
+    try:
+        latest = dt.date.fromisoformat(max((d for d in days if d), default=""))
+    except ValueError:
+        return ""
+    return (latest - dt.timedelta(days=RECENT_DAYS)).isoformat()
 
 
 def _shared(ranked: list[list[dict]]) -> list[dict]:
@@ -163,6 +189,7 @@ def build_context(r, question: str, budget: int = 400, k: int = ASK_K,
     over = {f["key"]: f for f in (overlay or [])}
     # A retired name the question used: say what it is now (the only place an old name shows).
     lines = [f"- {lineage_line(n)}" for n in lineage]
+    recent = _recent(facts)
     header = HEADER_OVERLAY if over else HEADER
     used = approx_tokens(block(header, lines))
     for n, f in enumerate(facts):
@@ -171,7 +198,8 @@ def build_context(r, question: str, budget: int = 400, k: int = ASK_K,
         elif f["key"] in over:
             shown = compact_lines(over[f["key"]], uncommitted=True, source=n < SOURCED)
         else:
-            shown = compact_lines(f, copies.get(f["key"], []), source=n < SOURCED)
+            shown = compact_lines(f, copies.get(f["key"], []), source=n < SOURCED,
+                                  recent=recent)
         cost = approx_tokens("\n".join(shown) + "\n")
         if used + cost > budget:
             continue  # a shorter fact ranked after it may still fit

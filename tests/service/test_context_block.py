@@ -4,6 +4,8 @@ one bullet naming them (context.build_context)."""
 
 from __future__ import annotations
 
+import re
+
 from repomem.service import context
 from repomem.service.context import build_context
 from tests.conftest import indexed
@@ -69,5 +71,35 @@ def test_a_fact_too_long_for_the_budget_leaves_room_for_a_shorter_one_after_it(n
     r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"app/banner.py": app}))
     full = _bullets(build_context(r, "What is the banner?", budget=4000))
     assert [b.split("`")[1] for b in full[:2]] == ["BANNER", "BANNER_WIDTH"], full
-    short = build_context(r, "What is the banner?", budget=120)
+    short = build_context(r, "What is the banner?", budget=80)
     assert "`BANNER_WIDTH`: `80`" in short and "Welcome!" not in short, short
+
+
+def test_only_the_first_facts_name_their_commit_and_later_ones_their_day_when_recent(new_repo):
+    old = "2023-01-10T10:00:00Z"
+    r = indexed(new_repo(), (old, {"app/main.py": APP}),
+                ("2024-03-01T10:00:00Z", {"app/main.py": APP.replace("TIMEOUT = 30", "TIMEOUT = 60")}))
+    text = build_context(r, "port host timeout retries app dir settings", budget=4000)
+    bullets = _bullets(text)
+    assert len(bullets) > context.SOURCED + 1, text
+    first, rest = bullets[:context.SOURCED], bullets[context.SOURCED:]
+    assert all(re.search(r", \d{4}-\d\d-\d\d [0-9a-f]{7}\)$", b) for b in first), text
+    assert not any(re.search(r"[0-9a-f]{7}\)$", b) for b in rest), text
+    # the value changed lately says its day; the ones unchanged for a year only where they are
+    assert any(b.startswith("- `TIMEOUT`") for b in rest), text
+    for b in rest:
+        if b.startswith("- `TIMEOUT`"):
+            assert b.endswith(", 2024-03-01)"), b
+        else:
+            assert re.search(r"`:\d+\)$", b), b
+
+
+def test_a_settings_source_line_is_left_out_when_it_does_not_state_its_value():
+    f = {"kind": "config", "subject": "Typer.help", "value": "Default(None)", "path": "t/main.py",
+         "line": 3, "valid_from": "2024-03-01T10:00:00Z", "commit": "abcdef1234",
+         "text": "help: Annotated["}
+    assert not any(x.startswith("  source:") for x in context.compact_lines(f))
+    g = dict(f, text='help: str = Default(None)')
+    assert "  source: `help: str = Default(None)`" in context.compact_lines(g)
+    h = dict(f, kind="function", subject="function main", value="main", text="def main(")
+    assert "  source: `def main(`" in context.compact_lines(h)
