@@ -282,6 +282,10 @@ def identifiers(question: str, project: frozenset[str] | set[str] = frozenset())
         raw = (quoted or word).strip().rstrip("?.,:;()")
         if raw.startswith("-"):  # a command-line option (`--version`), not a name in the code
             continue
+        written = raw
+        head, dot, rest = raw.partition(".")
+        if dot and rest and norm_ident(head) in project:  # `typer.Option` is Option of typer,
+            raw = rest  # not the class TyperOption; `click.echo` is echo
         name = norm_ident(raw.split("(")[0])
         if name in packages:  # "what mypy version": a package's name, however plain
             out += [(name, True, raw)] + _js_alias(name)
@@ -292,7 +296,7 @@ def identifiers(question: str, project: frozenset[str] | set[str] = frozenset())
                 _VERSION_AFTER.match(question, m.end())
                 or _VERSION_OF_BEFORE.search(question[:m.start()])):
             continue
-        shaped = bool(quoted) or bool(_SHAPED.search(raw))
+        shaped = bool(quoted) or bool(_SHAPED.search(written))
         if not shaped and _HOW_VERB.search(question, 0, m.start()):
             continue
         # "the echo function", "echo()", "the User model": a plain word written as a name is

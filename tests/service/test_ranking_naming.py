@@ -198,3 +198,22 @@ def ping():
 def test_a_verb_and_its_particle_name_the_route_whose_path_ends_so(new_repo):
     r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"app/users.py": ROUTES_PY}))
     assert first(r, "What is the API path to log in to the app?")[1] == "POST /api/users/login"
+
+
+PARAMS_PY = '''def Option(default=None, *, show_default=True, hidden=False):
+    """Declare a command-line option."""
+    return default
+'''
+CORE_PY = '''class TyperOption:
+    def __init__(self, *, show_default=False, hidden=False):
+        self.show_default = show_default
+'''
+
+
+def test_a_name_dotted_after_the_project_is_the_name_in_it(new_repo):
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {
+        "pyproject.toml": '[project]\nname = "typer"\nversion = "1.0"\n',
+        "typer/params.py": PARAMS_PY, "typer/core.py": CORE_PY}))
+    # `typer.Option` is Option of typer, not the class TyperOption its words run together spell
+    assert first(r, "Does `typer.Option` show the default in help unless told otherwise?") == \
+        ("Option.show_default in typer/params.py", "True")
