@@ -645,6 +645,7 @@ def _chatter() -> frozenset[str]:
 
 _ASK_SPLIT = _pattern("ask_split")
 _SAID_NUMBER = _pattern("said_number")
+_BOTH_AND = _pattern("both_and")
 MAX_ASKS = 3  # asks of one prompt looked up apart (each is a ranking of the snapshot)
 
 
@@ -652,13 +653,25 @@ def asks(prompt: str) -> list[str]:
     """The asks of a prompt: its sentences, and the clauses or names it joins with a comma or
     "and" ("Upgrade Django to 6.1 and Wagtail to 7.5": two), each with a word that may name
     something; the first MAX_ASKS, the last holding the rest; [PROMPT] when it asks one thing."""
-    parts = [p.strip() for p in _ASK_SPLIT.split(prompt) if p and p.strip()]
+    parts = [p.strip() for p in _ASK_SPLIT.split(_each_of_both(prompt)) if p and p.strip()]
     parts = [p for p in parts if has_content(p)]
     if len(parts) <= 1:
         return [prompt]
     if len(parts) <= MAX_ASKS:
         return parts
     return parts[:MAX_ASKS - 1] + [" ".join(parts[MAX_ASKS - 1:])]
+
+
+def _each_of_both(prompt: str) -> str:
+    """The prompt with "both X and Y" said of each in a sentence of its own ("Upgrade Spring Boot
+    in both the Maven and the Gradle build" asks it of the Maven build and of the Gradle build,
+    not about "the Gradle build" alone)."""
+    m = _BOTH_AND.search(prompt)
+    if m is None:
+        return prompt
+    lead = m.group("lead").rstrip()
+    return (f"{prompt[:m.start()]}{lead} {m.group('a')}. {lead.lstrip()} {m.group('b')}"
+            f"{prompt[m.end():]}")
 
 
 class Question:

@@ -23,6 +23,10 @@ def test_a_prompt_is_split_into_its_asks():
     four = asks("Bump a, b and c; then d.")
     assert four == ["Bump a", "b", "c; then d."]  # the last ask holds the rest
     assert parse("Upgrade Django and change the SMTP port").asks == ("Upgrade Django", "change the SMTP port")
+    # "both X and Y": what is asked, of each
+    assert asks("Upgrade Spring Boot to 4.1 in both the Maven and the Gradle build.") == [
+        "Upgrade Spring Boot to 4.1 in the Maven.", "Upgrade Spring Boot to 4.1 in the Gradle build."]
+    assert asks("Why do both requests fail?") == ["Why do both requests fail?"]
 
 
 def test_every_ask_of_a_prompt_gets_a_share_of_the_budget(new_repo):
