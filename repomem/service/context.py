@@ -119,17 +119,23 @@ def removed_line(f: dict) -> str:
             f"edit, file modified {plain(f.get('modified', '?'), 40)})")
 
 
+# kinds whose subject says what the fact is whatever file states it: a function, a Python
+# requirement, a dependency (a pin of Spring Boot's parent in a sample's twin folders)
+_COPIED_KINDS = frozenset({"function", "class", "route", "python", "dependency"})
+
+
 def _copies(facts: list[dict]) -> tuple[list[dict], dict[str, list[dict]]]:
     """FACTS less the copies of an earlier one -- the same kind, subject, value and source text
     in another file, the subject naming its file or the fact being code or a Python
-    requirement (an example's copy of the root pyproject.toml's ``requires-python``) -- and
+    requirement or a dependency (an example's copy of the root pyproject.toml's
+    ``requires-python``) -- and
     the copies of each kept fact, by its key."""
     first: dict[tuple, str] = {}
     kept: list[dict] = []
     copies: dict[str, list[dict]] = {}
     for f in facts:
         subject = _subject(f)
-        if subject == f["subject"] and f["kind"] not in ("function", "class", "route", "python"):
+        if subject == f["subject"] and f["kind"] not in _COPIED_KINDS:
             kept.append(f)  # its subject does not say which file: no copy of another
             continue
         sig = (f["kind"], subject, f["value"], _source(f))

@@ -103,3 +103,24 @@ def test_a_settings_source_line_is_left_out_when_it_does_not_state_its_value():
     assert "  source: `help: str = Default(None)`" in context.compact_lines(g)
     h = dict(f, kind="function", subject="function main", value="main", text="def main(")
     assert "  source: `def main(`" in context.compact_lines(h)
+
+
+POM = """<project>
+  <parent>
+    <groupId>org.springframework.boot</groupId>
+    <artifactId>spring-boot-starter-parent</artifactId>
+    <version>4.0.6</version>
+  </parent>
+  <artifactId>{name}</artifactId>
+</project>
+"""
+
+
+def test_a_dependency_pinned_alike_in_twin_folders_is_one_bullet(new_repo):
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {
+        "initial/pom.xml": POM.format(name="initial"), "complete/pom.xml": POM.format(name="complete")}))
+    text = build_context(r, "Upgrade Spring Boot to 4.1", budget=400)
+    parent = [b for b in _bullets(text) if "spring-boot-starter-parent" in b]
+    assert len(parent) == 1, text
+    other = "complete" if "initial/pom.xml" in parent[0] else "initial"
+    assert f"  same in `{other}/pom.xml`:" in text, text
