@@ -8,7 +8,8 @@ stores), then every prompt is given to :func:`repomem.service.context.build_cont
 
 What the context showed is judged on the store's own records: every bullet of the block names
 its provenance (``path:line``), which resolves it to the current fact it renders (the value
-decides between facts of one line).  So the judge reads structured facts while measuring exactly
+decides between facts of one line); its ``same in`` line names the files stating the same fact
+(kind and value), each shown as well.  So the judge reads structured facts while measuring exactly
 the text an agent gets.  :mod:`bench.taskjudge` says when a shown fact serves a needed
 one, when a stale value was shown, and how a keyword grep at the same budget does.
 """
@@ -35,6 +36,7 @@ SPLITS = ("training", "held-out")
 # "- `subject`: `value` (`path`:line, commit ...": the provenance of one fact's bullet (the
 # path in a code span, as every mined string of an agent's block is)
 _PROV = re.compile(r"\(`?([^()\s`]+?)`?:(\d+)[,)]")
+_WHERE = re.compile(r"`([^`]+)`:(\d+)")  # a file and line of a "same in" line
 
 
 def load(tdir: Path = TASKS, repos: list[str] | None = None, quick: bool = False) -> dict:
@@ -53,9 +55,20 @@ def resolve(text: str, index: dict[tuple[str, int], list[dict]]) -> tuple[list[d
     fact (0 unless the rendering's provenance changed: then the report says so)."""
     shown: list[dict] = []
     unresolved = 0
+    bullet = None
     for line in text.splitlines():
+        if line.startswith("  same in ") and bullet is not None:
+            # the same fact (kind, subject, value) in other files: each is shown as well
+            for path, num in _WHERE.findall(line):
+                copy = next((f for f in index.get((path, int(num)), [])
+                             if f not in shown and f["value"] == bullet["value"]
+                             and f["kind"] == bullet["kind"]), None)
+                if copy is not None:
+                    shown.append(copy)
+            continue
         if not line.startswith("- "):
             continue
+        bullet = None
         m = _PROV.search(line)
         if m is None:  # a note on a retired name, or "no indexed fact matches"
             continue
@@ -68,6 +81,7 @@ def resolve(text: str, index: dict[tuple[str, int], list[dict]]) -> tuple[list[d
                           "subject": line[2:80], "value": None})
         else:
             shown.append(best)
+            bullet = best
     return shown, unresolved
 
 

@@ -110,6 +110,14 @@ def test_a_context_block_resolves_to_the_facts_it_renders():
             "- gone: `x` (other.py:9, commit 0123456789, 2024-01-01)\n")
     shown, unresolved = tasks.resolve(text, {("config.py", 4): [b, a]})
     assert [f.get("key") for f in shown] == ["k1", None] and unresolved == 1
+    # a "same in" line shows the same fact in the files it names
+    c = dict(a, key="k3", path="app/config.py", line=2)
+    d = dict(a, key="k4", path="old/config.py", line=2, value="8000")
+    text = ("- PORT: `8080` (config.py:4, 2024-01-01 0123456)\n"
+            "  same in `app/config.py`:2, `old/config.py`:2\n")
+    shown, _ = tasks.resolve(text, {("config.py", 4): [a], ("app/config.py", 2): [c],
+                                    ("old/config.py", 2): [d]})
+    assert [f["key"] for f in shown] == ["k1", "k3"]  # not k4: another value
 
 
 @pytest.fixture
