@@ -20,7 +20,9 @@ from repomem.service.question import has_word, parse, task_subject
 from repomem.service.render import disagree_lines, fact_lines, lineage_line, value_note
 
 ASK_K = 16  # facts looked up per ask: a compact block of 400 tokens shows 12-16
-SOURCED = 3  # facts shown with their source line
+SOURCED = 3  # facts shown with their source line and commit...
+SOURCED_SMALL, SMALL_BUDGET = 1, 300  # ...one in a block under 300 tokens (the hook's 250),
+# where a source line costs as many tokens as a fact
 SOURCE_MAX = 100  # characters of a source line
 RECENT_DAYS = 30  # a fact committed this close to the latest one shown says its day
 COPIES_SHOWN = 6  # other files of a copied fact named
@@ -196,15 +198,16 @@ def build_context(r, question: str, budget: int = 400, k: int = ASK_K,
     # A retired name the question used: say what it is now (the only place an old name shows).
     lines = [f"- {lineage_line(n)}" for n in lineage]
     recent = _recent(facts)
+    sourced = SOURCED_SMALL if budget < SMALL_BUDGET else SOURCED
     header = HEADER_OVERLAY if over else HEADER
     used = approx_tokens(block(header, lines))
     for n, f in enumerate(facts):
         if over.get(f["key"], {}).get("removed"):  # its committed value is not current
             shown = [removed_line(over[f["key"]])]
         elif f["key"] in over:
-            shown = compact_lines(over[f["key"]], uncommitted=True, source=n < SOURCED)
+            shown = compact_lines(over[f["key"]], uncommitted=True, source=n < sourced)
         else:
-            shown = compact_lines(f, copies.get(f["key"], []), source=n < SOURCED,
+            shown = compact_lines(f, copies.get(f["key"], []), source=n < sourced,
                                   recent=recent)
         cost = approx_tokens("\n".join(shown) + "\n")
         if used + cost > budget:

@@ -63,6 +63,9 @@ def test_only_the_first_facts_carry_their_source_line(new_repo):
     assert len(sourced) == context.SOURCED and all(lines[i - 1].startswith("- ") for i in sourced)
     # white space collapsed: a signature over several lines is one
     assert all("\\n" not in lines[i] for i in sourced), text
+    # in a small block (the hook's 250 tokens) only the first fact has its source line
+    small = build_context(r, "port host timeout retries app dir settings", budget=250).splitlines()
+    assert [i for i, line in enumerate(small) if line.startswith("  source: ")] == [3], small
 
 
 def test_a_fact_too_long_for_the_budget_leaves_room_for_a_shorter_one_after_it(new_repo):
