@@ -32,11 +32,43 @@ def _name(s: str) -> str:
 _JAVA_VERSION = re.compile(r"^(?:JavaVersion\.)?VERSION_(\d+(?:_\d+)?)$")
 
 
+_F_STRING = re.compile(r"^[fF][\"']")
+_PROPERTY_ESCAPE = re.compile(r"\\([:=#!])")
+_ARITHMETIC = re.compile(r"[\d\s*+()-]+")  # whole numbers multiplied, added, subtracted
+
+
+def _evaluated(v: str) -> str:
+    """The value of whole-number arithmetic (``16 * 1024 * 1024``), read with ast; V itself when
+    it is not such an expression."""
+    import ast
+
+    def ev(node):
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            return node.value
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Add, ast.Sub)):
+            return {ast.Mult: int.__mul__, ast.Add: int.__add__,
+                    ast.Sub: int.__sub__}[type(node.op)](ev(node.left), ev(node.right))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return -ev(node.operand)
+        raise ValueError(v)
+
+    try:
+        return str(ev(ast.parse(v.strip(), mode="eval").body))
+    except (SyntaxError, ValueError, RecursionError):
+        return v
+
+
 def norm(value, kinds=()) -> object:
     """A comparable form of a fact's value."""
     if value is None:
         return None
-    v = str(value).strip().strip("'\"").strip()
+    v = str(value).strip()
+    if _F_STRING.match(v):  # f"python-httpx/{__version__}" states the text of its template
+        v = v[1:]
+    v = _PROPERTY_ESCAPE.sub(r"\1", v.strip("'\"").strip())  # a .properties file's https\://
+    if "*" in v and _ARITHMETIC.fullmatch(v):  # 30 * 24 * 60 * 60 is 2592000 (a product: not
+        # a date or a range, 2024-1-2)
+        v = _evaluated(v)
     java = _JAVA_VERSION.match(v)  # Gradle's JavaVersion.VERSION_1_8 is the Java version 1.8
     if java:
         v = java.group(1).replace("_", ".")
@@ -70,6 +102,8 @@ def identifiers(fact: dict) -> set[str]:
              for t in re.split(pat, text) if t}
     # and a dotted key's dotted endings: properties.java.version is the java.version property
     words |= {t.split(".", i)[-1] for t in words for i in range(1, t.count("."))}
+    # and a name the subject quotes: app setting 'query parser'
+    words |= set(re.findall(r"'([^']+)'", str(fact.get("subject", ""))))
     return {_name(t) for t in words}
 
 

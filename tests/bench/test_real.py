@@ -122,6 +122,14 @@ def test_judge_normalisation():
     assert realjudge.same_value("['es', 'en']", '["en", "es"]', ["config"])
     assert realjudge.same_value("['a@example.com']", '["a@example.com"]', ["config"])
     assert realjudge.same_value("True", "true", ["constant"])
+    # a product of whole numbers is its value; an f-string its template; a .properties escape
+    assert realjudge.same_value("16777216", "16 * 1024 * 1024", ["config"])
+    assert not realjudge.same_value("2021", "2024-1-2", ["config"])  # a date is no sum
+    assert realjudge.same_value('f"python-httpx/{__version__}"', "python-httpx/{__version__}",
+                                ["constant"])
+    assert realjudge.same_value("https://x.org/a.zip", "https\\://x.org/a.zip", ["config"])
+    assert "query parser" in realjudge.identifiers(
+        {"key": "config:lib/application.js:query parser", "subject": "app setting 'query parser'"})
     exp = {"value": ">=2.32,<3", "subject": "requests", "path": "pyproject.toml",
            "kinds": ["dependency"]}
     fact = {"kind": "dependency", "value": "<3,>=2.32", "path": "pyproject.toml",
