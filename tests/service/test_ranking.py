@@ -131,6 +131,9 @@ def test_frame_and_project_words_are_not_identifiers():
     assert names == ["blinker"]
     assert rank.intent("Which version of blinker does flask require?") >= {"dependency"}
     assert rank.intent("Which Python versions does click support?") == {"python"}
+    # a class's name asks for no kind its words would ("option" asks for a setting)
+    assert rank.intent("Refactor TyperOption and TyperArgument") == set()
+    assert rank.intent("Which option hides the prompt input?") >= {"config"}
     assert ("access_token_expire_minutes", True, "ACCESS_TOKEN_EXPIRE_MINUTES") in rank.identifiers(
         "what is `ACCESS_TOKEN_EXPIRE_MINUTES` set to?")
 
