@@ -52,6 +52,8 @@ def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, 
     if q.numbers:  # "why do we run out of connections at 100 concurrent requests?": the
         # limit whose value says 100 (max_connections=100)
         add("number_said", facts.stating(q.numbers))
+    if wants("value_said"):  # "why are option names bold cyan?": STYLE_OPTION = "bold cyan"
+        add("value_said", facts.value_said(q.phrases))
     methods = q.route_methods if "route" in kinds else frozenset()
     if methods:  # "which route returns the user's feed?": a GET, not POST /users (a route's
         # methods: GET of "GET /api/articles/feed", GET and POST of "GET,POST /edit")

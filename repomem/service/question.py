@@ -784,6 +784,14 @@ class Question:
         return frozenset(_SAID_NUMBER.findall(self.text))
 
     @functools.cached_property
+    def phrases(self) -> frozenset[str]:
+        """Its runs of two to four words, lower case, as a value may be said ("bold cyan")."""
+        words = [w.strip(".,;:!?()'\"`").lower() for w in self.text.split()]
+        words = [w for w in words if w]
+        return frozenset(" ".join(words[i:i + n]) for n in range(2, 5)
+                         for i in range(len(words) - n + 1))
+
+    @functools.cached_property
     def image_names(self) -> frozenset[str]:
         return frozenset(_IMAGE_NAME.findall(self.text.lower()))
 

@@ -62,6 +62,25 @@ def _numbers(facts: _Facts) -> dict[str, list[int]]:
     return got
 
 
+# a value a prompt may say in words: two to four words ("bold cyan"), at most VALUE_SAID_MAX
+# characters (one word says too little: a project's name, "true"; a number: number_said)
+VALUE_SAID_MAX = 40
+_SAID_VALUE = re.compile(r"[A-Za-z][\w.-]*(?: [A-Za-z][\w.-]*){1,3}")
+
+
+@kept_with_rows
+def _said_values(facts: _Facts) -> dict[str, list[int]]:
+    """The settings and constants by their value, lower case, where a prompt may say it."""
+    got: dict[str, list[int]] = {}
+    for i, row in enumerate(facts.rows):
+        if row["kind"] not in ("config", "constant"):
+            continue
+        v = row["value"].strip().strip("'\"`").strip()
+        if len(v) <= VALUE_SAID_MAX and _SAID_VALUE.fullmatch(v):
+            got.setdefault(v.lower(), []).append(i)
+    return got
+
+
 class _Facts:
     """What ranking needs about a list of rows, computed once per list: a warm process (the MCP
     server, the bench) reuses the snapshot's rows, so only the question's own work remains; a
@@ -123,6 +142,12 @@ class _Facts:
         "100", ``<6.1,>=6.0`` of "6.1"), not as part of a longer number or a name."""
         index = _numbers(self)
         return _at(len(self.rows), {i for n in numbers for i in index.get(n, ())})
+
+    def value_said(self, phrases) -> Any:
+        """Per row, whether it is a setting or constant whose value is one of PHRASES (the
+        prompt's runs of up to four words, lower case: "option names are bold cyan")."""
+        index = _said_values(self)
+        return _at(len(self.rows), {i for p in phrases for i in index.get(p, ())})
 
     def answering_with(self, methods) -> Any:
         """Per row, whether it is a route answering one of these HTTP methods (GET of

@@ -23,6 +23,7 @@ FEATURES = (
     "kind_wanted",        # the fact's kind is one the question asks for
     "number_value",       # a number asked, the value is a number
     "number_said",        # the value states a number the question states
+    "value_said",         # a setting whose value (words, not a number) the question says
     "route_method",       # the route answers with the HTTP method the question's verb says
     "dependency_group",   # a dependency of the group the question names
     "root_dependency",    # a runtime requirement of the root project (no group named)

@@ -1,4 +1,5 @@
-"""A number the question states ranks the facts whose value states it (features.number_said)."""
+"""A number or a value the question states ranks the facts whose value states it
+(features.number_said, features.value_said)."""
 
 from __future__ import annotations
 
@@ -54,4 +55,24 @@ def test_the_value_stating_the_number_asked_comes_first(new_repo):
     r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"pool.py": POOL_PY}))
     got = ask(r, "Why do we run out of pooled connections at 100 concurrent requests?", k=3)
     assert got["facts"][0]["subject"].startswith("DEFAULT_LIMITS"), \
+        [f["subject"] for f in got["facts"]]
+
+
+STYLES_PY = '''STYLE_OPTION = "bold cyan"
+STYLE_SWITCH = "bold green"
+STYLE_METAVAR = "bold yellow"
+STYLE_USAGE = "yellow"
+STYLE_HELPTEXT = "dim"
+STYLE_OPTION_HELP = ""
+STYLE_OPTION_DEFAULT = "dim"
+STYLE_REQUIRED_SHORT = "red"
+STYLE_REQUIRED_LONG = "dim red"
+'''
+
+
+def test_a_value_the_prompt_says_in_words_comes_first(new_repo):
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"rich_utils.py": STYLES_PY}))
+    assert "bold cyan" in parse("Why are option names bold cyan in --help?").phrases
+    got = ask(r, "Why are option names bold cyan in --help? I want to restyle them.", k=3)
+    assert got["facts"][0]["subject"].startswith("STYLE_OPTION "), \
         [f["subject"] for f in got["facts"]]
