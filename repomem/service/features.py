@@ -87,6 +87,8 @@ def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, 
     if kinds and kinds <= {"route", "function", "class"}:  # (among the best so far)
         add("summary_said", _summary_said(q.text, rows, _best(score, SUMMARY_TOP),
                                           kinds))
+    if q.paths:  # "the Gradle build (complete/build.gradle)": the facts of that file
+        add("path_said", facts.in_paths(q.paths))
     add("path_named", _named_in_path(q.text, rows, np.flatnonzero(named), facts.project))
     # "which example shows content negotiation?": what lies in examples/content-negotiation/
     add("in_named_dir", _at(size, facts.in_dirs({n for n, _, _ in q.joined})))

@@ -646,6 +646,7 @@ def _chatter() -> frozenset[str]:
 _ASK_SPLIT = _pattern("ask_split")
 _SAID_NUMBER = _pattern("said_number")
 _BOTH_AND = _pattern("both_and")
+_SAID_PATH = _pattern("said_path")
 MAX_ASKS = 3  # asks of one prompt looked up apart (each is a ranking of the snapshot)
 
 
@@ -782,6 +783,11 @@ class Question:
         """The numbers it states: two digits at least, or a dotted version ("100 concurrent
         requests", "to 6.1")."""
         return frozenset(_SAID_NUMBER.findall(self.text))
+
+    @functools.cached_property
+    def paths(self) -> frozenset[str]:
+        """The files it names by a path of one folder at least ("complete/build.gradle")."""
+        return frozenset(p.rstrip(".") for p in _SAID_PATH.findall(self.text))
 
     @functools.cached_property
     def phrases(self) -> frozenset[str]:

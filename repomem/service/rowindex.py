@@ -81,6 +81,18 @@ def _said_values(facts: _Facts) -> dict[str, list[int]]:
     return got
 
 
+@kept_with_rows
+def _path_endings(facts: _Facts) -> dict[str, list[int]]:
+    """The rows by each ending of their path of one folder at least (``complete/build.gradle``
+    and ``gs/complete/build.gradle`` of ``gs/complete/build.gradle``)."""
+    got: dict[str, list[int]] = {}
+    for i, row in enumerate(facts.rows):
+        parts = (row["path"] or "").split("/")
+        for k in range(len(parts) - 1):
+            got.setdefault("/".join(parts[k:]), []).append(i)
+    return got
+
+
 class _Facts:
     """What ranking needs about a list of rows, computed once per list: a warm process (the MCP
     server, the bench) reuses the snapshot's rows, so only the question's own work remains; a
@@ -142,6 +154,12 @@ class _Facts:
         "100", ``<6.1,>=6.0`` of "6.1"), not as part of a longer number or a name."""
         index = _numbers(self)
         return _at(len(self.rows), {i for n in numbers for i in index.get(n, ())})
+
+    def in_paths(self, paths) -> Any:
+        """Per row, whether it lies in one of PATHS (a path, or the end of one, of one folder at
+        least)."""
+        index = _path_endings(self)
+        return _at(len(self.rows), {i for p in paths for i in index.get(p, ())})
 
     def value_said(self, phrases) -> Any:
         """Per row, whether it is a setting or constant whose value is one of PHRASES (the

@@ -33,6 +33,7 @@ FEATURES = (
     "private",            # a private function or class (a how-question, or no kind asked)
     "does_action",        # the function calls what the question's verb names (hash, sign)
     "summary_said",       # every word of the fact's doc summary is in the question
+    "path_said",          # the question names its file by a path (complete/build.gradle)
     "path_named",         # the question names the part of its path that sets it apart
     "in_named_dir",       # it lies in a folder the question names in words
     "named_other_kind",   # the question names it, but asks for another kind

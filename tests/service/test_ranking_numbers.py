@@ -76,3 +76,43 @@ def test_a_value_the_prompt_says_in_words_comes_first(new_repo):
     got = ask(r, "Why are option names bold cyan in --help? I want to restyle them.", k=3)
     assert got["facts"][0]["subject"].startswith("STYLE_OPTION "), \
         [f["subject"] for f in got["facts"]]
+
+
+GRADLE = """plugins {{
+\tid 'java'
+\tid 'org.springframework.boot' version '{v}'
+}}
+"""
+
+
+KTS = """plugins {{
+    id("org.springframework.boot") version "{v}"
+    kotlin("jvm") version "2.2.21"
+}}
+"""
+
+
+def test_a_file_the_question_names_by_its_path_comes_first(new_repo):
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {
+        "initial/build.gradle": GRADLE.format(v="3.2.0"),
+        "complete/build.gradle": GRADLE.format(v="3.3.1"),
+        "initial-kotlin/build.gradle.kts": KTS.format(v="3.1.0"),
+        "complete-kotlin/build.gradle.kts": KTS.format(v="3.0.0")}))
+    assert parse("Which Spring Boot version does complete/build.gradle apply?").paths == {
+        "complete/build.gradle"}
+    assert not parse("Why does GET /api/users fail?").paths  # a route is no file
+    for path, version in (("complete/build.gradle", "3.3.1"), ("initial/build.gradle", "3.2.0")):
+        got = ask(r, f"Which Spring Boot plugin version does the build ({path}) apply?", k=3)
+        assert (got["facts"][0]["path"], got["facts"][0]["value"]) == (path, version), got["facts"]
+
+
+def test_the_rows_of_a_path_said_are_found_by_any_ending_of_one_folder_at_least():
+    from repomem.service.rowindex import _Facts
+
+    rows = [{"kind": "config", "key": f"config:{p}:x", "subject": f"x in {p}", "value": "1",
+             "path": p, "line": 1} for p in ("gs/complete/build.gradle", "gs/complete-kotlin/build.gradle.kts",
+                                             "build.gradle")]
+    facts = _Facts(rows)
+    assert list(facts.in_paths({"complete/build.gradle"})) == [1, 0, 0]
+    assert list(facts.in_paths({"gs/complete/build.gradle"})) == [1, 0, 0]
+    assert not facts.in_paths({"build.gradle"}).any()  # a bare file name: path_named's part
