@@ -170,6 +170,25 @@ def test_no_secret_in_any_stored_row_or_store_file(store):
     assert [(f.name, n) for f in files for n in NEEDLES if n.encode() in f.read_bytes()] == []
 
 
+def test_each_path_to_the_store_was_taken_and_redacted(store):
+    """The facts the secrets reached: a function's signature, a parameter's default, a
+    setting's value, a constant's expression, an environment variable's default."""
+    repo, path = store
+    facts = {f["key"]: f for f in json.loads(cli("facts", "--json", "--repo", repo, "--store", path)[1])["facts"]}
+    by_subject = {f["subject"]: f for f in facts.values()}
+    assert 'token=os.getenv("SERVICE_VAR", "<redacted:' in by_subject["function connect"]["attrs"]["signature"]
+    assert 'timeout=get("30")' in by_subject["function connect"]["attrs"]["signature"]
+    assert 'constructor(secret = getSecret("<redacted:' in by_subject["method Billing.constructor"]["text"]
+    assert facts["config:app/billing.py:login.password"]["value"].startswith(TOKEN)
+    assert facts["config:app/billing.py:login.user"]["value"] == 'get("deploy-bot")'
+    assert facts["config:app/billing.py:Settings.api_token"]["value"].startswith(TOKEN)
+    assert facts["config:app/billing.py:Settings.region"]["value"] == "eu-west-2"
+    client = facts["constant:app/billing.py:DEFAULT_CLIENT"]["value"]
+    assert client.startswith('Client(auth_token=load_token("<redacted:') and client.endswith('retries=get("5"))')
+    [env] = [f for f in facts.values() if f["subject"].startswith("environment variable BILLING_KEY")]
+    assert env["value"].startswith(TOKEN)
+
+
 def test_no_secret_in_ask_or_context(store):
     repo, path = store
     common = ["--repo", repo, "--store", path]
