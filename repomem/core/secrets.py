@@ -194,7 +194,7 @@ def _skip_setting(v: str) -> bool:
 # to where it ends: a ``,``, ``;``, ``#`` or line break outside brackets, the bracket that closes
 # around it, or _EXPR_MAX characters.
 _EXPR_MAX = 240
-_OPEN, _CLOSE, _STOP = "([{", ")]}", ",;#\n"
+_OPEN, _CLOSE = "([{", ")]}"
 _STRING_PREFIX = re.compile(r"(?<![A-Za-z0-9_])[rRbBuUfF]{1,2}\Z")  # f"...", rb'...'
 _FALLBACK = re.compile(r"(?:\|\||\?\?|(?<![A-Za-z0-9_$])or)\Z")  # x || "...", x ?? "...", x or "..."
 _COMPARED = re.compile(r"(?:[=!]=|(?<!=)>=?|<=?|(?<![A-Za-z0-9_$])(?:in|is))\Z")  # not `=>`
@@ -203,19 +203,17 @@ _SUBSCRIPT = re.compile(r"[A-Za-z0-9_$)\]][ \t]*\[\Z")  # cfg["token"]
 # a call's argument that is no value: words, a pattern, a format, a URL (its password, if any,
 # is found by secret_scan)
 _NOT_A_VALUE = re.compile(r"[\s()\[\]{}\\]|://")
+_EXPR_MARK = re.compile(r"[\"'`()\[\]{},;#\n]")  # what the expression's reading stops at
+
+
+# the rest of a one-line string literal opened by each quote, up to its closing quote
+_STRING_REST = {q: re.compile(r"(?:\\.|[^\\\n%s])*%s" % (q, q)) for q in "\"'`"}
 
 
 def _string_end(text: str, i: int, end: int) -> int:
     """The index of the quote closing the one-line string literal opened at i, or -1."""
-    q, j = text[i], i + 1
-    while j < end:
-        c = text[j]
-        if c == q:
-            return j
-        if c == "\n":
-            return -1
-        j += 2 if c == "\\" else 1
-    return -1
+    m = _STRING_REST[text[i]].match(text, i + 1, end)
+    return m.end() - 1 if m else -1
 
 
 def _expression_literals(text: str, start: int) -> list[tuple[int, int]]:
@@ -224,8 +222,11 @@ def _expression_literals(text: str, start: int) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     if text.startswith(">", start):
         return out  # ``token => ...``: an arrow function's parameter, no default
-    depth, i, end = 0, start, min(len(text), start + _EXPR_MAX)
-    while i < end:
+    depth, after, end = 0, start, min(len(text), start + _EXPR_MAX)
+    for m in _EXPR_MARK.finditer(text, start, end):
+        i = m.start()
+        if i < after:
+            continue  # inside a literal read already
         c = text[i]
         if c in "\"'`":
             if text.startswith(c * 3, i):
@@ -235,17 +236,15 @@ def _expression_literals(text: str, start: int) -> list[tuple[int, int]]:
                 break
             if _secret_literal(text, start, i, j):
                 out.append((i + 1, j))
-            i = j + 1
-            continue
-        if c in _OPEN:
+            after = j + 1
+        elif c in _OPEN:
             depth += 1
         elif c in _CLOSE:
             depth -= 1
             if depth < 0:
                 break
-        elif depth == 0 and c in _STOP:
+        elif depth == 0:  # a `,`, `;`, `#` or line break: the end of the expression
             break
-        i += 1
     return out
 
 

@@ -201,3 +201,19 @@ def test_no_secret_in_ask_or_context(store):
     dump = "\n".join(outs)
     assert [n for n in NEEDLES if n in dump] == []
     assert TOKEN in dump and 'get(\\"30\\")' in dump and "eu-west-2" in dump
+
+
+def test_a_hostile_nest_of_secret_named_calls_costs_bounded_work():
+    """Each expression is read at most _EXPR_MAX characters: a megabyte of ``token=a(`` that
+    never closes is read in linear time (unbounded, each of its 125,000 expressions would run to
+    the end of the file), and holds no literal to redact."""
+    import resource
+
+    from repomem.core import secrets
+
+    text = "token=a(" * 125_000
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_utime
+    assert secrets.redact_blob(text, code=True) == text
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_utime - before < 20  # ~1 s measured
+    assert len(secrets._expression_literals('f(x, "abcd1234")' + "x" * 1000, 0)) == 1
+    assert secrets._expression_literals("f(" + "x" * secrets._EXPR_MAX + ', "abcd1234")', 0) == []
