@@ -10,8 +10,9 @@ docstrings, function bodies and the fingerprints computed from them never hold a
 * the *value*: text shaped like a credential is redacted anywhere -- detect-secrets' plugins and
   repomem's rules (``secret_scan``: provider key formats, webhooks, PEM keys, JWTs, the password
   of a URL, secret query parameters) and long high-entropy strings;
-* in a file, ``SECRET_NAME = value`` assignments (in Python only quoted values), and every other
-  occurrence of a secret found in it (a comment repeating a password).
+* in a file, ``SECRET_NAME = value`` assignments (in code only quoted values), the literals of a
+  secret-named default written as code (``def f(token=get("..."))``, ``apiKey = x || "..."``),
+  and every other occurrence of a secret found in it (a comment repeating a password).
 
 A secret becomes ``<redacted:XXXXXX>``, a short salted hash of it: a rotated secret still shows up
 as a new value in the ledger, while equal secrets stay recognisably equal.  Pure: no I/O.
@@ -187,15 +188,120 @@ def _skip_setting(v: str) -> bool:
     return _not_secret_setting(v) or v.startswith("<redacted:")
 
 
+# A secret-named parameter, keyword, property or assignment whose value is an expression:
+# ``def connect(token=get("..."))``, ``apiKey = process.env.KEY || "..."``,
+# ``constructor(secret = getSecret("..."))``.  The string literals of that expression are read up
+# to where it ends: a ``,``, ``;``, ``#`` or line break outside brackets, the bracket that closes
+# around it, or _EXPR_MAX characters.
+_EXPR_MAX = 240
+_OPEN, _CLOSE = "([{", ")]}"
+_STRING_PREFIX = re.compile(r"(?<![A-Za-z0-9_])[rRbBuUfF]{1,2}\Z")  # f"...", rb'...'
+_FALLBACK = re.compile(r"(?:\|\||\?\?|(?<![A-Za-z0-9_$])or)\Z")  # x || "...", x ?? "...", x or "..."
+_COMPARED = re.compile(r"(?:[=!]=|(?<!=)>=?|<=?|(?<![A-Za-z0-9_$])(?:in|is))\Z")  # not `=>`
+_KEYWORD = re.compile(r"(?<![A-Za-z0-9_$.])([A-Za-z_$][A-Za-z0-9_$]*)[ \t]*[=:]\Z")  # f(timeout="30")
+_SUBSCRIPT = re.compile(r"[A-Za-z0-9_$)\]][ \t]*\[\Z")  # cfg["token"]
+# a call's argument that is no value: words, a pattern, a format, a URL (its password, if any,
+# is found by secret_scan)
+_NOT_A_VALUE = re.compile(r"[\s()\[\]{}\\]|://")
+_EXPR_MARK = re.compile(r"[\"'`()\[\]{},;#\n]")  # what the expression's reading stops at
+
+
+# the rest of a one-line string literal opened by each quote, up to its closing quote
+_STRING_REST = {q: re.compile(r"(?:\\.|[^\\\n%s])*%s" % (q, q)) for q in "\"'`"}
+
+
+def _string_end(text: str, i: int, end: int) -> int:
+    """The index of the quote closing the one-line string literal opened at i, or -1."""
+    m = _STRING_REST[text[i]].match(text, i + 1, end)
+    return m.end() - 1 if m else -1
+
+
+def _expression_literals(text: str, start: int) -> list[tuple[int, int]]:
+    """The spans of the literals in the expression at ``start`` that may be the secret its
+    secret-named target is given (see :func:`_secret_literal`)."""
+    out: list[tuple[int, int]] = []
+    if text.startswith(">", start):
+        return out  # ``token => ...``: an arrow function's parameter, no default
+    depth, after, end = 0, start, min(len(text), start + _EXPR_MAX)
+    for m in _EXPR_MARK.finditer(text, start, end):
+        i = m.start()
+        if i < after:
+            continue  # inside a literal read already
+        c = text[i]
+        if c in "\"'`":
+            if text.startswith(c * 3, i):
+                break  # a triple-quoted string: prose or a block, not followed
+            j = _string_end(text, i, end)
+            if j < 0:
+                break
+            if _secret_literal(text, start, i, j):
+                out.append((i + 1, j))
+            after = j + 1
+        elif c in _OPEN:
+            depth += 1
+        elif c in _CLOSE:
+            depth -= 1
+            if depth < 0:
+                break
+        elif depth == 0:  # a `,`, `;`, `#` or line break: the end of the expression
+            break
+    return out
+
+
+def _secret_literal(text: str, start: int, q: int, close: int) -> bool:
+    """Whether the literal quoted at ``q``..``close`` of the expression at ``start`` may be the
+    secret.  One the code falls back to (after ``||``, ``??``, ``or``) or gives as a
+    ``default=`` is the secret whatever its shape (as an environment variable's default); a
+    call's argument only when shaped like a value, not a plain word (a variable's or a secret's
+    own name), an environment variable's name, a path, words or a pattern.  A literal given to
+    another keyword (``timeout="30"``), a key (``cfg["token"]``, ``{"id": ...}``) or a value
+    compared with is none."""
+    val = text[q + 1:close]
+    if len(val) < 4 or val.startswith("<redacted:") or ("{" in val and "}" in val):
+        return False  # short, done, or a template filled in by the code
+    after = text[close + 1:close + 3].lstrip(" \t")
+    if after.startswith(":") and not after.startswith(("::", ":=")):
+        return False
+    before = _STRING_PREFIX.sub("", text[start:q]).rstrip()
+    if _SUBSCRIPT.search(before) or _COMPARED.search(before):
+        return False
+    keyword = _KEYWORD.search(before)
+    if keyword and keyword.group(1).lower() not in _VALUE_PROPS:
+        return False
+    if keyword or _FALLBACK.search(before):
+        return not (_skip(val) or _FILE_LIKE.fullmatch(val) or _prose(val))
+    return not (_skip_setting(val) or _NOT_A_VALUE.search(val) or _FILE_LIKE.fullmatch(val)
+                or _ENV_NAME.fullmatch(val) or _algorithm(val))
+
+
+@functools.cache
+def _algorithms() -> frozenset[str]:
+    from encodings.aliases import aliases
+
+    return frozenset({*aliases, *aliases.values(), *(a.lower() for a in hashlib.algorithms_available)})
+
+
+_JOSE_ALGORITHM = re.compile(r"(?:HS|RS|ES|PS)(?:256|384|512)|EdDSA", re.I)  # RFC 7518, 8037
+
+
+def _algorithm(v: str) -> bool:
+    """A text codec's, a hash's or a JWT signature's name (``password.encode("latin1")``,
+    ``jwt.GetSigningMethod("HS256")``)."""
+    from encodings import normalize_encoding
+
+    low = v.lower()
+    return (low in _algorithms() or normalize_encoding(low) in _algorithms()
+            or _JOSE_ALGORITHM.fullmatch(v) is not None)
+
+
 def _assignment_spans(text: str, low: str, code: bool) -> list[tuple[int, int]]:
     """Values of ``SECRET_NAME = value``.  In code only quoted values count: an unquoted one is
-    an expression (``password = get_password()``), and replacing it would break the syntax."""
+    an expression (``password = get_password()``), and replacing it would break the syntax;
+    the literals in it may be the secret (:func:`_expression_literals`)."""
     out = []
     same = len(low) == len(text)
     for m in (_ASSIGN if same else _ASSIGN_I).finditer(low if same else text):
         quoted = m.group("q") is not None
-        if code and not quoted:
-            continue
         start = m.start()
         while start > 0 and text[start - 1] in _NAME_CHARS:
             start -= 1
@@ -203,6 +309,10 @@ def _assignment_spans(text: str, low: str, code: bool) -> list[tuple[int, int]]:
         name = text[start:m.start()] + (end.group(0) if end else "")
         if not secret_name(name.rsplit(".", 1)[-1]):
             continue
+        if not quoted:
+            out += _expression_literals(text, m.start("val"))
+            if code:
+                continue
         g = "qval" if quoted else "val"
         val = text[m.start(g):m.end(g)]
         if _skip_setting(val) or len(val) < (4 if quoted else 6):

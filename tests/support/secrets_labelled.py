@@ -61,6 +61,10 @@ SECRETS: list[tuple[str, str, str]] = [
     ("settings.yaml", 'smtp_password: "Sm7p!Mail2"\n', "Sm7p!Mail2"),
     ("settings.py", 'token = "xoxb-1234567890-0987654321-AbCdEfGhIjKlMnOpQrStUvWx"\n',
      "AbCdEfGhIjKlMnOpQrStUvWx"),
+    ("app.py", 'def login(password=get("hunter2-real-pass")):\n    return password\n', "hunter2-real-pass"),
+    ("client.ts", 'export function charge(apiKey = process.env.BILLING || "plainSecretWord") {\n'
+                  "  return apiKey;\n}\n", "plainSecretWord"),
+    ("client.js", 'class A {\n  constructor(secret = getSecret("s3cr3t-value-x")) {}\n}\n', "s3cr3t-value-x"),
 ]
 
 LOOK_ALIKES: list[tuple[str, str, str]] = [
@@ -107,4 +111,7 @@ LOOK_ALIKES: list[tuple[str, str, str]] = [
     ("settings.py", 'SECRET_BACKEND = "keyring"\n', "keyring"),
     (".env", "JWT_SECRET_ALGORITHM=HS256\n", "HS256"),
     ("settings.yaml", "password_hasher: argon2\n", "argon2"),
+    ("app.py", 'def connect(token=None, region=get("eu-west-2")):\n    return token\n', "eu-west-2"),
+    ("app.py", 'def check(token=jwt.algorithm("HS512")):\n    return token\n', "HS512"),
+    ("app.js", "function auth(token = header('X-Auth-Token')) {\n  return token;\n}\n", "X-Auth-Token"),
 ]
