@@ -27,6 +27,8 @@ def param_names(ff, params) -> list[str]:
             n = p.child_by_field_name(fld) or n
             if n is not p:
                 break
+        if n is p and p.type == "parameter" and ff.lang.family == "kotlin" and p.named_child_count:
+            n = p.named_children[0]  # Kotlin names no field: `name: Type`
         if n.type in ("identifier", "shorthand_property_identifier_pattern"):
             name = ff.text(n)
             if name not in ("self", "this", "req", "res", "next", "ctx"):
