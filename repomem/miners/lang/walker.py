@@ -45,6 +45,7 @@ _TOKEN = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|`(?:\\.|[^`\\])
 _CALLS: dict[tuple[str, bytes], tuple[str, str]] = {}  # (the language's quotes, body digest)
 CALLS_MAX = 16384
 _QUOTES = re.compile(r'^(?:r#*"|[`"\'])(.*?)(?:"#*|[`"\'])$', re.S)
+_KOTLIN_TEMPLATE = re.compile(r"(?<!\\)\$[A-Za-z_{]")  # "Hi $name": the grammar names no node for it
 
 
 def check_parse(root, size: int) -> None:
@@ -177,6 +178,8 @@ class FileFacts:
         if any(c.type in ("template_substitution", "interpolation") for c in node.children):
             return None
         m = _QUOTES.match(self.text(node))
+        if m and self.lang.family == "kotlin" and _KOTLIN_TEMPLATE.search(m.group(1)):
+            return None
         return m.group(1) if m else None
 
     # -- facts ------------------------------------------------------------------------------------

@@ -1,0 +1,4 @@
+package com.example.restservice
+
+/** What a greeting says, and its number. */
+data class Greeting(val id: Long, val content: String)
