@@ -70,6 +70,8 @@ class FileFacts:
         from tree_sitter import QueryCursor
 
         _, query = load(lang)
+        if lang.name == "kotlin":
+            kotlin.bounded(self.src.data)
         self.root = parse(lang, path, self.src.data).root_node
         check_parse(self.root, len(self.src.data))
         self.matches: list[dict] = []
@@ -224,6 +226,8 @@ class FileFacts:
         routes = Routes(self, by_anchor, nodes)
         out = [*by_anchor.values(), *routes.facts(), *consts.values(), *classes.values(),
                *lang_values.returned_literals(self, funcs), *lang_values.java_parameter_defaults(self, funcs)]
+        if self.lang.name == "kotlin":
+            out += kotlin.parameter_defaults(self, funcs)
         # the defaults an object is made with; a class's own field before a constructor's parameter
         made = [*lang_values.class_fields(self, class_nodes), *lang_values.parameter_defaults(self, funcs),
                 *lang_values.rust_defaults(self, funcs), *lang_values.go_defaults(self, funcs)]
@@ -274,7 +278,8 @@ class FileFacts:
         d = (caps.get("definition.function") or caps["definition.method"])[0]
         fn = caps.get("function", [d])[0]
         body = self.field(fn, "body")
-        bodiless = lang_values.bodiless(self, fn) if body is None else None  # an interface's method
+        bodiless = None if body is not None else kotlin.bodiless(fn) if self.lang.name == "kotlin" \
+            else lang_values.bodiless(self, fn)  # an interface's method
         body = body or bodiless
         if body is None or self.nested(d):
             return None

@@ -126,3 +126,29 @@ def test_const_vals_at_top_level_and_in_objects():
     got = {f.key.rsplit(":", 1)[1]: f.value for f in MINER.mine("src/main/kotlin/A.kt", src) if f.kind == "constant"}
     # a string template is computed at run time; a plain val is no constant
     assert got == {"MAX_UPLOAD": "10485760", "A.Limits.PAGE": "20", "Defaults.RATIO": "2.5"}
+
+
+def test_parameter_defaults_and_bodiless_functions():
+    src = ("interface GreetingRepository {\n    fun findByContent(content: String): Greeting?\n}\n"
+           "class GreetingController {\n"
+           '    fun greeting(@RequestParam name: String = "World", @RequestParam(defaultValue = "10") size: Int,\n'
+           "                 strict: Boolean = false, @PathVariable id: Long, _hidden: Int = 1) = name\n}\n")
+    mined = MINER.mine("src/main/kotlin/Greeting.kt", src)
+    find = next(f for f in mined if f.value == "findByContent")
+    assert find.subject == "method GreetingRepository.findByContent"
+    assert dict(find.attrs)["signature"] == "fun findByContent(content: String): Greeting?"
+    settings = {f.key.rsplit(":", 1)[1]: (f.value, f.purpose.split(" - ")[1]) for f in mined if f.kind == "config"}
+    assert settings == {"GreetingController.greeting.name": ("World", "a default of greeting() (RequestParam)"),
+                        "GreetingController.greeting.size": ("10", "a default of greeting() (RequestParam)"),
+                        "GreetingController.greeting.strict": ("false", "a default of greeting()")}
+    assert MINER.mine("src/test/kotlin/Greeting.kt", src) and not [
+        f for f in MINER.mine("src/test/kotlin/Greeting.kt", src) if f.kind == "config"]
+
+
+def test_a_file_the_grammar_parses_in_quadratic_time_is_skipped():
+    # each top-level annotation with arguments costs the grammar time in proportion to the ones
+    # before it: past the bound the file is refused before it is parsed
+    src = "".join(f'@Suppress("x{i}")\nfun f{i}() = {i}\n' for i in range(2001))
+    with pytest.raises(MineError, match="too costly to parse"):
+        MINER.mine("src/main/kotlin/Generated.kt", src)
+    assert len(MINER.mine("src/main/kotlin/Generated.kt", src.split("@Suppress(\"x1000\")")[0])) == 1000
