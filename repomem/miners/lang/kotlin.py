@@ -5,7 +5,7 @@ tree-sitter-kotlin 1.1.0 reads a top-level class or object with two or more modi
 body is a lambda when another declaration follows it, and a top-level function's annotations
 as an expression of their own; the tree has no ERROR node.  A ``.kt`` file holds no top-level
 expression, so every one is such a misreading: the declaration it belongs to is parsed again
-with the rest of the file blanked (same bytes offsets and rows, newlines kept), where nothing
+with the rest of the file blanked (the same byte offsets and rows: newlines kept), where nothing
 follows it and it reads right.
 """
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from repomem.core.model import CONFIG, Fact
 from repomem.core.paths import is_test
@@ -62,15 +63,16 @@ def misread(root, comments: frozenset) -> list[tuple[int, int]]:
     return spans[:MAX_REPAIRS]
 
 
-def reparsed(parser, data: bytes, spans: list[tuple[int, int]]) -> list:
-    """The root of a parse of each span alone (the rest of DATA blanked), those that read clean."""
-    roots = []
+def reparsed(parser, data: bytes, spans: list[tuple[int, int]]) -> list[tuple[tuple[int, int], Any]]:
+    """(span, root of a parse of the span alone, the rest of DATA blanked) of the spans that read
+    clean so; one that does not stays as the whole file's parse read it."""
+    out = []
     for start, end in spans:
         root = parser.parse(data[:start].translate(_BLANK) + data[start:end]
                             + data[end:].translate(_BLANK)).root_node
         if not root.has_error:
-            roots.append(root)
-    return roots
+            out.append(((start, end), root))
+    return out
 
 
 def within(node, spans: list[tuple[int, int]]) -> bool:

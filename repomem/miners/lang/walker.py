@@ -77,12 +77,14 @@ class FileFacts:
         self.matches: list[dict] = []
         spans: list[tuple[int, int]] = []
         misread = kotlin.misread(self.root, lang.comments) if lang.name == "kotlin" else []
+        reparsed = kotlin.reparsed(load(lang)[0], self.src.data, misread) if misread else []
+        replaced = [span for span, _ in reparsed]
         for _, caps in QueryCursor(query).matches(self.root):
             if "comment" in caps:
                 spans.extend((n.start_byte, n.end_byte) for n in caps["comment"])
-            elif not misread or not kotlin.within(next(iter(caps.values()))[0], misread):
+            elif not replaced or not kotlin.within(next(iter(caps.values()))[0], replaced):
                 self.matches.append(caps)
-        for root in kotlin.reparsed(load(lang)[0], self.src.data, misread) if misread else ():
+        for _, root in reparsed:  # a declaration the grammar misread, parsed again on its own
             self.matches += [caps for _, caps in QueryCursor(query).matches(root) if "comment" not in caps]
         self.comment_spans = sorted(spans)
 
