@@ -96,14 +96,6 @@ def bodiless(fn) -> _End | None:
     return _End(fn.end_byte, fn.end_byte, (fn.end_point[0], fn.end_point[1]))
 
 
-def literal(ff, node) -> str | None:
-    """A literal's value; ``true``, ``false`` and ``null`` too (identifiers to this grammar)."""
-    got = ff.literal(node)
-    if got is None and node.type == "identifier" and ff.text(node) in ("true", "false", "null"):
-        return ff.text(node)
-    return got
-
-
 def parameter_defaults(ff, funcs) -> list[Fact]:
     """A setting per parameter of a function or method given a literal default, outside tests:
     ``fun greeting(@RequestParam name: String = "World")`` or Spring's
@@ -116,7 +108,7 @@ def parameter_defaults(ff, funcs) -> list[Fact]:
         params = ff.field(d, "parameters")
         for param, value_node, said in _defaults(ff, params) if params is not None else ():
             field = ff.text(param.named_children[0])
-            value = literal(ff, value_node)
+            value = ff.literal(value_node)
             key = f"{CONFIG}:{ff.path}:{qual}.{field}"
             if value in (None, "null") or field.startswith("_") or key in out:  # null: no setting
                 continue

@@ -563,6 +563,8 @@ class FileFacts:
             return self.string(node)
         if t in self.lang.literals:
             return self.text(node)
+        if t == "identifier" and self.lang.family == "kotlin" and self.text(node) in ("true", "false", "null"):
+            return self.text(node)  # identifiers to tree-sitter-kotlin 1.1
         if t == "unary_expression" and node.named_child_count == 1 and self.text(node)[:1] in "-+":
             inner = self.literal(node.named_children[0])
             return None if inner is None else self.text(node)[0] + inner

@@ -121,11 +121,12 @@ def test_scripts_are_left_to_the_build_miners():
 
 def test_const_vals_at_top_level_and_in_objects():
     src = ('const val MAX_UPLOAD = 10 * 1024 * 1024\nconst val GREETING = "Hi $name"\nval plain = 3\n'
+           "const val DEBUG = false\n"
            "class A {\n    companion object Limits {\n        const val PAGE = 20\n    }\n}\n"
            "object Defaults {\n    const val RATIO = 2.5\n}\n")
     got = {f.key.rsplit(":", 1)[1]: f.value for f in MINER.mine("src/main/kotlin/A.kt", src) if f.kind == "constant"}
     # a string template is computed at run time; a plain val is no constant
-    assert got == {"MAX_UPLOAD": "10485760", "A.Limits.PAGE": "20", "Defaults.RATIO": "2.5"}
+    assert got == {"MAX_UPLOAD": "10485760", "DEBUG": "false", "A.Limits.PAGE": "20", "Defaults.RATIO": "2.5"}
 
 
 def test_parameter_defaults_and_bodiless_functions():
