@@ -1,5 +1,5 @@
 """Languages mined through tree-sitter queries kept as data: Python, JavaScript (and JSX),
-TypeScript, TSX, Go, Rust and Java.
+TypeScript, TSX, Go, Rust, Java and Kotlin.
 
 What to capture lives in ``queries/<language>.scm`` (package data), in the spirit of GitHub's
 ``tags.scm`` and aider's repo-map queries; :mod:`repomem.miners.lang.walker` turns the captures
@@ -54,6 +54,9 @@ class Lang:
     returns: str = "return_type"  # field of the return type
     comments: frozenset = frozenset({"comment"})
     quotes: str = "\"'`"  # what delimits a string literal (no call is read inside one)
+    # field -> the child node types that hold it, for a grammar that names no such field
+    # (Kotlin's); a token type (``:``) stands for the named child right after it (a return type)
+    fields: dict = field(default_factory=dict)
 
 
 _JS_FUNCS = frozenset({"function_declaration", "generator_function_declaration", "function_expression",
@@ -108,11 +111,23 @@ LANGS = {
                                      "octal_integer_literal", "binary_integer_literal",
                                      "decimal_floating_point_literal", "string_literal",
                                      "character_literal", "true", "false", "null_literal"})),
+    "kotlin": Lang("kotlin", family="kotlin", module="tree_sitter_kotlin", func="language",
+                   query="kotlin.scm",
+                   scopes={"class_declaration": "name", "object_declaration": "name",
+                           "companion_object": "name"},
+                   functions=frozenset({"function_declaration", "anonymous_function", "lambda_literal",
+                                        "object_literal", "secondary_constructor", "getter", "setter"}),
+                   doc_prefixes=("/**",), quotes="\"", comments=frozenset({"line_comment", "block_comment"}),
+                   strings=frozenset({"string_literal"}),
+                   literals=frozenset({"number_literal", "float_literal", "string_literal",
+                                       "character_literal"}),
+                   fields={"body": ("function_body", "class_body", "enum_class_body"),
+                           "parameters": ("function_value_parameters",), "return_type": (":",)}),
 }
 
 EXTENSIONS = {".js": "javascript", ".jsx": "javascript", ".mjs": "javascript", ".cjs": "javascript",
               ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
-              ".go": "go", ".rs": "rust", ".java": "java"}
+              ".go": "go", ".rs": "rust", ".java": "java", ".kt": "kotlin"}
 # Vendored, generated or bundled code states nothing about the project itself.
 _SKIP_DIRS = {"node_modules", "vendor", "bower_components", "dist", "build", "target", ".next"}
 _SKIP_SUFFIXES = (".min.js", ".bundle.js", ".d.ts")

@@ -22,11 +22,15 @@ def param_names(ff, params) -> list[str]:
     for p in params.named_children if params is not None else ():
         if p.type in ff.lang.comments or p.type in ("self_parameter", "this"):
             continue
+        if ff.lang.family == "kotlin" and p.type != "parameter":  # a default value, an annotation
+            continue
         n = p
         for fld in ("name", "pattern", "left"):
             n = p.child_by_field_name(fld) or n
             if n is not p:
                 break
+        if n is p and ff.lang.family == "kotlin" and p.named_child_count:
+            n = p.named_children[0]  # Kotlin names no field: `name: Type`
         if n.type in ("identifier", "shorthand_property_identifier_pattern"):
             name = ff.text(n)
             if name not in ("self", "this", "req", "res", "next", "ctx"):

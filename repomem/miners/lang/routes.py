@@ -17,11 +17,11 @@
   ``.merge(r)`` is a nest without a prefix.  A router a function builds that no nest of the file
   mounts is a router of its own (``crate.api:router``), and ``.nest("/api", api::router())`` or
   ``.merge(users::router())`` of another file's function mounts it: the ledger composes the path.
-* Spring: ``@RequestMapping`` on the class, ``@GetMapping``/``@PostMapping``/...,
+* Spring (Java and Kotlin): ``@RequestMapping`` on the class, ``@GetMapping``/``@PostMapping``/...,
   ``@RequestMapping(value=..., method=RequestMethod.X)`` on the method.
 
 Files under test directories (``test/``, ``__tests__/``, ...) and test files (``*.test.ts``,
-``*_test.go``, ``*Test.java``) state no routes: the apps they build are fixtures.
+``*_test.go``, ``*Test.java``, Kotlin's ``src/test/kotlin/``) state no routes: the apps they build are fixtures.
 
 A route whose handler is a function of the same file is a fact about that function (anchor, key
 suffix ``route``), so it follows the handler through renames and moves.  An inline or imported
@@ -80,7 +80,7 @@ class Routes(JsRoutes):
             self._decorated(self._nest)
         elif fam == "go":
             self._go()
-        elif fam == "java":
+        elif fam in ("java", "kotlin"):
             self._decorated(self._spring)
         elif fam == "rust":
             self._axum()
@@ -166,6 +166,8 @@ class Routes(JsRoutes):
     def _call(self, dec):
         """(name, argument nodes) of a decorator or annotation."""
         ff = self.ff
+        if dec.type == "annotation" and ff.lang.family == "kotlin":
+            return _kotlin_annotation(ff, dec)
         if dec.type in ("annotation", "marker_annotation"):
             name, args = dec.child_by_field_name("name"), dec.child_by_field_name("arguments")
             return ff.text(name), [a for a in args.named_children] if args is not None else []
@@ -177,13 +179,21 @@ class Routes(JsRoutes):
 
     def _first_path(self, args, keys=("path", "value")) -> str:
         for a in args:
-            if a.type in ("pair", "element_value_pair"):
+            if a.type == "value_argument":  # Kotlin: "/x", or path = ["/x"]
+                named = a.named_children
+                if not named or len(named) == 2 and self.ff.text(named[0]) not in keys:
+                    continue
+                a = named[-1]
+                if a.type == "call_expression" and self.ff.text(a.named_children[0]) == "arrayOf":
+                    a = a.named_children[-1]  # its value_arguments
+            elif a.type in ("pair", "element_value_pair"):
                 k = a.child_by_field_name("key")
                 if k is not None and self.ff.text(k).strip("'\"") in keys:
                     a = a.child_by_field_name("value")
                 else:
                     continue
-            if a.type in ("object", "element_value_array_initializer", "array") and a.named_child_count:
+            if a.type in ("object", "element_value_array_initializer", "array", "collection_literal",
+                          "value_arguments") and a.named_child_count:
                 return self._first_path(a.named_children, keys)
             s = self.ff.string(a)
             if s is not None:
@@ -493,6 +503,18 @@ def _method_chain(ff, node) -> list[tuple[str, object]]:
         if name in _AXUM:
             out.append((name.upper(), handlers[0]))
     return out[::-1]
+
+
+def _kotlin_annotation(ff, dec) -> tuple[str, list]:
+    """(name, value_argument nodes) of a Kotlin annotation: ``@RestController`` is a type,
+    ``@GetMapping("/x")`` a constructor call; the simple name of a qualified one."""
+    inner = dec.named_children[-1] if dec.named_child_count else None
+    if inner is None:
+        return "", []
+    if inner.type == "constructor_invocation":
+        args = next((c for c in inner.named_children if c.type == "value_arguments"), None)
+        return ff.text(inner.named_children[0]).rsplit(".", 1)[-1], list(args.named_children) if args else []
+    return ff.text(inner).rsplit(".", 1)[-1], []
 
 
 def _key(node) -> tuple:

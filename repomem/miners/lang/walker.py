@@ -27,7 +27,7 @@ from repomem.miners._base import MineError
 from repomem.miners._pysettings import MAX_LEAVES, _expression
 from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _first_error_line, _Source, _words
 from repomem.miners._text import body_attrs
-from repomem.miners.lang import Lang, load, parse
+from repomem.miners.lang import Lang, kotlin, load, parse
 from repomem.miners.lang import values as lang_values
 from repomem.miners.lang.purpose import describe, doc_text, param_names
 from repomem.miners.lang.routes import Routes
@@ -45,6 +45,7 @@ _TOKEN = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|`(?:\\.|[^`\\])
 _CALLS: dict[tuple[str, bytes], tuple[str, str]] = {}  # (the language's quotes, body digest)
 CALLS_MAX = 16384
 _QUOTES = re.compile(r'^(?:r#*"|[`"\'])(.*?)(?:"#*|[`"\'])$', re.S)
+_KOTLIN_TEMPLATE = re.compile(r"(?<!\\)\$[A-Za-z_{]")  # "Hi $name": the grammar names no node for it
 
 
 def check_parse(root, size: int) -> None:
@@ -69,20 +70,44 @@ class FileFacts:
         from tree_sitter import QueryCursor
 
         _, query = load(lang)
+        if lang.name == "kotlin":
+            kotlin.bounded(self.src.data)
         self.root = parse(lang, path, self.src.data).root_node
         check_parse(self.root, len(self.src.data))
         self.matches: list[dict] = []
         spans: list[tuple[int, int]] = []
+        misread = kotlin.misread(self.root, lang.comments) if lang.name == "kotlin" else []
+        reparsed = kotlin.reparsed(load(lang)[0], self.src.data, misread) if misread else []
+        replaced = [span for span, _ in reparsed]
         for _, caps in QueryCursor(query).matches(self.root):
             if "comment" in caps:
                 spans.extend((n.start_byte, n.end_byte) for n in caps["comment"])
-            else:
+            elif not replaced or not kotlin.within(next(iter(caps.values()))[0], replaced):
                 self.matches.append(caps)
+        for _, root in reparsed:  # a declaration the grammar misread, parsed again on its own
+            self.matches += [caps for _, caps in QueryCursor(query).matches(root) if "comment" not in caps]
         self.comment_spans = sorted(spans)
 
     # -- helpers shared with routes -------------------------------------------------------------
     def text(self, node) -> str:
         return self.src.text(node)
+
+    def field(self, node, name: str):
+        """NODE's child in field NAME; for a grammar that names no such field (Kotlin), its first
+        child of a type Lang.fields gives, or the named child right after such a token."""
+        got = node.child_by_field_name(name)
+        kinds = self.lang.fields.get(name)
+        if got is not None or not kinds:
+            return got
+        after = False
+        for c in node.children:
+            if after and c.is_named:
+                return c
+            if c.type in kinds:
+                if c.is_named:
+                    return c
+                after = True
+        return None
 
     def nested(self, node) -> bool:
         """True when node lies inside a function body (a private helper, a callback)."""
@@ -157,6 +182,8 @@ class FileFacts:
         if any(c.type in ("template_substitution", "interpolation") for c in node.children):
             return None
         m = _QUOTES.match(self.text(node))
+        if m and self.lang.family == "kotlin" and _KOTLIN_TEMPLATE.search(m.group(1)):
+            return None
         return m.group(1) if m else None
 
     # -- facts ------------------------------------------------------------------------------------
@@ -201,6 +228,8 @@ class FileFacts:
         routes = Routes(self, by_anchor, nodes)
         out = [*by_anchor.values(), *routes.facts(), *consts.values(), *classes.values(),
                *lang_values.returned_literals(self, funcs), *lang_values.java_parameter_defaults(self, funcs)]
+        if self.lang.name == "kotlin":
+            out += kotlin.parameter_defaults(self, funcs)
         # the defaults an object is made with; a class's own field before a constructor's parameter
         made = [*lang_values.class_fields(self, class_nodes), *lang_values.parameter_defaults(self, funcs),
                 *lang_values.rust_defaults(self, funcs), *lang_values.go_defaults(self, funcs)]
@@ -250,8 +279,9 @@ class FileFacts:
     def _function(self, caps):
         d = (caps.get("definition.function") or caps["definition.method"])[0]
         fn = caps.get("function", [d])[0]
-        body = fn.child_by_field_name("body")
-        bodiless = lang_values.bodiless(self, fn) if body is None else None  # an interface's method
+        body = self.field(fn, "body")
+        bodiless = None if body is not None else kotlin.bodiless(fn) if self.lang.name == "kotlin" \
+            else lang_values.bodiless(self, fn)  # an interface's method
         body = body or bodiless
         if body is None or self.nested(d):
             return None
@@ -266,9 +296,9 @@ class FileFacts:
         scope = self.scope(d) + [self.text(r) for r in caps.get("receiver", ())]
         qual = ".".join([*scope, full])
         stmt = self.statement(d)
-        params_node = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
+        params_node = self.field(fn, "parameters") or fn.child_by_field_name("parameter")
         params = _collapse(self.text(params_node)) if params_node is not None else ""
-        ret = fn.child_by_field_name(self.lang.returns) if fn.type != "constructor_declaration" else None
+        ret = self.field(fn, self.lang.returns) if fn.type != "constructor_declaration" else None
         returns = _collapse(self.text(ret)).lstrip(":").strip() if ret is not None else ""
         signature = _collapse(self.src.data[stmt.start_byte:body.start_byte].decode("utf-8", "replace"))
         signature = re.sub(r"\s*(=>|\{)?\s*$", "", signature)[:MAX_SIGNATURE]
@@ -335,7 +365,7 @@ class FileFacts:
         name_node = caps["name"][0]
         name = self.text(name_node)
         qual = ".".join([*self.scope(d), name])
-        body = d.child_by_field_name("body") or d.child_by_field_name("type") \
+        body = self.field(d, "body") or d.child_by_field_name("type") \
             or d.child_by_field_name("value") or d
         stmt = self.statement(d)
         head_end = body.start_byte if body is not d else d.end_byte
@@ -533,6 +563,8 @@ class FileFacts:
             return self.string(node)
         if t in self.lang.literals:
             return self.text(node)
+        if t == "identifier" and self.lang.family == "kotlin" and self.text(node) in ("true", "false", "null"):
+            return self.text(node)  # identifiers to tree-sitter-kotlin 1.1
         if t == "unary_expression" and node.named_child_count == 1 and self.text(node)[:1] in "-+":
             inner = self.literal(node.named_children[0])
             return None if inner is None else self.text(node)[0] + inner

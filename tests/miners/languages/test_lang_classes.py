@@ -1,4 +1,4 @@
-"""Classes of JavaScript, TypeScript, Go, Rust and Java as facts, like Python's: a class,
+"""Classes of JavaScript, TypeScript, Go, Rust, Java and Kotlin as facts, like Python's: a class,
 interface, struct, trait, enum or type alias by its name, its bases and doc comment, its identity
 surviving a rename (node-express-realworld's "what is the article model?" found no interface)."""
 
@@ -28,6 +28,12 @@ SOURCES = {
     "java": ("A.java", "/** Users. */\npublic class UserController extends Base implements Api {\n"
                        "  public void get() {}\n}\nenum Color { RED }\n",
              [("UserController", "extends Base implements Api", "Users.", 2), ("Color", "", "color", 5)]),
+    "kt": ("A.kt", "/** A user of the site. */\ndata class User(val name: String) : Base(), Api\n"
+                   "/** The app's settings. */\nobject Settings {\n  fun load() = 1\n}\n"
+                   "interface Store {\n  fun get(id: Long): User\n}\nenum class Color { RED }\n"
+                   "fun f() {\n  class Local\n}\n",
+           [("User", "(val name: String) : Base(), Api", "A user of the site.", 2),
+            ("Settings", "", "The app's settings.", 4), ("Store", "", "store", 7), ("Color", "", "color", 10)]),
 }
 
 
@@ -51,6 +57,9 @@ RENAMED = {
     "rs": ("src/point.rs", "pub struct {n} {{\n    x: i32,\n    y: i32,\n    z: i32,\n    label: String,\n}}\n"),
     "java": ("src/Account.java", "public class {n} {{\n  private String owner;\n  private long balance;\n"
                                  "  private boolean frozen;\n}}\n"),
+    "kt": ("src/Account.kt", "class {n}(val owner: String) {{\n  private var balance: Long = 0\n"
+                             "  private var frozen = false\n"
+                             "  fun deposit(amount: Long) {{\n    balance += amount\n  }}\n}}\n"),
 }
 
 

@@ -1,4 +1,4 @@
-"""Functions, routes and constants of JavaScript, TypeScript, Go, Rust and Java followed through
+"""Functions, routes and constants of JavaScript, TypeScript, Go, Rust, Java and Kotlin followed through
 a real git history: rename, move, rename with an edit, route moved, a syntax error that keeps the
 file's earlier facts, function deleted, constant changed."""
 
@@ -140,7 +140,33 @@ public class UserController {
     broken="    class Broken {\n",
 )
 
-LANGS = {"javascript": JS, "typescript": TS, "go": GO, "rust": RUST, "java": JAVA}
+KOTLIN = dict(
+    ext="kt",
+    fn=lambda name, edit: f"""/** {DOC} */
+fun {name}(path: String, defaults: Settings): Settings {{
+    val raw = File(path).readText()
+    val out = Settings.parse(raw)
+    {"out.loaded = true" if edit else ""}
+    out.merge(defaults)
+    return out
+}}
+""",
+    const=lambda v: f"const val MAX_RETRIES = {v}\n",
+    other="fun unrelated(a: Int): Int {\n    return a * 2 + 1\n}\n",
+    route="""@RestController
+@RequestMapping("/api")
+class UserController(private val service: UserService) {
+    @GetMapping("/users/{id}")
+    fun getUser(@PathVariable id: String): String {
+        return service.lookup(id).name + id
+    }
+}
+""",
+    route_value="GET /api/users/{id}", route_handler="getUser",
+    broken="class Broken {\n    fun x() {\n}\n",
+)
+
+LANGS = {"javascript": JS, "typescript": TS, "go": GO, "rust": RUST, "java": JAVA, "kotlin": KOTLIN}
 
 
 def _file(spec, path: str, *parts: str) -> str:

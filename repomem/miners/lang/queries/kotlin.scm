@@ -1,0 +1,24 @@
+; Kotlin: functions and methods, classes, objects and interfaces, const vals, Spring route
+; annotations.  The grammar names few fields: Lang.fields says where a body, the parameters and
+; the return type are.
+
+(function_declaration name: (identifier) @name) @definition.function
+
+; classes (data, enum, sealed, ...), interfaces and objects; a companion object is a scope only
+(class_declaration name: (identifier) @name) @definition.class
+(object_declaration name: (identifier) @name) @definition.class
+
+; const val X = ... at top level, in an object or a companion object
+(property_declaration
+  (modifiers (property_modifier) @_const (#eq? @_const "const"))
+  (variable_declaration (identifier) @name)
+  "="
+  .
+  (_) @value) @definition.constant
+
+; annotations of a function and of its class (@RequestMapping, @GetMapping, ...)
+(function_declaration (modifiers (annotation) @decorator)) @decorated
+(class_declaration (modifiers (annotation) @decorator)) @decorated
+
+; comments: left out of function fingerprints
+[(line_comment) (block_comment)] @comment

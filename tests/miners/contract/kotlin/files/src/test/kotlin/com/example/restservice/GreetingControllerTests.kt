@@ -1,0 +1,7 @@
+package com.example.restservice
+
+@RestController
+class FixtureController {
+    @GetMapping("/fixture")
+    fun fixture() = "x"
+}
