@@ -670,9 +670,13 @@ def _each_of_both(prompt: str) -> str:
     m = _BOTH_AND.search(prompt)
     if m is None:
         return prompt
-    lead = m.group("lead").rstrip()
-    return (f"{prompt[:m.start()]}{lead} {m.group('a')}. {lead.lstrip()} {m.group('b')}"
-            f"{prompt[m.end():]}")
+    start = m.start()  # the sentence's start: after a . ? ! ; and a space, or a line's end
+    while start > 0 and not (prompt[start - 1] == "\n" or prompt[start - 1].isspace()
+                             and start > 1 and prompt[start - 2] in ".?!;"):
+        start -= 1
+    lead = prompt[start:m.start()].strip()
+    return (f"{prompt[:start]} {lead} {m.group('a')}. {lead} {m.group('b')}"
+            f"{prompt[m.end():]}").lstrip()
 
 
 class Question:
