@@ -442,7 +442,7 @@ class FileFacts:
         if found is None:
             return []
         callee = body_values.callee_name(self.text(found[0].child_by_field_name("function")))
-        if callee is None:
+        if callee is None or callee.rsplit(".", 1)[-1] in _DATA_CALLS or callee.startswith("console."):
             return []
         return self._leaves(found[1], callee, CONFIG, self.doc(self.statement(call)), False, options=True)
 
@@ -616,6 +616,9 @@ _CONFIG_NAME = re.compile(r"(^|\.)[A-Z][A-Z0-9_]*$|(?i:config|conf|options|opts|
 MAX_DEPTH = 6  # levels of objects within a setting's object
 _PROCESS_ENV = re.compile(r"process\.env\.([A-Za-z_]\w*)|process\.env\[['\"]([A-Za-z_]\w*)['\"]\]")
 _CASTS = {"Number", "parseInt", "parseFloat", "String", "Boolean"}  # around process.env.X
+# A module-level call that adds an object to a collection (``users.push({ name: 'TJ' })``: an
+# example's data) or logs it is given data, not options.
+_DATA_CALLS = {"push", "unshift", "splice", "add", "insert", "insertOne", "insertMany", "create"}
 
 
 class LangMiner:
