@@ -776,7 +776,8 @@ def test_module_level_call_options_are_settings_with_a_history(tmp_path):
     a name (``auth.required.algorithms``, through the object the binding holds) or made as a
     statement (``session.resave``, by the callee).  A changed option supersedes; a function
     (``getToken``), an object no call is given (``messages``), one added to a collection
-    (``users.push``) and a test file's call are no settings; a ``secret`` option is redacted, its environment variable kept."""
+    (``users.push``) and a test file's call are no settings; a ``secret`` option is redacted,
+    its environment variable kept."""
     from repomem.service.query import ask
     from tests.conftest import indexed
 
