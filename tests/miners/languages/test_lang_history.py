@@ -747,7 +747,7 @@ def test_a_number_a_js_function_binds_a_local_to(tmp_path):
     assert (got["facts"][0]["key"], got["answer"]) == (key, "303"), [f["key"] for f in got["facts"]]
 
 
-AUTH_TS = """import {{ expressjwt as jwt }} from 'express-jwt';
+AUTH_OPTIONS_TS = """import {{ expressjwt as jwt }} from 'express-jwt';
 
 const getTokenFromHeaders = (req) => req.headers.authorization?.split(' ')[1];
 
@@ -782,9 +782,9 @@ def test_module_level_call_options_are_settings_with_a_history(tmp_path):
     from tests.conftest import indexed
 
     r = indexed(tmp_path / "repo",
-                ("2026-02-01T10:00:00+00:00", {"src/auth.ts": AUTH_TS.format(algorithms="'HS256'", resave="true"),
+                ("2026-02-01T10:00:00+00:00", {"src/auth.ts": AUTH_OPTIONS_TS.format(algorithms="'HS256'", resave="true"),
                                                 "test/auth.test.ts": "setup(jwt({ algorithms: ['none'] }));\n"}),
-                ("2026-03-01T10:00:00+00:00", {"src/auth.ts": AUTH_TS.format(algorithms="'HS256', 'RS256'",
+                ("2026-03-01T10:00:00+00:00", {"src/auth.ts": AUTH_OPTIONS_TS.format(algorithms="'HS256', 'RS256'",
                                                                              resave="false")}))
     now = {f["key"]: f for f in facts(r)["facts"] if f["kind"] == "config" and "read" not in f["attrs"]
            and "middleware" not in f["purpose"]}
