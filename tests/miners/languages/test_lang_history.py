@@ -781,11 +781,12 @@ def test_module_level_call_options_are_settings_with_a_history(tmp_path):
     from repomem.service.query import ask
     from tests.conftest import indexed
 
+    first = AUTH_OPTIONS_TS.format(algorithms="'HS256'", resave="true")
+    second = AUTH_OPTIONS_TS.format(algorithms="'HS256', 'RS256'", resave="false")
     r = indexed(tmp_path / "repo",
-                ("2026-02-01T10:00:00+00:00", {"src/auth.ts": AUTH_OPTIONS_TS.format(algorithms="'HS256'", resave="true"),
+                ("2026-02-01T10:00:00+00:00", {"src/auth.ts": first,
                                                 "test/auth.test.ts": "setup(jwt({ algorithms: ['none'] }));\n"}),
-                ("2026-03-01T10:00:00+00:00", {"src/auth.ts": AUTH_OPTIONS_TS.format(algorithms="'HS256', 'RS256'",
-                                                                             resave="false")}))
+                ("2026-03-01T10:00:00+00:00", {"src/auth.ts": second}))
     now = {f["key"]: f for f in facts(r)["facts"] if f["kind"] == "config" and "read" not in f["attrs"]
            and "middleware" not in f["purpose"]}
     assert {k: f["value"] for k, f in now.items() if not f["value"].startswith("<redacted:")} == {
