@@ -16,6 +16,7 @@ from repomem.core.paths import is_test
 from repomem.miners._pysource import MAX_TEXT_LINES, _comment_text, _render_literal, _Source, _string_value, _words
 from repomem.miners._pyvalues import (
     _CONFIG_CLASS,
+    _DOTTED,
     _TYPE_CALLS,
     UPPER,
     _args,
@@ -50,8 +51,28 @@ def _purpose(src: _Source, siblings, i: int, name: str) -> str:
         # ...but not a trailing comment of the statement above, which belongs to that one
         before = siblings[i - 2] if i > 1 else None
         if before is None or before.end_point[0] != prev.start_point[0]:
-            purpose.append(_comment_text(src, prev))
+            purpose.append(_sphinx_block(src, prev) or _comment_text(src, prev))
     return " - ".join(p for p in purpose if p)
+
+
+MAX_DOC_LINES = 40
+
+
+def _sphinx_block(src: _Source, last) -> str | None:
+    """The whole of a Sphinx ``#:`` doc comment ending with LAST, on one line (click's
+    ``#: A unicode string parameter type which is the implicit default.  This`` / ``#: can also
+    be selected...``), its first paragraph.  None when LAST is no ``#:`` comment."""
+    if not src.text(last).startswith("#:"):
+        return None
+    run = [last]
+    prev = last.prev_sibling
+    while len(run) < MAX_DOC_LINES and prev is not None and prev.type == "comment" \
+            and src.text(prev).startswith("#:") and prev.end_point[0] == run[-1].start_point[0] - 1:
+        run.append(prev)
+        prev = prev.prev_sibling
+    lines = [_comment_text(src, c) for c in reversed(run)]
+    first = lines[:lines.index("")] if "" in lines[1:] else lines  # its first paragraph
+    return " ".join(w for w in first if w) or None
 
 
 def _assignments(src: _Source, block, subscripts: bool = False):
@@ -163,6 +184,8 @@ def _value_facts(src: _Source, block, path: str, kind: str, scope: str, accept,
             items = [(name, right)]
         for dotted, node in items:
             got = setting_value(src, node, _render_literal, _string_value)
+            if got is None and not scope and not settings:
+                got = _instance(src, node)
             if got is None and (settings or _formatted(node) or _stated(src, node)):
                 got = _expression(src, node)
             if got is None:
@@ -201,6 +224,25 @@ def _stated(src: _Source, node) -> bool:
         return False
     args = node.child_by_field_name("arguments")
     return args is not None and any(a.type != "comment" for a in args.named_children)  # object(): nothing
+
+
+_CLASS_NAME = re.compile(r"_?[A-Z]\w*[a-z]\w*")
+
+
+def _instance(src: _Source, node) -> tuple[str, tuple] | None:
+    """A module constant that is an instance of a class made without arguments (click's
+    ``UUID: t.Final[UUIDParameterType] = UUIDParameterType()``, ``STRING = StringParamType()``):
+    the call as written, as a call given values is (``Limits(max_connections=100)``).  Not
+    ``object()`` (a sentinel says nothing) nor a function's result (``now()``)."""
+    if node.type != "call":
+        return None
+    name, args = _callee(src, node), node.child_by_field_name("arguments")
+    if args is None or any(a.type != "comment" for a in args.named_children) or not _DOTTED.fullmatch(name):
+        return None
+    cls = name.rsplit(".", 1)[-1]
+    if not _CLASS_NAME.fullmatch(cls) or cls in _TYPE_CALLS:
+        return None
+    return f"{name}()", ()
 
 
 def _descendants(node):

@@ -16,7 +16,8 @@ A dependency's key is ``dependency:{ecosystem}:{project}:{group}:{name}`` (docs/
 * ``group`` comes from where the requirement is stated: ``main`` for the runtime requirements
   (``[project] dependencies``, ``install_requires``, ``requirements.txt``, npm ``dependencies``),
   an extra's or a PEP 735 / Poetry / PDM group's own name (normalised like a package name),
-  ``dev`` for ``requirements-dev.txt``, ``dev-requirements.txt``, ``devDependencies`` and uv's
+  ``build`` for ``[build-system] requires`` (beside its config fact), ``dev`` for
+  ``requirements-dev.txt``, ``dev-requirements.txt``, ``devDependencies`` and uv's
   ``dev-dependencies``, ``test`` for ``requirements/tests.txt``, ``docs`` for
   ``docs/requirements.txt``; ``requirements/base.txt`` (the runtime set the others include) is
   ``main``.
@@ -162,6 +163,11 @@ def _pyproject(o: _Out) -> None:
             if isinstance(spec, str):
                 o.requirement(group_name(group), spec,
                               o.locate(r"^\s*\[dependency-groups\]", _key(group), _q(spec)))
+    build = sub_table(data, "build-system")  # PEP 518: what building the project needs
+    requires = build.get("requires")
+    for spec in requires if isinstance(requires, list) else ():
+        if isinstance(spec, str):
+            o.requirement("build", spec, o.locate(r"^\s*\[build-system\]", _key("requires"), _q(spec)))
     tool = sub_table(data, "tool")
     uv = sub_table(tool, "uv")
     uv_dev = uv.get("dev-dependencies")

@@ -20,7 +20,9 @@ prefixes, routers and mounts, decorator arguments).  Capture names:
   with ``@mount.object`` and ``@mount.args``; Go ``@group.name``/``@group.object``/``@group.path``;
 * ``@argument`` with ``@argument.callee``, ``@argument.name`` and ``@argument.value``: a value a
   function passes to a call by name (JS/TS: an object literal's property); ``@local`` with
-  ``@local.value``: a number a function binds a local name to.
+  ``@local.value``: a number a function binds a local name to;
+* ``@options.call``: a call a module's top statement makes (JS/TS), whose object argument's
+  literal properties are settings (``app.use(session({ resave: false }))``).
 
 Python's captures are turned into facts by :mod:`repomem.miners.lang.python` (its own miner,
 ``repomem.miners.python``), the others' by the walker.  A grammar (a PyPI package per language)

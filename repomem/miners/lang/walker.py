@@ -193,6 +193,7 @@ class FileFacts:
         classes: dict[str | None, Fact] = {}
         seen: set[tuple] = set()  # two patterns matching one definition must not look like overloads
         arguments: list[dict] = []
+        options: list[Fact] = []
         class_nodes = []
         for caps in self.matches:
             if "definition.function" in caps or "definition.method" in caps:
@@ -214,6 +215,8 @@ class FileFacts:
                     class_nodes.append(caps["definition.class"][0])
             elif "argument" in caps or "local" in caps:
                 arguments.append(caps)
+            elif "options.call" in caps:
+                options += self._call_options(caps["options.call"][0])
         counts: dict[str, int] = {}
         for qual, *_ in funcs:
             counts[qual] = counts.get(qual, 0) + 1
@@ -234,6 +237,7 @@ class FileFacts:
         made = [*lang_values.class_fields(self, class_nodes), *lang_values.parameter_defaults(self, funcs),
                 *lang_values.rust_defaults(self, funcs), *lang_values.go_defaults(self, funcs)]
         out += body_values.kept(made, {f.key for f in out})
+        out += body_values.kept(options, {f.key for f in out})  # of two calls of one callee, the first
         if arguments and body_values.mined_in(self.path):
             out += body_values.kept(self._arguments(arguments, nodes), {f.key for f in out})
         return out
@@ -410,7 +414,7 @@ class FileFacts:
         if obj is not None:  # const corsOptions = {...}: a constant per leaf
             config = _JS_CONFIG_FILE.search(self.path) is not None
             if not config and not _CONFIG_NAME.search(qual):
-                return []
+                return self._bound_options(value_node, obj, qual, self.doc(d))
             return self._leaves(obj, qual, CONFIG if config else CONSTANT, self.doc(d), config)
         value = self.literal(value_node)
         attrs: tuple[tuple[str, str], ...] = ()
@@ -444,6 +448,50 @@ class FileFacts:
             return []
         return self._leaves(obj, "", CONFIG, self.doc(caps["definition.config"][0]), True)
 
+    def _bound_options(self, value_node, obj, qual: str, doc: str | None) -> list[Fact]:
+        """JS/TS: the options a module-level binding makes a call with, keyed by the binding
+        (``const limiter = rateLimit({ max: 100 })``: ``config:<path>:limiter.max``), also within
+        an object (``const auth = { required: jwt({ algorithms: ['HS256'] }) }``:
+        ``auth.required.algorithms``): a setting per literal property of the call's object.  An
+        object no call is given is data unless its name says configuration (see _constant)."""
+        if self.lang.family != "js" or is_test(self.path):
+            return []
+        while value_node.type in ("parenthesized_expression", "as_expression", "satisfies_expression") \
+                and value_node.named_child_count:
+            value_node = value_node.named_children[0]
+        return self._leaves(obj, qual, CONFIG, doc, False, called=value_node.type == "call_expression",
+                            options=True)
+
+    def _call_options(self, call) -> list[Fact]:
+        """JS/TS: the options a call at a module's top is given as an object, keyed by the callee
+        (``app.use(session({ resave: false }))``: ``config:<path>:session.resave``), as Python's
+        middleware arguments are: a setting per literal property, nested objects walked into."""
+        if self.lang.family != "js" or is_test(self.path):
+            return []
+        found = self._options_of(call)
+        if found is None:
+            return []
+        callee = body_values.callee_name(self.text(found[0].child_by_field_name("function")))
+        if callee is None or callee.rsplit(".", 1)[-1] in _DATA_CALLS or callee.startswith("console."):
+            return []
+        return self._leaves(found[1], callee, CONFIG, self.doc(self.statement(call)), False, options=True)
+
+    def _options_of(self, call, depth: int = 0):
+        """(call, object) of the call given one object literal: CALL itself, else the first
+        call among its arguments that is (``app.use('/api', rateLimit({...}))``)."""
+        args = call.child_by_field_name("arguments")
+        if args is None or call.child_by_field_name("function") is None:
+            return None
+        objs = [a for a in args.named_children if a.type == "object"]
+        if len(objs) == 1:
+            return call, objs[0]
+        for a in args.named_children:
+            if a.type == "call_expression" and depth < MAX_DEPTH:
+                found = self._options_of(a, depth + 1)
+                if found is not None:
+                    return found
+        return None
+
     def object_of(self, node, through_call: bool = True):
         """The object literal a value is (through parentheses, ``as``/``satisfies``), or the
         one object passed to a call (``defineConfig({...})``, ``jwt({...})``); else None."""
@@ -470,10 +518,11 @@ class FileFacts:
         first = args.named_children[0] if args.named_child_count else None
         return first if first is not None and first.type == "object" else None
 
-    def _pairs(self, obj, prefix: str, depth: int = 0):
+    def _pairs(self, obj, prefix: str, depth: int = 0, called: bool = True):
         """(dotted key, pair, value node) of an object literal's leaves, depth first in source
         order: a nested object (or the one passed to a call) and an array of objects are walked
-        into, by index, down to MAX_DEPTH levels."""
+        into, by index, down to MAX_DEPTH levels.  called=False: only the leaves of an object
+        passed to a call within it."""
         for pair in obj.named_children:
             if pair.type != "pair":  # a spread, a shorthand property, a method, a comment
                 continue
@@ -487,23 +536,34 @@ class FileFacts:
             dotted = f"{prefix}.{key}" if prefix else key
             inner = self.object_of(v) if depth < MAX_DEPTH else None
             if inner is not None:
-                yield from self._pairs(inner, dotted, depth + 1)
+                yield from self._pairs(inner, dotted, depth + 1, called or v.type == "call_expression")
             elif depth < MAX_DEPTH and v.type == "array" and v.named_child_count \
                     and all(c.type == "object" for c in v.named_children):
                 for i, item in enumerate(v.named_children):
-                    yield from self._pairs(item, f"{dotted}.{i}", depth + 1)
-            else:
+                    yield from self._pairs(item, f"{dotted}.{i}", depth + 1, called)
+            elif called:
                 yield dotted, pair, v
 
     def _leaves(self, obj, qual: str, kind: str, doc: str | None, expressions: bool,
-                field: bool = False) -> list[Fact]:
+                field: bool = False, called: bool = True, options: bool = False) -> list[Fact]:
         """A fact per leaf of an object literal (the first MAX_LEAVES leaves): a literal, a
         ``process.env.X || default`` (its default, attrs.env), else -- in a config file -- the
         expression as written (attrs.expression), as Python's settings modules are mined.
         field: a data model's definition (a Mongoose schema), attrs.field, as Python's models."""
-        leaves = itertools.islice(self._pairs(obj, qual), MAX_LEAVES)
+        leaves = itertools.islice(self._pairs(obj, qual, called=called), MAX_LEAVES)
         return [f for dotted, pair, v in leaves
-                if (f := self._leaf(pair, v, dotted, kind, doc, expressions, field)) is not None]
+                if (f := self._leaf(pair, v, dotted, kind, self._option_of(pair, doc) if options else doc,
+                                    expressions, field)) is not None]
+
+    def _option_of(self, pair, doc: str | None) -> str:
+        """What a property of a call's object is: "an option of jwt()", and the statement's doc."""
+        call = pair.parent
+        while call is not None and call.type != "call_expression":
+            call = call.parent
+        fn = call.child_by_field_name("function") if call is not None else None
+        callee = body_values.callee_name(self.text(fn)) if fn is not None else None
+        said = f"an option of {callee}()" if callee else "an option of a call"
+        return f"{said} - {doc}" if doc else said
 
     def _entries(self, entries, doc: str | None) -> list[Fact]:
         """A constant per entry of a Go map or struct literal or a Java ``Map.of`` (the first
@@ -515,7 +575,7 @@ class FileFacts:
               field: bool = False) -> Fact | None:
         attrs: tuple[tuple[str, str], ...] = ()
         value = self.literal(v)
-        if value is None and self.lang.family in ("go", "java"):
+        if value is None and (self.lang.family in ("go", "java") or not expressions):  # 15 * 60 * 1000
             value = lang_values.folded(self, v)
         if value is None:
             got = self.env_default(v)
@@ -588,6 +648,9 @@ _CONFIG_NAME = re.compile(r"(^|\.)[A-Z][A-Z0-9_]*$|(?i:config|conf|options|opts|
 MAX_DEPTH = 6  # levels of objects within a setting's object
 _PROCESS_ENV = re.compile(r"process\.env\.([A-Za-z_]\w*)|process\.env\[['\"]([A-Za-z_]\w*)['\"]\]")
 _CASTS = {"Number", "parseInt", "parseFloat", "String", "Boolean"}  # around process.env.X
+# A module-level call that adds an object to a collection (``users.push({ name: 'TJ' })``: an
+# example's data) or logs it is given data, not options.
+_DATA_CALLS = {"push", "unshift", "splice", "add", "insert", "insertOne", "insertMany", "create"}
 
 
 class LangMiner:

@@ -337,3 +337,37 @@ def test_a_requirements_file_of_the_project_itself_stays_main():
     text = "-e ./plugins/auth\n-r base.txt\nflask==3.0.2\n"
     assert set(by_key("requirements.txt", text)) == {"dependency:pypi:.:main:flask"}
     assert set(by_key("requirements/dev.txt", "-e .\npytest==8\n")) == {"dependency:pypi:.:dev:pytest"}
+
+
+def _pyproject(requires: str, backend: str) -> str:
+    return (f'[build-system]\nrequires = [{requires}]\nbuild-backend = "{backend}"\n\n'
+            '[project]\nname = "tool"\nversion = "1.0"\ndependencies = ["click>=8"]\n\n'
+            '[dependency-groups]\ndev = ["pytest"]\n')
+
+
+def test_build_system_requires_are_build_dependencies_with_a_history(tmp_path):
+    """``[build-system] requires`` (click's ``flit_core>=3.11,<4``) is what building the project
+    needs: a dependency each, group ``build``, with a history as any pin's (a backend switched
+    from setuptools to flit ends setuptools' and begins flit_core's); the table's config facts
+    stay.  "Which flit_core does the build need?" is answered by the pin."""
+    from repomem.service.query import ask, facts, history
+    from tests.conftest import indexed
+
+    r = indexed(tmp_path / "repo",
+                ("2023-01-20T10:00:00Z", {"pyproject.toml": _pyproject('"setuptools>=61", "wheel"',
+                                                                       "setuptools.build_meta")}),
+                ("2023-06-28T10:00:00Z", {"pyproject.toml": _pyproject('"flit_core>=3.2,<4"', "flit_core.buildapi")}),
+                ("2024-02-01T10:00:00Z", {"pyproject.toml": _pyproject('"flit_core>=3.11,<4"',
+                                                                       "flit_core.buildapi")}))
+    now = {f["key"]: f for f in facts(r)["facts"]}
+    deps = {k: f["value"] for k, f in now.items() if f["kind"] == DEPENDENCY}
+    assert deps == {"dependency:pypi:.:build:flit-core": "<4,>=3.11", "dependency:pypi:.:main:click": ">=8",
+                    "dependency:pypi:.:dev:pytest": "*"}
+    flit = now["dependency:pypi:.:build:flit-core"]
+    assert (flit["line"], flit["attrs"]["group"], flit["subject"]) == (2, "build", "flit_core dependency (pypi, build)")
+    assert [v["value"] for v in history(r, "dependency:pypi:.:build:flit-core")["versions"]] == \
+        ["<4,>=3.2", "<4,>=3.11"]
+    assert [v["value"] for v in history(r, "dependency:pypi:.:build:setuptools")["versions"]] == [">=61"]
+    assert now["config:pyproject.toml:build-system.requires"]["value"] == "flit_core>=3.11,<4"
+    got = ask(r, "which flit_core version does the build need?")
+    assert got["facts"][0]["key"] == "dependency:pypi:.:build:flit-core", got["facts"][0]

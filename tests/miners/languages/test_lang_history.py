@@ -496,6 +496,7 @@ def test_express_middleware_is_a_setting_with_a_history(tmp_path):
         "config:src/main.ts:app.use.express.static": "express.static('public')",
         "config:src/main.ts:app.use.express.static#2": "express.static('uploads')",
         "config:src/main.ts:app.use.error-handler": "(err, req, res, next)",
+        "config:src/main.ts:bodyParser.json.limit": "5mb",  # the option itself, beside the call
     }
     key = "config:src/main.ts:app.use.bodyParser.json"
     assert [v["value"] for v in history(r, key)["versions"]] == [
@@ -659,7 +660,7 @@ const generateToken = (id: number): string =>
 
 export default generateToken;
 """
-AUTH_TS = """import { expressjwt as jwt } from 'express-jwt';
+AUTH_TS = """import {{ expressjwt as jwt }} from 'express-jwt';
 
 const getTokenFromHeaders = (req) => req.headers.authorization?.split(' ')[1] ?? null;
 
@@ -770,3 +771,61 @@ def test_a_number_a_js_function_binds_a_local_to(tmp_path):
     assert [v["value"] for v in history(r, key)["versions"]] == ["302", "303"]
     got = ask(r, "what status code does res.redirect use by default?")
     assert (got["facts"][0]["key"], got["answer"]) == (key, "303"), [f["key"] for f in got["facts"]]
+
+
+AUTH_OPTIONS_TS = """import {{ expressjwt as jwt }} from 'express-jwt';
+
+const getTokenFromHeaders = (req) => req.headers.authorization?.split(' ')[1];
+
+const auth = {{
+  required: jwt({{
+    secret: process.env.JWT_SECRET || 'Zq8rT4xLw2NvKp9s',
+    getToken: getTokenFromHeaders,
+    algorithms: [{algorithms}],
+  }}),
+  optional: jwt({{
+    credentialsRequired: false,
+    algorithms: [{algorithms}],
+  }}),
+}};
+
+const messages = {{ notFound: 'Not found' }};
+users.push({{ name: 'TJ', id: 0 }});
+app.use(session({{ secret: 'Yt7pQ3mVx8RwLs2k', resave: {resave} }}));
+
+export default auth;
+"""
+
+
+def test_module_level_call_options_are_settings_with_a_history(tmp_path):
+    """The literal properties of an object a module-level call is given are settings: bound to
+    a name (``auth.required.algorithms``, through the object the binding holds) or made as a
+    statement (``session.resave``, by the callee).  A changed option supersedes; a function
+    (``getToken``), an object no call is given (``messages``), one added to a collection
+    (``users.push``) and a test file's call are no settings; a ``secret`` option is redacted,
+    its environment variable kept."""
+    from repomem.service.query import ask
+    from tests.conftest import indexed
+
+    first = AUTH_OPTIONS_TS.format(algorithms="'HS256'", resave="true")
+    second = AUTH_OPTIONS_TS.format(algorithms="'HS256', 'RS256'", resave="false")
+    r = indexed(tmp_path / "repo",
+                ("2026-02-01T10:00:00+00:00", {"src/auth.ts": first,
+                                                "test/auth.test.ts": "setup(jwt({ algorithms: ['none'] }));\n"}),
+                ("2026-03-01T10:00:00+00:00", {"src/auth.ts": second}))
+    now = {f["key"]: f for f in facts(r)["facts"] if f["kind"] == "config" and "read" not in f["attrs"]
+           and "middleware" not in f["purpose"]}
+    assert {k: f["value"] for k, f in now.items() if not f["value"].startswith("<redacted:")} == {
+        "config:src/auth.ts:auth.required.algorithms": "[HS256, RS256]",
+        "config:src/auth.ts:auth.optional.credentialsRequired": "false",
+        "config:src/auth.ts:auth.optional.algorithms": "[HS256, RS256]",
+        "config:src/auth.ts:session.resave": "false",
+    }
+    secret = now["config:src/auth.ts:auth.required.secret"]
+    assert secret["value"].startswith("<redacted:") and secret["attrs"] == {"env": "JWT_SECRET"}
+    assert now["config:src/auth.ts:session.secret"]["value"].startswith("<redacted:")
+    assert all("Zq8rT4xLw2NvKp9s" not in str(f) for f in facts(r)["facts"])
+    key = "config:src/auth.ts:auth.required.algorithms"
+    assert [v["value"] for v in history(r, key)["versions"]] == ["[HS256]", "[HS256, RS256]"]
+    assert now[key]["line"] == 9 and now[key]["purpose"].endswith("an option of jwt()")
+    assert ask(r, "which algorithms does the required auth accept?")["facts"][0]["key"] == key

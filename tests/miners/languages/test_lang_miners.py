@@ -435,11 +435,12 @@ def test_js_config_files_export_settings():
 
 def test_js_object_constants_named_as_configuration():
     """Outside config files an object constant is settings when its name says so (corsOptions,
-    DEFAULT_CONFIG, SETTINGS), its literal leaves only: any other object (a router, a lookup
-    table, a component's state) is no setting, and a computed leaf is left out."""
+    DEFAULT_CONFIG, SETTINGS), its literal leaves only: any other object (a lookup table, a
+    component's state) is no setting, and a leaf computed from names is left out.  The options a call is
+    given are settings whatever the binding's name (a router's, a jwt middleware's), kind config."""
     src = (b"export const corsOptions = { origin: ['https://app.example.com'], credentials: true,\n"
            b"  maxAge: ONE_DAY };\n"
-           b"const DEFAULTS = { retries: 3, backoff: { factor: 2 } } as const;\n"
+           b"const DEFAULTS = { retries: 3, backoff: { factor: 2 }, timeoutMs: 60 * 1000 } as const;\n"
            b"const router = Router({ mergeParams: true });\n"
            b"const auth = { required: jwt({ algorithms: ['HS256'] }) };\n"
            b"function f() { const localOptions = { a: 1 }; }\n")
@@ -447,7 +448,10 @@ def test_js_object_constants_named_as_configuration():
     assert got == {"constant:src/app.ts:corsOptions.origin": "[https://app.example.com]",
                    "constant:src/app.ts:corsOptions.credentials": "true",
                    "constant:src/app.ts:DEFAULTS.retries": "3",
-                   "constant:src/app.ts:DEFAULTS.backoff.factor": "2"}
+                   "constant:src/app.ts:DEFAULTS.backoff.factor": "2",
+                   "constant:src/app.ts:DEFAULTS.timeoutMs": "60000",  # literal arithmetic folded
+                   "config:src/app.ts:router.mergeParams": "true",
+                   "config:src/app.ts:auth.required.algorithms": "[HS256]"}
 
 
 def test_calls_are_not_read_inside_string_literals():

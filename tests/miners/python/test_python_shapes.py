@@ -145,3 +145,50 @@ def test_an_include_of_a_list_nests_its_prefixes():
         ''').encode())
     assert {f.key: f.value for f in facts if f.kind == "route"} == {
         "route:site/urls.py:pause": "ANY /api/v1/checks/pause/"}
+
+
+TYPES_PY = '''import typing as t
+
+
+class StringParamType:
+    name = "text"
+
+
+#: A unicode string parameter type which is the implicit default.  This
+#: can also be selected by using ``str`` as type.
+#:
+#: .. versionadded:: 2.0
+STRING{annotation} = {made}
+
+INT = IntParamType()
+_MISSING = object()
+NOW = now()
+lower_case = StringParamType()
+'''
+
+
+def test_a_module_constant_made_by_a_class_without_arguments_has_a_history(tmp_path):
+    """``STRING: t.Final[StringParamType] = StringParamType()`` (click's parameter types) is a
+    constant, the call as written, whether annotated or not (one key: the annotation coming
+    and going is no new fact); its purpose is the whole first paragraph of its ``#:`` comment.
+    A sentinel (``object()``), a function's result (``now()``) and a lower-case name are not."""
+    from repomem.service.query import ask, facts, history
+    from tests.conftest import indexed
+
+    r = indexed(tmp_path / "repo",
+                ("2026-02-01T10:00:00+00:00", {"src/types.py": TYPES_PY.format(annotation="",
+                                                                               made="StringParamType()")}),
+                ("2026-03-01T10:00:00+00:00", {"src/types.py": TYPES_PY.format(
+                    annotation=": t.Final[StringParamType]", made="StringParamType()")}),
+                ("2026-04-01T10:00:00+00:00", {"src/types.py": TYPES_PY.format(
+                    annotation=": t.Final[TextParamType]", made="TextParamType()")}))
+    now = {f["key"]: f for f in facts(r)["facts"] if f["kind"] == "constant"}
+    assert {k: (f["value"], f["attrs"]) for k, f in now.items()} == {
+        "constant:src/types.py:STRING": ("TextParamType()", {}),
+        "constant:src/types.py:INT": ("IntParamType()", {}),
+    }
+    key = "constant:src/types.py:STRING"
+    assert [v["value"] for v in history(r, key)["versions"]] == ["StringParamType()", "TextParamType()"]
+    assert now[key]["purpose"] == ("string - A unicode string parameter type which is the implicit "
+                                   "default.  This can also be selected by using ``str`` as type.")
+    assert ask(r, "which parameter type is the implicit default?")["facts"][0]["key"] == key

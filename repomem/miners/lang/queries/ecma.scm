@@ -66,6 +66,10 @@
   left: (member_expression) @_exports right: (_) @value) @definition.config)
   (#eq? @_exports "module.exports"))
 
+; a call a module's top makes with an object of options: app.use(session({ resave: false })),
+; mongoose.connect(uri, { autoIndex: false }), dotenv.config({ path: '.env' })
+(program (expression_statement (call_expression) @options.call))
+
 ; app settings: app.set('view engine', 'pug'), app.enable('trust proxy'), this.set('etag', 'weak')
 (expression_statement
   (call_expression
