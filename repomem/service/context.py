@@ -66,7 +66,7 @@ def _source(f: dict) -> str:
     return " ".join((f.get("text") or "").split())
 
 
-_SOURCE_KINDS = frozenset({"function", "class", "route"})  # whose source line is a signature
+_SETTING_KINDS = frozenset({"config", "constant"})  # whose source line may say less than the bullet
 
 
 def _states(text: str, value: str) -> bool:
@@ -105,7 +105,7 @@ def compact_lines(f: dict, copies: Sequence[dict] = (), uncommitted: bool = Fals
             prov = f"{where}, {day}" if recent and day >= recent else where
     lines = [f"- {_head(f)}{value_note(f)} ({prov})"]
     text = _source(f) if source else ""
-    if text and (f["kind"] in _SOURCE_KINDS or _states(text, f["value"])):
+    if text and (f["kind"] not in _SETTING_KINDS or _states(text, f["value"])):
         lines.append(f"  source: {code(text, SOURCE_MAX)}")
     if copies:
         named = ", ".join(f"{code(x['path'])}:{int(x.get('line') or 0)}"

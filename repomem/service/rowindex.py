@@ -163,7 +163,7 @@ class _Facts:
 
     def value_said(self, phrases) -> Any:
         """Per row, whether it is a setting or constant whose value is one of PHRASES (the
-        prompt's runs of up to four words, lower case: "option names are bold cyan")."""
+        prompt's runs of two to four words, lower case: "option names are bold cyan")."""
         index = _said_values(self)
         return _at(len(self.rows), {i for p in phrases for i in index.get(p, ())})
 
