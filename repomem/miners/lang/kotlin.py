@@ -18,7 +18,8 @@ from typing import Any
 from repomem.core.model import CONFIG, Fact
 from repomem.core.paths import is_test
 from repomem.miners._base import MineError
-from repomem.miners._pysource import _collapse, _words
+from repomem.miners._pysource import _words
+from repomem.miners.lang import values
 
 # What a .kt file may hold at its top level; anything else is a misread declaration.
 _TOP = frozenset({"package_header", "import", "import_list", "file_annotation", "shebang_line",
@@ -112,12 +113,10 @@ def parameter_defaults(ff, funcs) -> list[Fact]:
             key = f"{CONFIG}:{ff.path}:{qual}.{field}"
             if value in (None, "null") or field.startswith("_") or key in out:  # null: no setting
                 continue
-            line = param.start_point[0]
-            out[key] = Fact(
-                key=key, kind=CONFIG, subject=f"{qual}.{field} in {ff.path}", value=value,
-                attrs=(("default", "true"), ("parameter", "true")), path=ff.path, line=line + 1,
-                text=_collapse(ff.src.data[param.start_byte:value_node.end_byte].decode("utf-8", "replace")),
-                purpose=f"{' '.join(_words(field))} - a default of {fn_fact.value}(){said} - {fn_fact.purpose}")
+            out[key] = values._setting(
+                ff, f"{qual}.{field}", value, (("default", "true"), ("parameter", "true")), param,
+                f"{' '.join(_words(field))} - a default of {fn_fact.value}(){said} - {fn_fact.purpose}",
+                end=value_node)
     return list(out.values())
 
 

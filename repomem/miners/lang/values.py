@@ -387,12 +387,14 @@ def java_as_written(ff, name: str, node) -> tuple[str, tuple] | None:
 # ``constructor(port = 3000)``, ``function listen({ backlog = 511 } = {})``, a class field
 # ``timeout = 5000``, a Java field ``private int port = 8080;``, a Rust ``impl Default`` literal.
 
-def _setting(ff, qual: str, value: str, attrs: tuple, node, purpose: str) -> Fact:
-    """A setting stated by NODE, whose own text is the fact's (not its line's: a parameter's
+def _setting(ff, qual: str, value: str, attrs: tuple, node, purpose: str, end=None) -> Fact:
+    """A setting stated by NODE (through END, when its value is a node of its own: Kotlin's
+    ``name: String = "World"``), whose own text is the fact's (not its line's: a parameter's
     neighbour on the line may be a secret the redactor does not know as one)."""
+    text = ff.src.data[node.start_byte:(end or node).end_byte].decode("utf-8", "replace")
     return Fact(key=f"{CONFIG}:{ff.path}:{qual}", kind=CONFIG, subject=f"{qual} in {ff.path}", value=value,
                 attrs=attrs, path=ff.path, line=node.start_point[0] + 1,
-                text=_collapse(ff.text(node))[:MAX_EXCERPT], purpose=purpose)
+                text=_collapse(text)[:MAX_EXCERPT], purpose=purpose)
 
 
 def _callable(d):

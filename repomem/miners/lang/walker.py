@@ -69,7 +69,7 @@ class FileFacts:
         self.lang, self.path, self.src = lang, path, _Source(text)
         from tree_sitter import QueryCursor
 
-        _, query = load(lang)
+        parser, query = load(lang)
         if lang.name == "kotlin":
             kotlin.bounded(self.src.data)
         self.root = parse(lang, path, self.src.data).root_node
@@ -77,7 +77,7 @@ class FileFacts:
         self.matches: list[dict] = []
         spans: list[tuple[int, int]] = []
         misread = kotlin.misread(self.root, lang.comments) if lang.name == "kotlin" else []
-        reparsed = kotlin.reparsed(load(lang)[0], self.src.data, misread) if misread else []
+        reparsed = kotlin.reparsed(parser, self.src.data, misread) if misread else []
         replaced = [span for span, _ in reparsed]
         for _, caps in QueryCursor(query).matches(self.root):
             if "comment" in caps:
