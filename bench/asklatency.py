@@ -238,7 +238,8 @@ def measure(histories: dict[str, tuple], questions: dict[str, list[dict]], work:
         shapes = (("history-shaped", current * -(-versions // max(have, 1))),
                   ("all current", versions))
         for shape, rows in shapes:
-            dest = work / f"generated-{generated_from}-{rows}"
+            dest = work / f"generated-{store.name}-{rows}"  # one per source store: benches of
+            # other embedders or code may run beside this one
             log(f"generating a store of {versions} fact versions from {generated_from} "
                 f"({shape}: {rows} current)")
             gen = generate(store, dest, rows)

@@ -174,3 +174,15 @@ def _ollama(arg: str | None) -> Embedder:
 register_embedder("hash", _hash)
 register_embedder(HashEmbedder.name, _hash)  # the name a store records
 register_embedder("ollama", _ollama)
+
+
+def _wordllama(name: str) -> Factory:
+    def factory(arg: str | None) -> Embedder:
+        from repomem.adapters import wordllama
+
+        return wordllama.hybrid(arg) if name == wordllama.HYBRID else wordllama.embedder(arg)
+    return factory
+
+
+register_embedder("hash+wordllama", _wordllama("hash+wordllama"))
+register_embedder("wordllama-l2-256", _wordllama("wordllama-l2-256"))

@@ -61,6 +61,12 @@ def tokens(text: str) -> list[str]:
     return [tok for raw in _SPLIT.findall(text) if (tok := _token(raw))]
 
 
+def words(text: str) -> list[str]:
+    """TEXT's split words lower-cased as written, stop words left out: no synonyms, no stems
+    (the semantic embedder's input: its model knows "listen" and "port" on its own)."""
+    return [w for raw in _SPLIT.findall(text) if (w := raw.lower()) not in _STOP]
+
+
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 

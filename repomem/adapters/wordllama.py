@@ -1,0 +1,177 @@
+"""An offline semantic embedder beside the lexical default: WordLlama's static token vectors.
+
+WordLlama (the PyPI package ``wordllama``, MIT) ships its default model inside the wheel: a
+256-dimension vector for each of the Llama 2 tokenizer's 32,000 tokens
+(``wordllama/weights/l2_supercat_256.safetensors``, 16 MB) and the tokenizer itself
+(``wordllama/tokenizers/l2_supercat_tokenizer_config.json``).  A text's vector is the mean of its
+tokens' vectors, as WordLlama's own inference computes it -- no transformer runs, so a question is
+embedded in tens of microseconds and a history of 100k fact versions in about a second.  Nothing
+is downloaded: the two files are read where pip installed them (WordLlama's own loader would
+look in a cache folder first and fetch from the network when it is empty, so this module reads
+them itself, with numpy and ``tokenizers``).
+
+Identifiers are split into words first (``STARTUP_FAILURE`` is "startup failure",
+``echo_via_pager`` "echo via pager") and stop words dropped, so a name meets the words a developer
+uses for it: "fails to start", "a pager".
+
+``hash+wordllama`` (the name ``HybridEmbedder.name`` records in a store) joins the default
+lexical vector and this one: each unit-length, scaled by the square roots of their weights
+(``LEXICAL`` and ``1 - LEXICAL``), side by side.  The cosine of two such vectors is the weighted
+sum of the two cosines, so one similarity ranks by both the repository's own spelling and the
+meaning of its words.  docs/embedders.md compares it with the default.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+from itertools import chain
+from pathlib import Path
+
+NAME = "wordllama-l2-256"
+HYBRID = "hash+wordllama"
+LEXICAL = 0.5  # the lexical vector's share of the hybrid's cosine
+_WEIGHTS = "weights/l2_supercat_256.safetensors"
+_TOKENIZER = "tokenizers/l2_supercat_tokenizer_config.json"
+
+
+def _model_dir() -> Path | None:
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("wordllama")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    d = Path(list(spec.submodule_search_locations)[0])
+    return d if (d / _WEIGHTS).is_file() and (d / _TOKENIZER).is_file() else None
+
+
+def why_not() -> str:
+    try:
+        import numpy  # noqa: F401
+        import tokenizers  # noqa: F401
+    except ImportError as e:
+        return f"skipped ({e.name} is not installed)"
+    if _model_dir() is None:
+        return "skipped: no offline weights (pip install wordllama: the wheel ships the model)"
+    return "available"
+
+
+def _matrix(path: Path):
+    """The one tensor of a safetensors file, as stored (float16: cast per use, since casting all
+    32,000 rows would cost a cold question more than embedding it; the format: an 8-byte header
+    length, a JSON header, then the raw little-endian data)."""
+    import numpy as np
+
+    with path.open("rb") as f:
+        n = struct.unpack("<Q", f.read(8))[0]
+        header = json.loads(f.read(n))
+    (name, t), = ((k, v) for k, v in header.items() if k != "__metadata__")
+    if t["dtype"] not in ("F32", "F16"):
+        raise ValueError(f"{path.name}: tensor {name} is {t['dtype']}, not a float")
+    a, b = t["data_offsets"]
+    dtype = np.float32 if t["dtype"] == "F32" else np.float16
+    count = (b - a) // np.dtype(dtype).itemsize
+    m = np.fromfile(path, dtype=dtype, count=count, offset=8 + n + a)
+    if m.size != int(np.prod(t["shape"])):
+        raise ValueError(f"{path.name}: tensor {name} is cut short")
+    return m.reshape(t["shape"])
+
+
+class WordLlamaEmbedder:
+    name = NAME
+
+    def __init__(self):
+        from tokenizers import Tokenizer
+
+        d = _model_dir()
+        if d is None:
+            raise RuntimeError(why_not())
+        self.vectors = _matrix(d / _WEIGHTS)
+        self.tok = Tokenizer.from_file(str(d / _TOKENIZER))
+        self.tok.no_padding()
+        self.tok.no_truncation()
+
+    def matrix(self, texts: list[str]):
+        """Each text's words (``tokens.words``) as the unit-length mean of their tokens'
+        vectors; a text of no words gets the zero row (``HybridEmbedder`` keeps the lexical
+        half; alone, ``embed`` gives it a unit first component, as the hash embedder does)."""
+        import numpy as np
+
+        from repomem.core.tokens import words
+
+        enc = self.tok.encode_batch([" ".join(words(t)) for t in texts], add_special_tokens=False)
+        ids = [e.ids for e in enc]
+        counts = np.fromiter((len(i) for i in ids), dtype=np.int64, count=len(ids))
+        flat = np.fromiter(chain.from_iterable(ids), dtype=np.int64, count=int(counts.sum()))
+        out = np.zeros((len(texts), self.vectors.shape[1]), dtype=np.float32)
+        ends = np.cumsum(counts)
+        some = np.flatnonzero(counts)
+        for j in range(0, some.size, 1024):  # a slice of texts' token rows at a time
+            part = some[j:j + 1024]
+            lo, hi = int(ends[part[0]] - counts[part[0]]), int(ends[part[-1]])
+            starts = ends[part] - counts[part] - lo
+            out[part] = np.add.reduceat(self.vectors[flat[lo:hi]].astype(np.float32), starts,
+                                        axis=0)
+        norm = np.linalg.norm(out, axis=1)
+        nz = norm > 0
+        out[nz] /= norm[nz, None]
+        return out
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        m = self.matrix(texts)
+        m[~m.any(axis=1), 0] = 1.0  # Chroma rejects an all-zero vector under cosine distance
+        return m.tolist()
+
+
+class HybridEmbedder:
+    """The default lexical vector and WordLlama's, side by side (module docstring)."""
+
+    name = HYBRID
+
+    def __init__(self, semantic: WordLlamaEmbedder):
+        from repomem.adapters.embed import HashEmbedder
+
+        self.lexical = HashEmbedder()
+        self.semantic = semantic
+
+    def matrix(self, texts: list[str]):
+        import numpy as np
+
+        return np.hstack([self.lexical.matrix(texts) * np.float32(LEXICAL ** 0.5),
+                          self.semantic.matrix(texts) * np.float32((1 - LEXICAL) ** 0.5)])
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        return self.matrix(texts).tolist()
+
+
+_INSTANCE: WordLlamaEmbedder | None = None
+
+
+def _semantic() -> WordLlamaEmbedder:
+    global _INSTANCE
+    if _INSTANCE is None:
+        _INSTANCE = WordLlamaEmbedder()
+    return _INSTANCE
+
+
+def _no_arg(name: str, arg: str | None) -> None:
+    if arg is not None:
+        from repomem.core.errors import RepomemError
+
+        raise RepomemError(f"unknown embedder: {name}:{arg}", hint=f"use {name}")
+
+
+def embedder(arg: str | None = None) -> WordLlamaEmbedder:
+    """The factory of the ``repomem.embedders`` entry point ``wordllama-l2-256``: one instance
+    per process."""
+    _no_arg(NAME, arg)
+    return _semantic()
+
+
+def hybrid(arg: str | None = None) -> HybridEmbedder:
+    """The factory of the ``repomem.embedders`` entry point ``hash+wordllama``."""
+    _no_arg(HYBRID, arg)
+    return HybridEmbedder(_semantic())
