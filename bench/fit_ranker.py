@@ -101,7 +101,7 @@ def collect(sources: list[Path]) -> list[dict]:
                          True))
         _log(f"{name}: {len(asks)} questions and prompts over {len(rows)} facts")
         for qid, text, needs, is_prompt in asks:
-            sims = similarities(matrix, emb.embed([text])[0])
+            sims = similarities(matrix, emb.embed([text])[0], emb)
             table = feature_table(text, rows, sims, lex, t)
             score, level = table["score"], table["level"]
             order = np.lexsort((table["key_order"], -score, -level[:, 2], -level[:, 1], -level[:, 0]))

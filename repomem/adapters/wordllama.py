@@ -132,10 +132,12 @@ class HybridEmbedder:
     name = HYBRID
 
     def __init__(self, semantic: WordLlamaEmbedder):
-        from repomem.adapters.embed import HashEmbedder
+        from repomem.adapters.embed import DIM, HashEmbedder
 
         self.lexical = HashEmbedder()
         self.semantic = semantic
+        # ranking's semantic_rrf reads this part alone (scorer.similarities)
+        self.semantic_part = (DIM, DIM + semantic.vectors.shape[1], 1 - LEXICAL)
 
     def matrix(self, texts: list[str]):
         import numpy as np

@@ -41,8 +41,13 @@ def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, 
     def wants(feature: str) -> bool:
         return every or bool(w[feature])
 
+    semantic = None
+    if getattr(sims, "ndim", 1) == 2:  # scorer.similarities of an embedder with a semantic part
+        sims, semantic = sims[:, 0], sims[:, 1]
     add("lexical_rrf", _rrf(lexical, 1.0, only_positive=True))
     add("vector_rrf", _rrf(sims, 1.0))
+    if semantic is not None and wants("semantic_rrf"):
+        add("semantic_rrf", _rrf(semantic, 1.0))
     wanted = facts.of_kind(kinds)
     if kinds & {"dependency", "python"}:
         wanted |= facts.runtime

@@ -159,15 +159,15 @@ def _search_snapshot(r: Repo, question: str, n: int):
     if behind is None:
         return None
     t = int(time.time())
-    vec = get_embedder(state["embedder"]).embed([question])[0]
-    ranked, lineage = _rank_current(rows, matrix, lex, question, vec, t, n)
+    emb = get_embedder(state["embedder"])
+    ranked, lineage = _rank_current(rows, matrix, lex, question, emb, t, n)
     return t, ranked, lineage, state.get("missing", 0) + behind, rows
 
 
 _SPANS: list = [None, None]  # (rows, their valid_from and valid_to as numpy): once per snapshot
 
 
-def _rank_current(rows: list[dict], matrix, lex, question: str, vec, t: int, n: int):
+def _rank_current(rows: list[dict], matrix, lex, question: str, emb, t: int, n: int):
     """Rank the snapshot's rows valid at t (all of them, unless a version closed after the
     snapshot was written) for the question; (rows, lineage)."""
     import numpy as np
@@ -187,7 +187,7 @@ def _rank_current(rows: list[dict], matrix, lex, question: str, vec, t: int, n: 
         lex = Lexical.build(rows)
     elif lex is None:
         lex = Lexical.build(rows)
-    return rank(question, rows, similarities(matrix, vec), lex, t, n)
+    return rank(question, rows, similarities(matrix, emb.embed([question])[0], emb), lex, t, n)
 
 
 _BEHIND: dict[tuple[str, str | None], tuple[tuple, int | None]] = {}
@@ -245,7 +245,7 @@ def _search_store(r: Repo, question: str, t: int, n: int, given: tuple | None = 
     rows = [at_time(x, t) for x in rows]
     if not rows:
         return [], [], rows
-    sims = similarities(embeddings, emb.embed([question])[0])
+    sims = similarities(embeddings, emb.embed([question])[0], emb)
     return (*rank(question, rows, sims, Lexical.build(rows), t, n), rows)
 
 
