@@ -35,6 +35,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -238,8 +239,8 @@ def measure(histories: dict[str, tuple], questions: dict[str, list[dict]], work:
         shapes = (("history-shaped", current * -(-versions // max(have, 1))),
                   ("all current", versions))
         for shape, rows in shapes:
-            dest = work / f"generated-{store.name}-{rows}"  # one per source store: benches of
-            # other embedders or code may run beside this one
+            # a folder of this run's own: benches of other code or embedders may run beside it
+            dest = Path(tempfile.mkdtemp(prefix=f"generated-{store.name}-{rows}-", dir=work))
             log(f"generating a store of {versions} fact versions from {generated_from} "
                 f"({shape}: {rows} current)")
             gen = generate(store, dest, rows)

@@ -65,3 +65,20 @@ def test_a_store_built_with_the_hybrid_answers_by_meaning(tmp_path):
     assert res["facts"][0]["key"] == "constant:app/errors.py:STARTUP_FAILURE", res["facts"][:3]
     rc, _, err = cli("init", "--repo", repo, "--no-hooks", "--embedder", "hash", check=False)
     assert rc != 0 and "embedder" in err, err
+
+
+def test_ranking_reads_the_semantic_part_on_its_own():
+    from repomem.service.scorer import similarities
+
+    hyb = get_embedder(wordllama.HYBRID)
+    docs = ["STARTUP_FAILURE = 3", "def echo_via_pager(text)", "REQUEST_TIMEOUT = 30"]
+    q = "which code means it failed to start"
+    matrix, vec = hyb.matrix(docs), np.asarray(hyb.embed([q])[0], dtype=np.float32)
+    sims = similarities(matrix, vec, hyb)
+    assert sims.shape == (3, 2)
+    assert np.allclose(sims[:, 0], similarities(matrix, vec), atol=1e-6)  # the whole cosine
+    sem = get_embedder(wordllama.NAME)
+    assert np.allclose(sims[:, 1], sem.matrix(docs) @ sem.matrix([q])[0], atol=1e-5)
+    # an embedder without a semantic part: one column, as before
+    lex = HashEmbedder()
+    assert similarities(lex.matrix(docs), lex.matrix([q])[0], lex).ndim == 1
