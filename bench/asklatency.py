@@ -81,7 +81,8 @@ def generate(source_store: Path, dest: Path, versions: int = 100_000, seed: int 
     state, rows, emb, _ = viewcache.load_search(source_store)
     removed = viewcache.load_removed(source_store)
     shutil.rmtree(dest, ignore_errors=True)
-    shutil.copytree(source_store, dest, ignore=shutil.ignore_patterns("lock", "*.tmp"))
+    # (not a socket: the warm answerer of another bench run on the same store)
+    shutil.copytree(source_store, dest, ignore=shutil.ignore_patterns("lock", "*.tmp", "*.sock"))
     rng = np.random.default_rng(seed)
     out_rows, out_emb = list(rows), [np.asarray(emb, dtype=np.float32)]
     copy = 0
