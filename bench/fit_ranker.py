@@ -50,8 +50,9 @@ def _log(*a) -> None:
     print(*a, file=sys.stderr, flush=True)
 
 
-def collect(sources: list[Path]) -> list[dict]:
-    """One record per training question or prompt: the pool's features, tiers and labels."""
+def collect(sources: list[Path], embedder: str | None = None) -> list[dict]:
+    """One record per training question or prompt: the pool's features, tiers and labels, over
+    the stores of EMBEDDER (None: the default)."""
     from bench import real, realjudge, realstore, taskjudge
     from bench import taskbench as tasks
     from repomem.adapters.embed import get_embedder
@@ -70,7 +71,7 @@ def collect(sources: list[Path]) -> list[dict]:
             _log(f"{name}: no history given, skipped")
             continue
         work = realstore.checkout(hist[name])
-        store, _ = realstore.store_for(hist[name], work, log=_log)
+        store, _ = realstore.store_for(hist[name], work, log=_log, embedder=embedder)
         snap = viewcache.load_search(store)
         if snap is None:
             _log(f"{name}: no snapshot, skipped")
@@ -364,6 +365,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--floor", action="store_true",
                     help="fit the context's relevance floor instead "
                          "(repomem/service/rank_weights_floor.json; --out does not apply)")
+    ap.add_argument("--embedder", metavar="SPEC",
+                    help="fit over the stores of this embedder (docs/embedders.md; default hash)")
     a = ap.parse_args(argv)
     if not a.realrepos.exists():
         _log(f"no histories at {a.realrepos}: nothing to fit on")
@@ -371,7 +374,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.floor:
         return fit_floor([a.realrepos], ROOT / "repomem" / "service" / "rank_weights_floor.json",
                          a.check)
-    recs = collect([a.realrepos])
+    recs = collect([a.realrepos], a.embedder)
     repos = sorted({r["repo"] for r in recs})
     hand = _hand()
     if a.lambdarank:
