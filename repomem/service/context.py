@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from repomem.core.render import block, code, plain
+from repomem.service import scorer
 from repomem.service.query import ask
 from repomem.service.question import has_word, parse, task_subject
 from repomem.service.render import disagree_lines, fact_lines, lineage_line, value_note
@@ -190,8 +191,9 @@ def build_context(r, question: str, budget: int = 400, k: int = ASK_K,
         # a prompt of several asks ("upgrade Django to 6.1 and Wagtail to 7.5"): each looked up
         # on its own, then the whole, sharing the budget
         parts = parse(question).asks
-        results = [_answer(r, text, k, snapshot_only) for text in
-                   (parts + (question,) if len(parts) > 1 else parts)]
+        with scorer.surface("context"):
+            results = [_answer(r, text, k, snapshot_only) for text in
+                       (parts + (question,) if len(parts) > 1 else parts)]
     facts, copies = _copies(_shared([x["facts"] for x in results]))
     lineage = list({(n["key"], n["name"]): n for x in results for n in x.get("lineage", ())}.values())
     over = {f["key"]: f for f in (overlay or [])}

@@ -2,15 +2,20 @@
 
 repomem.service.features computes, for every fact valid at the asked time, a vector of features (the
 list FEATURES; docs/ranking.md says what each one is) as numpy columns over all rows at once; the
-score of a fact is the dot product of its vector with the weights of a weights file.  The
-default file, rank_weights.json beside this module, holds the weights the features had as hand
-rules; scripts/fit_ranker.py fits another on the training repositories' questions and task
-prompts only (``rank_weights_fitted.json``), and ``REPOMEM_RANK_WEIGHTS`` chooses a file (a
-path, or ``fitted``).  Nothing is fitted at run time: ranking only reads a file.
+score of a fact is the dot product of its vector with the weights of a weights file.
+rank_weights.json beside this module holds the weights the features had as hand rules;
+bench/fit_ranker.py fits another on the training repositories' questions and task prompts only
+(``rank_weights_fitted.json``).  Each surface ranks with the file that did better out of sample
+for what it is judged by (docs/ranking.md): ``ask`` (an answer's first place) with the hand
+weights, ``context`` (the agent's block: the needed facts within a budget) with the fitted ones.
+``REPOMEM_RANK_WEIGHTS`` chooses one file for both (a path, ``hand`` or ``fitted``).  Nothing is
+fitted at run time: ranking only reads a file.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import json
 import os
@@ -52,6 +57,21 @@ FEATURES = (
 ENV = "REPOMEM_RANK_WEIGHTS"
 DEFAULT = "rank_weights.json"
 FITTED = "rank_weights_fitted.json"
+NAMED = {"hand": DEFAULT, "fitted": FITTED}
+SURFACES = {"ask": DEFAULT, "context": FITTED}  # each surface's weights (module docstring)
+_SURFACE: contextvars.ContextVar[str] = contextvars.ContextVar("rank_surface", default="ask")
+
+
+@contextlib.contextmanager
+def surface(name: str):
+    """Rank with NAME's weights (a key of SURFACES) within the block: the context block's
+    lookups go through ``ask`` like a question's, so the surface rides along with them (per
+    thread: the warm answerer serves several at once)."""
+    token = _SURFACE.set(name)
+    try:
+        yield
+    finally:
+        _SURFACE.reset(token)
 
 
 def read_weights(name: str) -> dict[str, float]:
@@ -75,12 +95,10 @@ def _cached(name: str) -> dict[str, float]:
 
 
 def weights() -> dict[str, float]:
-    """The weights in use: REPOMEM_RANK_WEIGHTS's file (``fitted``: the fitted file shipped
-    beside the hand one), else the default."""
+    """The weights in use: REPOMEM_RANK_WEIGHTS's file (``hand`` or ``fitted``: the files
+    shipped beside this module), else the current surface's."""
     chosen = os.environ.get(ENV, "").strip()
-    if chosen == "fitted":
-        chosen = FITTED
-    return _cached(chosen or DEFAULT)
+    return _cached(NAMED.get(chosen, chosen) or SURFACES[_SURFACE.get()])
 
 
 def similarities(matrix, vector, emb=None):

@@ -4,11 +4,15 @@ from the wheel) and the hybrid of it with the lexical default, as options of ``r
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from repomem.adapters import wordllama
 from repomem.adapters.embed import HashEmbedder, get_embedder
+from repomem.service import scorer
 from tests.conftest import cli, cli_json, commit, git
 
 pytestmark = pytest.mark.skipif(wordllama.why_not() != "available", reason=wordllama.why_not())
@@ -53,16 +57,27 @@ def test_an_argument_is_refused_in_one_line():
     assert rc != 0 and "unknown embedder" in err and "Traceback" not in err, err
 
 
-def test_a_store_built_with_the_hybrid_answers_by_meaning(tmp_path):
+def test_a_store_built_with_the_hybrid_ranks_by_meaning(tmp_path, monkeypatch):
+    """semantic_rrf, with the weight fit-ranker gives it over the hybrid's stores: "could not
+    start" is STARTUP_FAILURE, which no word of the question spells; without it (the hand file
+    gives it none), the lexical signals put another exit code first."""
     repo = tmp_path / "repo"
     repo.mkdir()
     git(repo, "init", "-q", "-b", "main")
     commit(repo, "2026-01-01T10:00:00+00:00", "settings", {
-        "app/errors.py": "STARTUP_FAILURE = 3\nBAD_INPUT = 2\n",
+        "app/errors.py": "STARTUP_FAILURE = 3\nBAD_INPUT = 2\nSEND_FAILED = 4\n",
         "app/config.py": "REQUEST_TIMEOUT = 30\nTHUMBNAIL_FORMATS = ['png', 'jpeg']\n"})
     cli("init", "--repo", repo, "--no-hooks", "--embedder", wordllama.HYBRID)
-    res = cli_json("ask", "--repo", repo, "which code means it failed to start")
-    assert res["facts"][0]["key"] == "constant:app/errors.py:STARTUP_FAILURE", res["facts"][:3]
+    question = "which code means the app could not start"
+    hand = json.loads((Path(scorer.__file__).with_name(scorer.DEFAULT)).read_text())
+    hand["weights"]["semantic_rrf"] = 1.5
+    (tmp_path / "w.json").write_text(json.dumps(hand))
+    monkeypatch.setenv(scorer.ENV, str(tmp_path / "w.json"))
+    top = cli_json("ask", "--repo", repo, question)["facts"][0]["key"]
+    assert top == "constant:app/errors.py:STARTUP_FAILURE", top
+    monkeypatch.setenv(scorer.ENV, "hand")
+    assert cli_json("ask", "--repo", repo, question)["facts"][0]["key"] != top
+    # the store records its embedder: another one is refused rather than mixed in
     rc, _, err = cli("init", "--repo", repo, "--no-hooks", "--embedder", "hash", check=False)
     assert rc != 0 and "embedder" in err, err
 
