@@ -176,13 +176,53 @@ register_embedder(HashEmbedder.name, _hash)  # the name a store records
 register_embedder("ollama", _ollama)
 
 
-def _wordllama(name: str) -> Factory:
-    def factory(arg: str | None) -> Embedder:
-        from repomem.adapters import wordllama
+class HybridEmbedder:
+    """A lexical and a semantic embedder's vectors side by side, each unit-length and scaled by
+    the square root of its share (``LEXICAL`` and ``1 - LEXICAL``): the cosine of two such vectors
+    is the weighted sum of the two cosines, so one similarity ranks by both the repository's own
+    spelling and the meaning of its words.  ``semantic_part`` lets ranking read the semantic
+    cosine on its own (scorer.similarities, the feature ``semantic_rrf``)."""
 
-        return wordllama.hybrid(arg) if name == wordllama.HYBRID else wordllama.embedder(arg)
-    return factory
+    LEXICAL = 0.5
+
+    def __init__(self, name: str, lexical, semantic, dims: tuple[int, int]):
+        self.name = name
+        self.lexical = lexical
+        self.semantic = semantic
+        self.semantic_part = (dims[0], dims[0] + dims[1], 1 - self.LEXICAL)  # columns, share
+
+    def matrix(self, texts: list[str]):
+        import numpy as np
+
+        lex, sem = self.lexical.matrix(texts), self.semantic.matrix(texts)
+        return np.hstack([lex * np.float32(self.LEXICAL ** 0.5),
+                          sem * np.float32((1 - self.LEXICAL) ** 0.5)])
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        return self.matrix(texts).tolist()
 
 
-register_embedder("hash+wordllama", _wordllama("hash+wordllama"))
-register_embedder("wordllama-l2-256", _wordllama("wordllama-l2-256"))
+HYBRID = "hash+wordllama"
+
+
+def _no_arg(name: str, arg: str | None) -> None:
+    if arg is not None:
+        raise _unknown(f"{name}:{arg}")
+
+
+def _hybrid(arg: str | None) -> Embedder:
+    from repomem.adapters import wordllama
+
+    _no_arg(HYBRID, arg)
+    semantic = wordllama.semantic()
+    return HybridEmbedder(HYBRID, HashEmbedder(), semantic, (DIM, semantic.vectors.shape[1]))
+
+
+def _wordllama(arg: str | None) -> Embedder:
+    from repomem.adapters import wordllama
+
+    return wordllama.embedder(arg)
+
+
+register_embedder(HYBRID, _hybrid)
+register_embedder("wordllama-l2-256", _wordllama)

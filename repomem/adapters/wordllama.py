@@ -14,11 +14,8 @@ Identifiers are split into words first (``STARTUP_FAILURE`` is "startup failure"
 ``echo_via_pager`` "echo via pager") and stop words dropped, so a name meets the words a developer
 uses for it: "fails to start", "a pager".
 
-``hash+wordllama`` (the name ``HybridEmbedder.name`` records in a store) joins the default
-lexical vector and this one: each unit-length, scaled by the square roots of their weights
-(``LEXICAL`` and ``1 - LEXICAL``), side by side.  The cosine of two such vectors is the weighted
-sum of the two cosines, so one similarity ranks by both the repository's own spelling and the
-meaning of its words.  docs/embedders.md compares it with the default.
+``hash+wordllama`` (repomem.adapters.embed.HybridEmbedder) sets this vector beside the default
+lexical one; docs/embedders.md compares them.
 """
 
 from __future__ import annotations
@@ -29,8 +26,6 @@ from itertools import chain
 from pathlib import Path
 
 NAME = "wordllama-l2-256"
-HYBRID = "hash+wordllama"
-LEXICAL = 0.5  # the lexical vector's share of the hybrid's cosine
 _WEIGHTS = "weights/l2_supercat_256.safetensors"
 _TOKENIZER = "tokenizers/l2_supercat_tokenizer_config.json"
 
@@ -126,54 +121,22 @@ class WordLlamaEmbedder:
         return m.tolist()
 
 
-class HybridEmbedder:
-    """The default lexical vector and WordLlama's, side by side (module docstring)."""
-
-    name = HYBRID
-
-    def __init__(self, semantic: WordLlamaEmbedder):
-        from repomem.adapters.embed import DIM, HashEmbedder
-
-        self.lexical = HashEmbedder()
-        self.semantic = semantic
-        # ranking's semantic_rrf reads this part alone (scorer.similarities)
-        self.semantic_part = (DIM, DIM + semantic.vectors.shape[1], 1 - LEXICAL)
-
-    def matrix(self, texts: list[str]):
-        import numpy as np
-
-        return np.hstack([self.lexical.matrix(texts) * np.float32(LEXICAL ** 0.5),
-                          self.semantic.matrix(texts) * np.float32((1 - LEXICAL) ** 0.5)])
-
-    def embed(self, texts: list[str]) -> list[list[float]]:
-        return self.matrix(texts).tolist()
-
-
 _INSTANCE: WordLlamaEmbedder | None = None
 
 
-def _semantic() -> WordLlamaEmbedder:
+def semantic() -> WordLlamaEmbedder:
+    """The one instance of this process (the model's 16 MB are read once)."""
     global _INSTANCE
     if _INSTANCE is None:
         _INSTANCE = WordLlamaEmbedder()
     return _INSTANCE
 
 
-def _no_arg(name: str, arg: str | None) -> None:
+def embedder(arg: str | None = None) -> WordLlamaEmbedder:
+    """The factory of the embedder ``wordllama-l2-256`` (registered in
+    repomem.adapters.embed): one instance per process."""
     if arg is not None:
         from repomem.core.errors import RepomemError
 
-        raise RepomemError(f"unknown embedder: {name}:{arg}", hint=f"use {name}")
-
-
-def embedder(arg: str | None = None) -> WordLlamaEmbedder:
-    """The factory of the ``repomem.embedders`` entry point ``wordllama-l2-256``: one instance
-    per process."""
-    _no_arg(NAME, arg)
-    return _semantic()
-
-
-def hybrid(arg: str | None = None) -> HybridEmbedder:
-    """The factory of the ``repomem.embedders`` entry point ``hash+wordllama``."""
-    _no_arg(HYBRID, arg)
-    return HybridEmbedder(_semantic())
+        raise RepomemError(f"unknown embedder: {NAME}:{arg}", hint=f"use {NAME}")
+    return semantic()

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from repomem.adapters import wordllama
-from repomem.adapters.embed import HashEmbedder, get_embedder
+from repomem.adapters.embed import HYBRID, HashEmbedder, HybridEmbedder, get_embedder
 from repomem.service import scorer
 from tests.conftest import cli, cli_json, commit, git
 
@@ -33,13 +33,13 @@ def test_names_meet_the_words_said_for_them():
 
 
 def test_the_hybrid_cosine_is_the_weighted_sum_of_both():
-    hyb = get_embedder(wordllama.HYBRID)
+    hyb = get_embedder(HYBRID)
     texts = ["which port does the server listen on", "Config.port: 8000", "def echo_via_pager"]
     m = np.asarray(hyb.embed(texts))
     lex = HashEmbedder().matrix(texts)
     sem = get_embedder(wordllama.NAME).matrix(texts)
     assert m.shape == (3, 512)
-    want = wordllama.LEXICAL * (lex @ lex.T) + (1 - wordllama.LEXICAL) * (sem @ sem.T)
+    want = HybridEmbedder.LEXICAL * (lex @ lex.T) + (1 - HybridEmbedder.LEXICAL) * (sem @ sem.T)
     assert np.allclose(m @ m.T, want, atol=1e-5)
 
 
@@ -47,12 +47,12 @@ def test_a_text_of_no_words_is_a_valid_vector():
     emb = get_embedder(wordllama.NAME)
     for v in emb.embed(["", "the of", "..."]):
         assert abs(float(np.linalg.norm(v)) - 1.0) < 1e-6  # never all zeros: Chroma refuses them
-    h = np.asarray(get_embedder(wordllama.HYBRID).embed([""]))
+    h = np.asarray(get_embedder(HYBRID).embed([""]))
     assert np.isfinite(h).all() and np.linalg.norm(h) > 0
 
 
 def test_an_argument_is_refused_in_one_line():
-    rc, _, err = cli("init", "--repo", ".", "--no-hooks", "--embedder", f"{wordllama.HYBRID}:x",
+    rc, _, err = cli("init", "--repo", ".", "--no-hooks", "--embedder", f"{HYBRID}:x",
                      check=False)
     assert rc != 0 and "unknown embedder" in err and "Traceback" not in err, err
 
@@ -67,7 +67,7 @@ def test_a_store_built_with_the_hybrid_ranks_by_meaning(tmp_path, monkeypatch):
     commit(repo, "2026-01-01T10:00:00+00:00", "settings", {
         "app/errors.py": "STARTUP_FAILURE = 3\nBAD_INPUT = 2\nSEND_FAILED = 4\n",
         "app/config.py": "REQUEST_TIMEOUT = 30\nTHUMBNAIL_FORMATS = ['png', 'jpeg']\n"})
-    cli("init", "--repo", repo, "--no-hooks", "--embedder", wordllama.HYBRID)
+    cli("init", "--repo", repo, "--no-hooks", "--embedder", HYBRID)
     question = "which code means the app could not start"
     hand = json.loads((Path(scorer.__file__).with_name(scorer.DEFAULT)).read_text())
     hand["weights"]["semantic_rrf"] = 1.5
@@ -85,7 +85,7 @@ def test_a_store_built_with_the_hybrid_ranks_by_meaning(tmp_path, monkeypatch):
 def test_ranking_reads_the_semantic_part_on_its_own():
     from repomem.service.scorer import similarities
 
-    hyb = get_embedder(wordllama.HYBRID)
+    hyb = get_embedder(HYBRID)
     docs = ["STARTUP_FAILURE = 3", "def echo_via_pager(text)", "REQUEST_TIMEOUT = 30"]
     q = "which code means it failed to start"
     matrix, vec = hyb.matrix(docs), np.asarray(hyb.embed([q])[0], dtype=np.float32)
