@@ -238,9 +238,10 @@ def test_multiple_routes_numbered():
 ])
 def test_constant_literals(line, value):
     facts = mine(line + "\n")
-    assert len(facts) == 1
     c = facts[0]
     name = line.split("=")[0].split(":")[0].strip()
+    # then a fact per keyword argument of a call (see test_python_shapes): one per "=" but the first
+    assert [f.key.rsplit(".", 1)[0] for f in facts[1:]] == [c.key] * (line.count("=") - 1)
     assert c.kind == CONSTANT
     assert c.key == f"constant:pkg/mod.py:{name}"
     assert c.subject == f"{name} in pkg/mod.py"
