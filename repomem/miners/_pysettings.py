@@ -21,6 +21,7 @@ from repomem.miners._pyvalues import (
     UPPER,
     _args,
     _callee,
+    _env,
     env_functions,
     setting_value,
     settings_kind,
@@ -208,18 +209,23 @@ def _keywords(src: _Source, node, name: str, path: str) -> list[tuple[str, objec
     Limits(max_connections=100, max_keepalive_connections=20)``): what the object is configured
     with, as a dict constant's entries are.  Not positional arguments (their meaning is the
     callee's), not prose (``help=``), not a nested call, not a type's declaration, not a call
-    the constant's value is read through (``os.getenv("HOST", default="0.0.0.0")``), not in a
-    test file (a test's constants are fixtures)."""
+    given one argument (the call as written says as much), not a call the constant's value is
+    read through (``os.getenv("HOST", default="0.0.0.0")``, ``parse_bool(os.getenv("X"),
+    default=True)``), not in a test file (a test's constants are fixtures)."""
     if node.type != "call" or not UPPER.match(name) or is_test(path):
         return []
     callee = _callee(src, node)
     if not _DOTTED.fullmatch(callee) or callee.rsplit(".", 1)[-1] in _TYPE_CALLS:
         return []
+    pos, kw = _args(node)
+    if len(pos) + len(kw) < 2:
+        return []  # Timeout(timeout=5.0) says no more than the call as written, its own fact
     whole = setting_value(src, node, _render_literal, _string_value)
-    if whole is not None and (whole[1] or whole[0] != " ".join(src.text(node).split())):
+    if whole is not None and (whole[1] or whole[0] != " ".join(src.text(node).split())) \
+            or any(_env(src, a) is not None for a in pos):
         return []  # a value read through the call (an environment lookup's default, int("5"))
     out = []
-    for arg, value in _args(node)[1].items():
+    for arg, value in kw.items():
         if arg not in _PROSE and value is not None and value.type != "call" \
                 and setting_value(src, value, _render_literal, _string_value) is not None:
             out.append((f"{name}.{arg}", value))
