@@ -21,6 +21,7 @@ from repomem.miners._pyvalues import (
     UPPER,
     _args,
     _callee,
+    _env,
     env_functions,
     setting_value,
     settings_kind,
@@ -182,6 +183,7 @@ def _value_facts(src: _Source, block, path: str, kind: str, scope: str, accept,
             items = [(name, right), *list(_leaves(src, entries, name))[:MAX_LEAVES]]
         else:
             items = [(name, right)]
+        items += _keywords(src, right, name, path)
         for dotted, node in items:
             got = setting_value(src, node, _render_literal, _string_value)
             if got is None and not scope and not settings:
@@ -198,6 +200,36 @@ def _value_facts(src: _Source, block, path: str, kind: str, scope: str, accept,
                 text=text if dotted == name else src.lines[line].strip(),
                 purpose=purpose if dotted == name else f"{' '.join(_words(dotted))} - {purpose}"))
     return facts
+
+
+def _keywords(src: _Source, node, name: str, path: str) -> list[tuple[str, object]]:
+    """(``NAME.argument``, value node) of each keyword argument given a literal (a number, a
+    string, a bool, ``None``, a literal container, folded arithmetic, an environment lookup's
+    default) in the call an UPPER_CASE constant is made by (httpx's ``DEFAULT_LIMITS =
+    Limits(max_connections=100, max_keepalive_connections=20)``): what the object is configured
+    with, as a dict constant's entries are.  Not positional arguments (their meaning is the
+    callee's), not prose (``help=``), not a nested call, not a type's declaration, not a call
+    given one argument (the call as written says as much), not a call the constant's value is
+    read through (``os.getenv("HOST", default="0.0.0.0")``, ``parse_bool(os.getenv("X"),
+    default=True)``), not in a test file (a test's constants are fixtures)."""
+    if node.type != "call" or not UPPER.match(name) or is_test(path):
+        return []
+    callee = _callee(src, node)
+    if not _DOTTED.fullmatch(callee) or callee.rsplit(".", 1)[-1] in _TYPE_CALLS:
+        return []
+    pos, kw = _args(node)
+    if len(pos) + len(kw) < 2:
+        return []  # Timeout(timeout=5.0) says no more than the call as written, its own fact
+    whole = setting_value(src, node, _render_literal, _string_value)
+    if whole is not None and (whole[1] or whole[0] != " ".join(src.text(node).split())) \
+            or any(_env(src, a) is not None for a in pos):
+        return []  # a value read through the call (an environment lookup's default, int("5"))
+    out = []
+    for arg, value in kw.items():
+        if arg not in _PROSE and value is not None and value.type != "call" \
+                and setting_value(src, value, _render_literal, _string_value) is not None:
+            out.append((f"{name}.{arg}", value))
+    return out
 
 
 def _wrapped_dict(src: _Source, node):

@@ -1165,14 +1165,23 @@ class AsyncClient:
 
 
 def test_words_spelling_a_keyword_of_a_settings_value_name_that_setting(new_repo):
-    """"What is the default max connections?" (httpx): no fact is named max_connections, but
-    DEFAULT_LIMITS's value passes it by name (``Limits(max_connections=100, ...)``), which
-    DEFAULT_MAX_REDIRECTS, sharing two of the words, does not."""
-    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"pkg/_config.py": LIMITS_CONFIG}))
+    """"What is the default max connections?" (httpx): a call given one argument has no fact
+    of its keyword (``Limits(max_connections=100)``), but DEFAULT_LIMITS's value passes it by
+    name, which DEFAULT_MAX_REDIRECTS, sharing two of the words, does not.  Given two, the
+    keyword's own fact answers (``DEFAULT_LIMITS.max_connections`` = ``100``)."""
+    one = LIMITS_CONFIG.replace(", max_keepalive_connections=20)", ")")
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"pkg/_config.py": one}))
     got = ask(r, "what is the default max connections?")["facts"]
     assert got[0]["key"] == "constant:pkg/_config.py:DEFAULT_LIMITS", [f["key"] for f in got]
     got = ask(r, "what is the default max redirects?")["facts"]
     assert got[0]["key"] == "constant:pkg/_config.py:DEFAULT_MAX_REDIRECTS", [f["key"] for f in got]
+    r = indexed(new_repo("two"), ("2024-03-01T10:00:00Z", {"pkg/_config.py": LIMITS_CONFIG}))
+    got = ask(r, "what is the default max connections?")["facts"]
+    assert (got[0]["key"], got[0]["value"]) == ("constant:pkg/_config.py:DEFAULT_LIMITS.max_connections", "100")
+    # two more facts saying "default" and "max" in a store of ten weigh those words less: the
+    # clients' max_redirects (= DEFAULT_MAX_REDIRECTS) come first, the constant just after
+    got = [f["key"] for f in ask(r, "what is the default max redirects?")["facts"]]
+    assert "constant:pkg/_config.py:DEFAULT_MAX_REDIRECTS" in got[:3], got
 
 
 PRISMA_SCHEMA = '''datasource db {

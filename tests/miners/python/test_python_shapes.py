@@ -192,3 +192,103 @@ def test_a_module_constant_made_by_a_class_without_arguments_has_a_history(tmp_p
     assert now[key]["purpose"] == ("string - A unicode string parameter type which is the implicit "
                                    "default.  This can also be selected by using ``str`` as type.")
     assert ask(r, "which parameter type is the implicit default?")["facts"][0]["key"] == key
+
+
+def test_a_constant_made_by_a_call_gives_a_fact_per_literal_keyword():
+    """httpx's ``DEFAULT_LIMITS = Limits(max_connections=100, ...)``: the call as written, and
+    ``DEFAULT_LIMITS.max_connections`` = ``100`` beside it; folded arithmetic and literal
+    containers count, positional arguments, names, nested calls and prose do not; neither does
+    a call given one argument (its own fact says as much), a call the value is read through
+    from the environment, a constant of a function body, a lower-case name, nor a test's
+    constant."""
+    src = '''
+        DEFAULT_LIMITS = Limits(max_connections=100, max_keepalive_connections=20)
+        BUFFER = Buffer(
+            "positional",
+            size=16 * 1024 * 1024,  # sixteen MiB
+            names=("a", "b"),
+            made=make(size=2),
+            given=OTHER,
+            help="what it is for",
+        )
+        ONLY_NAMES = Pool(size=SIZE, timeout=make())
+        DEFAULT_TIMEOUT = Timeout(timeout=5.0)
+        HAS_RICH = parse_boolean_env_var(os.getenv("USE_RICH"), default=True)
+        PORT = Server(port=os.getenv("PORT", 80), debug=False)
+        T = TypeVar("T", bound=int)
+        HOST = os.getenv("HOST", default="0.0.0.0")
+        pool = Limits(max_connections=3)
+
+        def build():
+            INNER = Limits(max_connections=7)
+            return INNER
+
+        class Client:
+            POOL = Limits(max_connections=9, max_keepalive_connections=5)
+        '''
+    got = {k: v for k, (v, _) in configs(src, "pkg/_config.py").items()
+           if "." in k and not k.startswith("env.")}  # an environment variable's read is its own fact
+    assert got == {
+        "DEFAULT_LIMITS.max_connections": "100",
+        "DEFAULT_LIMITS.max_keepalive_connections": "20",
+        "BUFFER.size": "16777216",
+        "BUFFER.names": '("a", "b")',
+        "PORT.debug": "False",
+        "Client.POOL": "Limits(max_connections=9, max_keepalive_connections=5)",
+        "Client.POOL.max_connections": "9",
+        "Client.POOL.max_keepalive_connections": "5",
+        # the argument miner's local and call argument, not a constant's keyword
+        "build.INNER": "Limits(max_connections=7)",
+        "build.Limits.max_connections": "7",
+    }
+    facts = {f.key: f for f in mine_file("pkg/_config.py", textwrap.dedent(src).encode())}
+    size = facts["constant:pkg/_config.py:BUFFER.size"]
+    assert (size.kind, size.subject, size.line, size.text) == (
+        "constant", "BUFFER.size in pkg/_config.py", 5, "size=16 * 1024 * 1024,  # sixteen MiB")
+    assert facts["constant:pkg/_config.py:DEFAULT_LIMITS.max_connections"].purpose == \
+        "default limits max connections - default limits"
+    assert facts["constant:pkg/_config.py:DEFAULT_LIMITS"].value == \
+        "Limits(max_connections=100, max_keepalive_connections=20)"  # the whole call stays
+    in_test = configs(src, "tests/test_config.py")
+    assert "DEFAULT_LIMITS" in in_test and "DEFAULT_LIMITS.max_connections" not in in_test
+
+
+def test_a_secret_keyword_of_a_constant_call_is_redacted():
+    secret = "Zq8rT4vW2yX6bN0mPq"
+    got = configs(f'''
+        DATABASE = Database(host="db.internal", password="{secret}", api_token="{secret}")
+        ''')
+    assert got["DATABASE.host"][0] == "db.internal"
+    for key in ("DATABASE.password", "DATABASE.api_token", "DATABASE"):
+        assert "<redacted:" in got[key][0], key
+    assert secret not in repr(mine_file("app/main.py", f'DATABASE = Database(password="{secret}")\n'.encode()))
+
+
+CONFIG_PY = '''DEFAULT_LIMITS = Limits(max_connections={max}, {keepalive}=20)
+'''
+
+
+def test_a_constant_call_keyword_has_a_history_and_a_broken_version_is_a_logged_skip(tmp_path, caplog):
+    """A keyword's new value supersedes the old one, a renamed keyword closes the old key, and a
+    version that does not parse is skipped with its reason logged, its facts kept."""
+    import logging
+
+    from repomem.service.query import facts, history
+    from tests.conftest import indexed
+
+    caplog.set_level(logging.INFO, logger="repomem")
+    r = indexed(tmp_path / "repo",
+                ("2026-02-01T10:00:00+00:00", {"httpx/_config.py": CONFIG_PY.format(
+                    max=100, keepalive="max_keepalive_connections")}),
+                ("2026-03-01T10:00:00+00:00", {"httpx/_config.py": CONFIG_PY.format(
+                    max=200, keepalive="max_idle_connections")}),
+                ("2026-04-01T10:00:00+00:00", {"httpx/_config.py": "DEFAULT_LIMITS = Limits(max_connections=(\n"}))
+    now = {f["key"]: f["value"] for f in facts(r)["facts"] if f["kind"] == "constant"}
+    base = "constant:httpx/_config.py:DEFAULT_LIMITS"
+    assert now == {base: "Limits(max_connections=200, max_idle_connections=20)",
+                   f"{base}.max_connections": "200", f"{base}.max_idle_connections": "20"}
+    assert [v["value"] for v in history(r, f"{base}.max_connections")["versions"]] == ["100", "200"]
+    closed = history(r, f"{base}.max_keepalive_connections")["versions"]
+    assert [v["value"] for v in closed] == ["20"]
+    assert closed[0]["valid_to"].startswith("2026-03-01")
+    assert any("skip httpx/_config.py" in m and "syntax error near line 1" in m for m in caplog.messages)
