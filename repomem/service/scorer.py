@@ -115,9 +115,16 @@ def similarities(matrix, vector, emb=None):
     if not len(matrix):
         return np.zeros(0, dtype=np.float32)
     vector = np.asarray(vector, dtype=np.float32)
-    sims = np.einsum("ij,j->i", matrix, vector)
     part = getattr(emb, "semantic_part", None)
     if part is None:
-        return sims
+        return np.einsum("ij,j->i", matrix, vector)
     a, b, share = part
-    return np.stack([sims, np.einsum("ij,j->i", matrix[:, a:b], vector[a:b]) / share], axis=1)
+    n, width = matrix.shape
+    if b == width == 2 * a:  # two equal halves: both dot products in one pass over the rows (a
+        # column slice is strided: at 100k rows it took twice the whole product)
+        halves = np.einsum("ijk,jk->ij", matrix.reshape(n, 2, a), vector.reshape(2, a))
+        sims, semantic = halves.sum(axis=1), halves[:, 1]
+    else:
+        sims, semantic = np.einsum("ij,j->i", matrix, vector), \
+            np.einsum("ij,j->i", matrix[:, a:b], vector[a:b])
+    return np.stack([sims, semantic / share], axis=1)
