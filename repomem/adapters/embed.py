@@ -124,7 +124,8 @@ def register_embedder(name: str, factory: Factory) -> None:
 def _unknown(spec: str) -> Exception:
     from repomem.core.errors import RepomemError
 
-    return RepomemError(f"unknown embedder: {spec}", hint="use 'hash' or 'ollama:MODEL'")
+    return RepomemError(f"unknown embedder: {spec}",
+                        hint="use 'hash', 'hash+wordllama' or 'ollama:MODEL' (docs/embedders.md)")
 
 
 def _factory(name: str) -> Factory | None:

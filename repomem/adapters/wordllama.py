@@ -5,7 +5,7 @@ WordLlama (the PyPI package ``wordllama``, MIT) ships its default model inside t
 (``wordllama/weights/l2_supercat_256.safetensors``, 16 MB) and the tokenizer itself
 (``wordllama/tokenizers/l2_supercat_tokenizer_config.json``).  A text's vector is the mean of its
 tokens' vectors, as WordLlama's own inference computes it -- no transformer runs, so a question is
-embedded in tens of microseconds and a history of 100k fact versions in about a second.  Nothing
+embedded in tens of microseconds and 100k fact versions in about five seconds.  Nothing
 is downloaded: the two files are read where pip installed them (WordLlama's own loader would
 look in a cache folder first and fetch from the network when it is empty, so this module reads
 them itself, with numpy and ``tokenizers``).
@@ -83,7 +83,10 @@ class WordLlamaEmbedder:
 
         d = _model_dir()
         if d is None:
-            raise RuntimeError(why_not())
+            from repomem.core.errors import RepomemError
+
+            raise RepomemError(f"embedder {NAME}: no model: the wordllama package is not installed",
+                               hint="pip install 'repomem[wordllama]' (its wheel ships the model)")
         self.vectors = _matrix(d / _WEIGHTS)
         self.tok = Tokenizer.from_file(str(d / _TOKENIZER))
         self.tok.no_padding()
