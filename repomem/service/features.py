@@ -46,7 +46,7 @@ def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, 
         sims, semantic = sims[:, 0], sims[:, 1]
     add("lexical_rrf", _rrf(lexical, 1.0, only_positive=True))
     add("vector_rrf", _rrf(sims, 1.0))
-    if semantic is not None and w["semantic_rrf"] or every:  # (fitting reads every column)
+    if wants("semantic_rrf"):  # 0 where the embedder has no semantic part
         add("semantic_rrf", _rrf(semantic, 1.0) if semantic is not None else np.zeros(size))
     wanted = facts.of_kind(kinds)
     if kinds & {"dependency", "python"}:
