@@ -17,6 +17,7 @@ from typing import Any
 from repomem.core.paths import is_test
 from repomem.core.tokens import norm_ident
 from repomem.service.lexical import in_body, names, own_names, route_path
+from repomem.service.naming import package_tail
 from repomem.service.question import _GROUPS, module_names
 from repomem.storage.store import stored_pair
 
@@ -50,8 +51,22 @@ def _group(row: dict) -> str:
     return _GROUPS.get(group.lower(), norm_ident(group))
 
 
+# The root project's own name in each ecosystem's manifest (a Go module by its path's last part:
+# github.com/labstack/echo/v4 is echo)
 _PROJECT_KEYS = {"config:pyproject.toml:project.name", "config:pyproject.toml:tool.poetry.name",
-                 "config:setup.cfg:metadata.name", "config:package.json:name"}
+                 "config:setup.cfg:metadata.name", "config:package.json:name",
+                 "config:Cargo.toml:package.name", "config:go.mod:module", "config:pom.xml:artifactId",
+                 "config:settings.gradle:rootProject.name",
+                 "config:settings.gradle.kts:rootProject.name"}
+
+
+def project_name(row: dict) -> str | None:
+    """The name a root manifest's row gives the project (normalised), if it is one."""
+    if row["key"] not in _PROJECT_KEYS:
+        return None
+    if row["key"] == "config:go.mod:module":
+        return package_tail(row["value"]) or norm_ident(row["value"]) or None
+    return norm_ident(row["value"].lstrip("@").replace("/", "_")) or None  # @scope/name
 
 
 def qualnames(row: dict) -> list[str]:
@@ -102,8 +117,9 @@ def facts_columns(rows: list[dict]) -> dict:
         for entry in row.get("former") or ():
             old = route_path(entry[0]) if row["kind"] == "route" else norm_ident(entry[0])
             retired.setdefault(old, []).append((i, entry))
-        if row["key"] in _PROJECT_KEYS:
-            project.add(norm_ident(row["value"]))
+        name = project_name(row)
+        if name:
+            project.add(name)
         image = _image_name(row)
         if image:
             images.setdefault(image, []).append(i)

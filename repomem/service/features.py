@@ -94,18 +94,18 @@ def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, 
                                           kinds))
     if q.paths:  # "the Gradle build (complete/build.gradle)": the facts of that file
         add("path_said", facts.in_paths(q.paths))
-    add("path_named", _named_in_path(q.text, rows, np.flatnonzero(named), facts.project))
+    add("path_named", _named_in_path(q.text, rows, np.flatnonzero(named), facts.project_of(q.text)))
     # "which example shows content negotiation?": what lies in examples/content-negotiation/
     add("in_named_dir", _at(size, facts.in_dirs({n for n, _, _ in q.joined})))
     tier = named & (wanted if kinds else True)
     add("named_other_kind", named & ~tier)  # a strong signal, not a tier
     add("owner_named", naming.owner_named(facts, q.capitalised))  # "uvicorn's Config"
     if wants("alias_rrf"):  # "the bind address": Config.host, by the --host option's help
-        add("alias_rrf", _rrf(alias.scores(facts, q.words - facts.project), 1.0, only_positive=True))
+        add("alias_rrf", _rrf(alias.scores(facts, q.words - facts.project_of(q.text)), 1.0, only_positive=True))
     if facts.param_of.any():  # a function's parameter defaults answer when it is named: not
         # get.timeout for "what is the default timeout?", nor send_email.sync for "the admin
         # email" (httpx's nine request functions share four defaults)
-        said = {n for x in q.identifiers(facts.project) for n in (x[0], x[2].lower())}
+        said = {n for x in q.identifiers(facts.project_of(q.text)) for n in (x[0], x[2].lower())}
         said |= {n.rsplit(".", 1)[-1] for n in said}
         add("parameter_unsaid", facts.unsaid_parameters(said, q.words))
     if facts.in_body.any() and not q.asks_number:
@@ -122,8 +122,9 @@ def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, 
         add("vector_sim", np.asarray(sims, dtype=np.float64))
     for field in ("name", "purpose"):
         if wants(f"{field}_share"):
-            alone = lex.field_scores(q.text, field, facts.project | q.framing) \
-                if hasattr(lex, "field_scores") else _field_scores(lex, q.text, field, facts.project | q.framing)
+            drop = facts.project_of(q.text) | q.framing
+            alone = lex.field_scores(q.text, field, drop) if hasattr(lex, "field_scores") \
+                else _field_scores(lex, q.text, field, drop)
             add(f"{field}_share", alone / max(float(alone.max()), 1e-9))
     return cols, score, tier.astype(np.int32)
 

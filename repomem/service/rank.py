@@ -56,7 +56,7 @@ def rank(question: str, rows: list[dict], sims, lex, t: int, n: int):
     q = parse(question).measured  # "how wide is the progress bar?": its width
     facts = _facts(rows)
     kinds, exact, lineage = _asked(q, facts, t)
-    lexical = lex.scores(q.text, facts.project | q.framing,
+    lexical = lex.scores(q.text, facts.project_of(q.text) | q.framing,
                          "by_purpose" if q.asks_function else "default",
                          keep={"name"} if q.names_setting else ())
     named = exact > 0
@@ -86,7 +86,7 @@ def feature_table(question: str, rows: list[dict], sims, lex, t: int) -> dict:
     q = parse(question).measured
     facts = _facts(rows)
     kinds, exact, _ = _asked(q, facts, t)
-    lexical = lex.scores(q.text, facts.project | q.framing,
+    lexical = lex.scores(q.text, facts.project_of(q.text) | q.framing,
                          "by_purpose" if q.asks_function else "default",
                          keep={"name"} if q.names_setting else ())
     cols, score, tier = _features(q, facts, kinds, exact > 0, lex, lexical, sims, scorer.weights(),

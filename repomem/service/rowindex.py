@@ -108,6 +108,7 @@ class _Facts:
         self.names: dict[str, list[int]] = columns["names"]
         self.retired: dict[str, list[tuple[int, list]]] = columns["retired"]
         self.project: set[str] = set(columns["project"])
+        self._project_of: dict[str, set[str]] = {}
         self.images: dict[str, list[int]] = columns["images"]
         self._said: set[str] | None = None
         self._passed: dict[str, list[int]] | None = None
@@ -139,6 +140,17 @@ class _Facts:
         self._methods: dict[str, Any] | None = None
         self._params: dict[str, tuple[list[int], frozenset[str], dict]] | None = None
         self._body_words: dict[str, list[int]] | None = None
+
+    def project_of(self, text: str) -> set[str]:
+        """The project's names, and the words of the question TEXT that spell one of them
+        (spelled_project): words naming the repository asking, not a fact it asks about."""
+        got = self._project_of.get(text)
+        if got is None:
+            got = self.project | spelled_project(text, self.project)
+            if len(self._project_of) > 1024:
+                self._project_of.clear()
+            self._project_of[text] = got
+        return got
 
     def numeric(self) -> Any:
         """Per row, whether its value is a number (see _NUMERIC)."""
@@ -402,6 +414,36 @@ def offered_columns(rows: list[dict]) -> dict | None:
     except ValueError:
         return None
     return got if isinstance(got, dict) else None
+
+
+def spelled_project(text: str, names: set[str] | frozenset[str]) -> set[str]:
+    """The words of TEXT that spell a project name of several words (NAMES: normalised, as
+    facts_columns gives them): "the gin RealWorld app" of golang_gin_realworld_example_app,
+    "mini-redis's" of mini_redis; as the question's words (normalised) and their tokens.  One
+    word of such a name alone ("gin") may be the fact asked about: a name counts when two of its
+    words, or the whole of it, are said."""
+    said = set(lexical_tokens(text))
+    shared: set[str] = set()
+    for name in names:
+        if "_" not in name:
+            continue
+        parts = set(lexical_tokens(name))
+        if name in said or len((parts - {name}) & said) >= 2:
+            shared |= parts & said
+    out: set[str] = set()
+    if shared:
+        for word in _WORD.findall(text):
+            for part in _ALNUM.findall(word):  # mini-redis-cli: mini and redis, not cli
+                tokens = set(lexical_tokens(part))
+                if tokens & shared:
+                    out |= tokens | {part.lower()}
+            if norm_ident(word) in names:
+                out |= {norm_ident(word)} | set(lexical_tokens(word)) & shared
+    return out
+
+
+_WORD = re.compile(r"[A-Za-z0-9][\w.-]*[A-Za-z0-9]|[A-Za-z0-9]")  # a word, hyphens and dots inside
+_ALNUM = re.compile(r"[A-Za-z0-9]+")
 
 
 def _facts(rows: list[dict]) -> _Facts:

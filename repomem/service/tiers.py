@@ -65,7 +65,7 @@ def _asked(q: Question, facts: _Facts, t: int):
     if q.handling:  # "how does click handle keyboard interrupts?": the code that catches
         # KeyboardInterrupt is named by it, over STDIN_HANDLE, which only bears the verb as its
         # name ("which click function swallows exceptions?": the project's name, not ClickException)
-        project = {w for p in facts.project for w in lexical_tokens(p)}
+        project = {w for p in facts.project_of(q.text) for w in lexical_tokens(p)}
         catchers = facts.catching(set(words) - project)
         if 0 < len(catchers) <= RARE:
             exact[catchers] = np.maximum(exact[catchers], 1)
@@ -106,7 +106,7 @@ def _by_identifiers(q: Question, facts: _Facts, t: int, kinds: set[str], exact, 
     over its private namesake ("the echo function" is `echo`, not `EchoingStdin._echo`).  A
     name no current fact bears may be a retired one (_retired_rows)."""
     rows = facts.rows
-    for name, shaped, raw in _project_version(q, facts, kinds) or q.identifiers(facts.project):
+    for name, shaped, raw in _project_version(q, facts, kinds) or q.identifiers(facts.project_of(q.text)):
         hits = _identifier_rows(q, facts, kinds, name, shaped, raw)
         if hits and (shaped or len(hits) <= RARE):
             yield hits
@@ -136,7 +136,7 @@ def _project_version(q: Question, facts: _Facts, kinds: set[str]) -> list[tuple[
     if q.asks_function or "python" in q.tokens or "version" not in q.tokens or any(
             facts.names.get(n) or facts.retired.get(n) or facts.images.get(n)
             or shaped and naming.tails(facts).get(n)
-            for n, shaped, _ in q.identifiers(facts.project) if not _own_project(facts, n, q)) \
+            for n, shaped, _ in q.identifiers(facts.project_of(q.text)) if not _own_project(facts, n, q)) \
             or naming.module_rows(facts, q.literal_words):
         return []
     kinds.update({"config", "constant"})
@@ -387,7 +387,7 @@ def unnamed(question: str, rows: list[dict]) -> tuple[dict[str, str], set[str]]:
     q = parse(question)
     kinds = set(q.kinds)
     plain = "dependency" in kinds or q.still
-    out = {name: raw for name, shaped, raw in q.identifiers(facts.project)
+    out = {name: raw for name, shaped, raw in q.identifiers(facts.project_of(q.text))
            if (shaped or plain and not q.is_still_word(raw) and not facts.says(raw))
            and not (_bears(facts, name, shaped, raw) or facts.images.get(name)
                     or facts.a_file(raw))}
