@@ -176,8 +176,17 @@ _ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 
 
 def _prose(v: str) -> bool:
-    """Words, not a credential ("Enter your password", a field's label "Repeat Password")."""
-    return " " in v.strip() and not re.search(r"[0-9!@#$%^&*]", v)
+    """Words, not a credential: a prompt or a label, which names what it asks for ("Enter your
+    password", a field's label "Repeat Password"), ends like a sentence ("Token:"), or runs on
+    as a sentence does.  A few other words are a passphrase (express-session's "keyboard cat"):
+    the secret."""
+    words = v.split()
+    if len(words) < 2 or re.search(r"[0-9!@#$%^&*]", v):
+        return False
+    return _prose_hint(v.lower()) or v.rstrip()[-1] in ".:?" or len(words) >= _SENTENCE
+
+
+_SENTENCE = 6  # words: a passphrase of diceware's length is shorter
 
 
 def _skip(v: str) -> bool:

@@ -32,6 +32,9 @@ TOKEN = "<redacted:"
     ('function f(apiKey: string = getKey("k3y-9f8a7b6c")) {}\n', "k3y-9f8a7b6c"),
     ("const auth = {\n  secret: process.env.SIGNING || 'plainword',\n};\n", "plainword"),
     ('def f(password=get(\n        "multi-line-pa55",\n)):\n', "multi-line-pa55"),
+    # a passphrase is words too (express-session's example secret)
+    ('const secret = process.env.SECRET || "keyboard cat";\n', "keyboard cat"),
+    ("app.use(session({ secret: 'keyboard cat', resave: false }));\n", "keyboard cat"),
 ])
 def test_a_literal_in_a_secret_named_default_is_redacted(code, secret):
     out = redact_blob(code, code=True)
@@ -57,7 +60,8 @@ def test_a_literal_in_a_secret_named_default_is_redacted(code, secret):
     'token = urlopen("https://auth.example.com/v2/token")\n',  # a URL
     'if token == "abc123xyz":\n',  # compared with
     "token => fetch('abc123XYZ')\n",  # an arrow function's parameter
-    'const secret = process.env.SECRET || "keyboard cat";\n',  # words
+    'const secret = process.env.SECRET || "Enter the session secret";\n',  # a prompt's words
+    'password = os.environ.get("PW") or "Type the shared password:"\n',
     'token = Client(scope="read2", timeout=get("30"))\n',  # other keywords' values
 ])
 def test_a_literal_that_is_no_secret_is_kept(code):
