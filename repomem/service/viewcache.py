@@ -355,18 +355,3 @@ def load_search(store_path):
     offer_columns(rows, columns)
     return snap
 
-
-def search(rows: list[dict], emb, lex, question: str, query_vec, t: int, n: int):
-    """Rank the snapshot's rows valid at t for the question (repomem.service.rank); (rows, lineage)."""
-    import numpy as np
-
-    from repomem.service.lexical import Lexical
-    from repomem.service.rank import rank
-
-    valid = [i for i, r in enumerate(rows) if r["valid_from"] <= t < r["valid_to"]]
-    if len(valid) < len(rows):  # rare: a version closed after the snapshot was written
-        rows, emb, lex = [rows[i] for i in valid], emb[valid], None
-    if lex is None:
-        lex = Lexical.build(rows)
-    sims = emb @ np.asarray(query_vec, dtype=np.float32) if len(rows) else np.zeros(0)
-    return rank(question, rows, sims, lex, t, n)
