@@ -142,6 +142,7 @@ _CLASS_CUE = _pattern("class_cue")
 _SETTING_NAME = _pattern("setting_name")
 _NOT_OWNERS = set(_T["lists"]["not_owners"])
 _ROUTE_WORDS = _pattern("route_words")
+_FUNCTION_SAID = _pattern("function_said")
 _SETTING = {"config", "constant", "docker"}  # what a setting's name or URL asks for
 
 
@@ -238,8 +239,8 @@ def intent(question: str) -> set[str]:
         kinds = (kinds - {"dependency", "constant", "config"}) | {"python"}
     if asks_number(question):  # a number: a setting or a constant, never a route
         kinds = (kinds - {"route", "function", "class"}) | {"config", "constant"}
-    if "route" in kinds:  # "which method and path reach X": an HTTP method, not a function
-        kinds.discard("function")
+    if "route" in kinds and not _FUNCTION_SAID.search(question):
+        kinds.discard("function")  # "which method and path reach X": an HTTP method
     if "class" in toks and "func" not in toks:  # "what is the class `Decoder` called"
         kinds.discard("function")
     elif "func" in toks and "class" not in toks:  # "what is the function `x` called"

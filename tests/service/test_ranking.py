@@ -138,6 +138,13 @@ def test_frame_and_project_words_are_not_identifiers():
         "what is `ACCESS_TOKEN_EXPIRE_MINUTES` set to?")
 
 
+def test_a_function_said_is_asked_for_beside_a_route():
+    # "API" asks for a route; the word "function" for a function still ("method" may be HTTP's)
+    assert rank.intent("Which RealWorld API service function returns the followed users' articles?") \
+        >= {"function", "route"}
+    assert "function" not in rank.intent("Which method and path edit the user's profile?")
+
+
 def test_ranking_is_deterministic_and_snapshot_equals_chroma(store):
     q = "version of the dependencies requests requires"
     runs = [[(f["key"], f["score"]) for f in ask(store, q, k=8)["facts"]] for _ in range(3)]
