@@ -51,22 +51,47 @@ def _group(row: dict) -> str:
     return _GROUPS.get(group.lower(), norm_ident(group))
 
 
-# The root project's own name in each ecosystem's manifest (a Go module by its path's last part:
-# github.com/labstack/echo/v4 is echo)
-_PROJECT_KEYS = {"config:pyproject.toml:project.name", "config:pyproject.toml:tool.poetry.name",
-                 "config:setup.cfg:metadata.name", "config:package.json:name",
-                 "config:Cargo.toml:package.name", "config:go.mod:module", "config:pom.xml:artifactId",
-                 "config:settings.gradle:rootProject.name",
-                 "config:settings.gradle.kts:rootProject.name"}
+# A project's own name in each ecosystem's manifest, by the manifest's file and the key in it
+# (a Go module by its path's last part: github.com/labstack/echo/v4 is echo)
+_PROJECT_KEYS = {"pyproject.toml": ("project.name", "tool.poetry.name"),
+                 "setup.cfg": ("metadata.name",), "package.json": ("name",),
+                 "Cargo.toml": ("package.name",), "go.mod": ("module",), "pom.xml": ("artifactId",),
+                 "settings.gradle": ("rootProject.name",),
+                 "settings.gradle.kts": ("rootProject.name",)}
+_PROJECT_KEY = re.compile(r"^config:(?P<dir>(?:[^:]*/)?)(?P<file>%s):(?P<key>[^:]+)$"
+                          % "|".join(re.escape(f) for f in _PROJECT_KEYS))
 
 
-def project_name(row: dict) -> str | None:
-    """The name a root manifest's row gives the project (normalised), if it is one."""
-    if row["key"] not in _PROJECT_KEYS:
+def project_name(row: dict) -> tuple[str, str] | None:
+    """(the manifest's folder, the project's name normalised) when ROW is a manifest's name of
+    its project; None else (nor in an example's, docs' or tests' folder)."""
+    m = _PROJECT_KEY.match(row["key"])
+    if m is None or m["key"] not in _PROJECT_KEYS[m["file"]] or _AUX.search(m["dir"]):
         return None
-    if row["key"] == "config:go.mod:module":
-        return package_tail(row["value"]) or norm_ident(row["value"]) or None
-    return norm_ident(row["value"].lstrip("@").replace("/", "_")) or None  # @scope/name
+    value = row["value"]
+    if m["file"] == "go.mod":
+        name = package_tail(value) or norm_ident(value)
+    else:
+        name = norm_ident(value.lstrip("@").replace("/", "_"))  # @scope/name
+    return (m["dir"], name) if name else None
+
+
+def project_names(found: list[tuple[str, str]]) -> set[str]:
+    """The repository's own project names: the root manifests'; without one, what the
+    shallowest projects' names share (gs-rest-service's complete/ and initial/ builds are
+    rest-service-complete and rest-service-initial: rest_service), or the one name there."""
+    if not found:
+        return set()
+    top = min(d.count("/") for d, _ in found)
+    names = sorted({n for d, n in found if d.count("/") == top})
+    if top == 0 or len(names) == 1:
+        return set(names)
+    common = []
+    for parts in zip(*(n.split("_") for n in names)):
+        if len(set(parts)) > 1:
+            break
+        common.append(parts[0])
+    return {"_".join(common)} if len(common) >= 2 else set()
 
 
 def qualnames(row: dict) -> list[str]:
@@ -107,7 +132,7 @@ def facts_columns(rows: list[dict]) -> dict:
     (columns_code): a snapshot written by other code is not trusted."""
     named: dict[str, list[int]] = {}
     retired: dict[str, list[tuple[int, list]]] = {}
-    project: set[str] = set()  # "click" in "click's docs" names the repository
+    found: list[tuple[str, str]] = []  # "click" in "click's docs" names the repository
     images: dict[str, list[int]] = {}  # "redis" -> services.redis.image (redis:8.4)
     for i, row in enumerate(rows):
         for n in names(row, camel=True):
@@ -119,7 +144,7 @@ def facts_columns(rows: list[dict]) -> dict:
             retired.setdefault(old, []).append((i, entry))
         name = project_name(row)
         if name:
-            project.add(name)
+            found.append(name)
         image = _image_name(row)
         if image:
             images.setdefault(image, []).append(i)
@@ -130,7 +155,7 @@ def facts_columns(rows: list[dict]) -> dict:
         key_order[i] = place
     return {
         "code": columns_code(), "rows": len(rows), "names": named, "retired": retired,
-        "project": sorted(project), "images": images, "kind": [r["kind"] for r in rows],
+        "project": sorted(project_names(found)), "images": images, "kind": [r["kind"] for r in rows],
         "root_dep": [d and _root_dependency(r) for d, r in zip(deps, rows)],
         "group": [_group(r) if d else "" for d, r in zip(deps, rows)],
         "own": [not _AUX.search(r["path"]) for r in rows],

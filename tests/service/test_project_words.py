@@ -5,7 +5,7 @@ alone may be the fact asked about ("which gin version")."""
 
 from __future__ import annotations
 
-from repomem.service.columns import project_name
+from repomem.service.columns import project_name, project_names
 from repomem.service.query import ask
 from repomem.service.rowindex import spelled_project
 from tests.conftest import indexed
@@ -33,11 +33,22 @@ def test_the_rest_of_a_hyphenated_word_stays():
 def test_each_ecosystems_manifest_names_the_project():
     def name(key, value):
         return project_name({"key": key, "value": value})
-    assert name("config:go.mod:module", "github.com/labstack/echo/v4") == "echo"
-    assert name("config:Cargo.toml:package.name", "mini-redis") == "mini_redis"
-    assert name("config:settings.gradle.kts:rootProject.name", "rest-service") == "rest_service"
-    assert name("config:package.json:name", "@api/source") == "api_source"
-    assert name("config:docs/package.json:name", "docs") is None  # a root manifest's only
+    assert name("config:go.mod:module", "github.com/labstack/echo/v4") == ("", "echo")
+    assert name("config:Cargo.toml:package.name", "mini-redis") == ("", "mini_redis")
+    assert name("config:settings.gradle.kts:rootProject.name", "rest-service") == ("", "rest_service")
+    assert name("config:package.json:name", "@api/source") == ("", "api_source")
+    assert name("config:web/package.json:name", "web") == ("web/", "web")
+    assert name("config:examples/app/package.json:name", "demo") is None
+    assert name("config:package.json:version", "1.0") is None
+
+
+def test_the_root_names_the_project_else_what_its_shallowest_projects_share():
+    assert project_names([("", "acme"), ("web/", "acme_web")]) == {"acme"}
+    # gs-rest-service: no root build; complete/ and initial/ are two builds of one guide
+    assert project_names([("complete/", "rest_service_complete"),
+                          ("initial/", "rest_service_initial")]) == {"rest_service"}
+    assert project_names([("a/", "foo"), ("b/", "bar")]) == set()  # nothing shared
+    assert project_names([("web/", "shop_web")]) == {"shop_web"}
 
 
 PYPROJECT = """[project]
