@@ -183,7 +183,8 @@ def test_build_identity_through_a_history(tmp_path):
     assert now["config:complete/settings.gradle:rootProject.name"] == "rest-service-complete"
     assert now["config:complete/build.gradle:group"] == "com.example"  # a build script's own group
     assert now["config:complete/build.gradle:version"] == "0.0.1-SNAPSHOT"
+    root = "config:complete/settings.gradle:rootProject.name"
     for key, values in (("config:go.mod:module", ["github.com/example/old", "github.com/example/new"]),
-                        ("config:complete/settings.gradle:rootProject.name", ["rest-service", "rest-service-complete"])):
+                        (root, ["rest-service", "rest-service-complete"])):
         assert [v["value"] for v in history(r, key)["versions"]] == values
     assert not [k for k in now if k.startswith("dependency:gradle:complete:")]  # nothing from the settings script
