@@ -155,6 +155,15 @@ def _blocks(shape: list[str]) -> list[tuple[str, ...]]:
 _SETTINGS: dict[tuple, Fact] = {}  # each setting's fact by what it is made of (manifests.made)
 
 
+def _setting(path: str, lines: list[str], dotted: str, value: str, line: int, what: str) -> Fact:
+    """A setting of a script, keyed by file: ``config:<path>:<dotted>``."""
+    text = source_line(lines, line)
+    return made(_SETTINGS, (path, dotted, value, line, text, what), lambda: Fact(
+        key=f"config:{path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {path}",
+        value=value, path=path, line=line, text=text,
+        purpose=f"{words(*dotted.split('.'))} - {what} ({path_words(path)}, gradle)"))
+
+
 # one script is often mined at several paths in one commit (repomem.core.recent)
 @recent(size=8, max_chars=65_536)
 def _lines(text: str) -> tuple[list[str], list[tuple[str, ...]]]:
@@ -312,11 +321,7 @@ class _Script:
                 self.setting(m.group(1), value, n, "the project's " + m.group(1))
 
     def setting(self, dotted: str, value: str, line: int, what: str) -> None:
-        text = source_line(self.out.lines, line)
-        fact = made(_SETTINGS, (self.path, dotted, value, line, text, what), lambda: Fact(
-            key=f"config:{self.path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {self.path}",
-            value=value, path=self.path, line=line, text=text,
-            purpose=f"{words(*dotted.split('.'))} - {what} ({path_words(self.path)}, gradle)"))
+        fact = _setting(self.path, self.out.lines, dotted, value, line, what)
         self.out.facts[fact.key] = fact
 
 
@@ -342,12 +347,17 @@ class _Settings:
     def mine(self) -> list[Fact]:
         depth, continued = 0, False  # an include's list going on over the next line
         for n, (code, blocks) in enumerate(zip(self.code, self.blocks), 1):
-            m = None if blocks else _ROOT_NAME.match(code)
+            if blocks:  # pluginManagement { }, dependencyResolutionManagement { }: neither is read
+                continued = False
+                continue
+            m = _ROOT_NAME.match(code)
             if m:
                 name = _quoted(m, 1)
                 if name and name[0].strip():
                     self.setting("rootProject.name", name[0], n, "the name of the Gradle build's root project")
-            start = None if blocks or m else _INCLUDE.match(code)
+                continued = False
+                continue
+            start = _INCLUDE.match(code)
             if start is None and not continued:
                 continue
             rest = code[start.end():] if start else code
@@ -368,11 +378,7 @@ class _Settings:
             self.setting(f"include.{name}", project, line, "a project (sub-project) the Gradle build includes")
 
     def setting(self, dotted: str, value: str, line: int, what: str) -> None:
-        text = source_line(self.lines, line)
-        fact = made(_SETTINGS, (self.path, dotted, value, line, text, what), lambda: Fact(
-            key=f"config:{self.path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {self.path}",
-            value=value, path=self.path, line=line, text=text,
-            purpose=f"{words(*dotted.split('.'))} - {what} ({path_words(self.path)}, gradle settings)"))
+        fact = _setting(self.path, self.lines, dotted, value, line, what)
         self.facts[fact.key] = fact
 
 
