@@ -1,5 +1,6 @@
 """Gradle build scripts (``build.gradle``, ``build.gradle.kts`` and other ``*.gradle(.kts)``
-scripts but the settings script): plugins, dependencies and the Java version.
+scripts): plugins, dependencies and the Java version; settings scripts (``settings.gradle``,
+``settings.gradle.kts``): the root project's name and the projects the build includes.
 
 A build script is a program (Groovy or Kotlin) and no Python library parses either, so this
 reads a few narrow, line-oriented patterns -- the ones ``gradle init``, Spring Initializr and
@@ -26,7 +27,13 @@ the Gradle manuals write -- and leaves everything else alone:
   ``dependency:gradle:<project>:engines:java`` (the toolchain first);
 * settings keyed by file: the project's top-level ``group``, ``version`` and ``description``,
   ``sourceCompatibility``/``targetCompatibility``, the toolchain's ``java.toolchain.languageVersion``
-  and each ``ext`` property (``config:<path>:ext.springBootVersion``).
+  and each ``ext`` property (``config:<path>:ext.springBootVersion``);
+* a settings script states no dependency and no plugin (its ``pluginManagement`` and
+  ``dependencyResolutionManagement`` blocks are not read), only two top-level statements:
+  ``rootProject.name = 'x'`` -> ``config:<path>:rootProject.name`` and each project of
+  ``include 'a', ':b:c'`` / ``include("a")`` -> ``config:<path>:include.<name>`` (the name
+  without its leading colon, the colons between nested projects as dots: ``include.b.c``),
+  value the project path as written.
 
 Comments and string contents are blanked before braces are counted, so neither a ``//`` in a
 URL nor a brace in ``"${v}"`` misleads the block tracking.
@@ -73,6 +80,9 @@ _PROPERTY_CALL = re.compile(r"""^(?:(?:rootProject|project)\s*\.\s*)?(?:property
 _COMPAT_ASSIGN = re.compile(r"^\s*(?:java\.)?(sourceCompatibility|targetCompatibility)\s*=\s*(.+?)\s*;?\s*$")
 _ONE_LINE_JAVA = re.compile(r"^\s*java\s*\{(.*)\}\s*$")
 _PROJECT_ASSIGN = re.compile(r"^\s*(group|version|description)\s*=\s*(.+?)\s*;?\s*$")
+_ROOT_NAME = re.compile(r"^\s*rootProject\s*\.\s*name\s*=\s*" + _STR + r"\s*;?\s*$")
+_INCLUDE = re.compile(r"^\s*include\b\s*\(?")
+_LITERAL = re.compile(_STR)
 
 
 # A comment, or a quoted string's content (an escape may hide a quote or a line break; an
@@ -143,6 +153,15 @@ def _blocks(shape: list[str]) -> list[tuple[str, ...]]:
 
 
 _SETTINGS: dict[tuple, Fact] = {}  # each setting's fact by what it is made of (manifests.made)
+
+
+def _setting(path: str, lines: list[str], dotted: str, value: str, line: int, what: str) -> Fact:
+    """A setting of a script, keyed by file: ``config:<path>:<dotted>``."""
+    text = source_line(lines, line)
+    return made(_SETTINGS, (path, dotted, value, line, text, what), lambda: Fact(
+        key=f"config:{path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {path}",
+        value=value, path=path, line=line, text=text,
+        purpose=f"{words(*dotted.split('.'))} - {what} ({path_words(path)}, gradle)"))
 
 
 # one script is often mined at several paths in one commit (repomem.core.recent)
@@ -302,11 +321,7 @@ class _Script:
                 self.setting(m.group(1), value, n, "the project's " + m.group(1))
 
     def setting(self, dotted: str, value: str, line: int, what: str) -> None:
-        text = source_line(self.out.lines, line)
-        fact = made(_SETTINGS, (self.path, dotted, value, line, text, what), lambda: Fact(
-            key=f"config:{self.path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {self.path}",
-            value=value, path=self.path, line=line, text=text,
-            purpose=f"{words(*dotted.split('.'))} - {what} ({path_words(self.path)}, gradle)"))
+        fact = _setting(self.path, self.out.lines, dotted, value, line, what)
         self.out.facts[fact.key] = fact
 
 
@@ -319,20 +334,79 @@ def _reads_properties(fact: Fact) -> Fact:
     return dataclasses.replace(fact, attrs=tuple(sorted([*fact.attrs, (PROPERTIES, " ".join(names))])))
 
 
+class _Settings:
+    """A settings script: the root project's name and the included projects, read from top-level
+    statements only (a block such as ``pluginManagement { }`` holds neither)."""
+
+    def __init__(self, path: str, text: str):
+        self.path = path
+        self.lines = text.splitlines()
+        self.code, self.blocks = _lines(text)
+        self.facts: dict[str, Fact] = {}
+
+    def mine(self) -> list[Fact]:
+        depth, continued = 0, False  # an include's list going on over the next line
+        for n, (code, blocks) in enumerate(zip(self.code, self.blocks), 1):
+            if blocks:  # pluginManagement { }, dependencyResolutionManagement { }: neither is read
+                continued = False
+                continue
+            m = _ROOT_NAME.match(code)
+            if m:
+                name = _quoted(m, 1)
+                if name and name[0].strip():
+                    self.setting("rootProject.name", name[0], n, "the name of the Gradle build's root project")
+                continued = False
+                continue
+            start = _INCLUDE.match(code)
+            if start is None and not continued:
+                continue
+            rest = code[start.end():] if start else code
+            for lit in _LITERAL.finditer(rest):
+                got = _quoted(lit, 1)
+                if got:
+                    self.include(got[0], n)
+            shape = _LITERAL.sub("''", rest)
+            if start is not None:
+                depth = start.group().count("(")
+            depth += shape.count("(") - shape.count(")")
+            continued = depth > 0 or shape.rstrip().endswith(",")
+        return list(self.facts.values())
+
+    def include(self, project: str, line: int) -> None:
+        name = ".".join(p for p in project.strip().split(":") if p)
+        if name:
+            self.setting(f"include.{name}", project, line, "a project (sub-project) the Gradle build includes")
+
+    def setting(self, dotted: str, value: str, line: int, what: str) -> None:
+        fact = _setting(self.path, self.lines, dotted, value, line, what)
+        self.facts[fact.key] = fact
+
+
+def _outside_output(parts: list[str]) -> bool:
+    return not {"build", "node_modules", ".gradle"}.intersection(parts[:-1])
+
+
+def is_settings_script(path: str) -> bool:
+    parts = path.split("/")
+    return parts[-1] in ("settings.gradle", "settings.gradle.kts") and _outside_output(parts)
+
+
 def is_build_script(path: str) -> bool:
     parts = path.split("/")
     base = parts[-1]
     return base.endswith((".gradle", ".gradle.kts")) and not base.startswith(("settings.", "init.")) \
-        and not {"build", "node_modules", ".gradle"}.intersection(parts[:-1])
+        and _outside_output(parts)
 
 
 class GradleMiner:
     name = "gradle"
 
     def accepts(self, path: str) -> bool:
-        return is_build_script(path)
+        return is_build_script(path) or is_settings_script(path)
 
     def mine(self, path: str, text: str) -> list[Fact]:
+        if is_settings_script(path):
+            return _Settings(path, text).mine()
         return _Script(path, text).mine()
 
 

@@ -5,7 +5,8 @@ directory: ``dependency:<eco>:<project>:<group>:<name>``.
 
 * ``go.mod`` (eco ``go``): each ``require`` -> group ``main`` (``// indirect`` ones: ``indirect``),
   value the version; the ``go`` and ``toolchain`` directives -> group ``engines`` (``go``,
-  ``toolchain``).  Parsed by hand: the format is a few line-oriented directives.
+  ``toolchain``); the ``module`` directive, the project's own module path, is a setting keyed by
+  file: ``config:<path>:module``.  Parsed by hand: the format is a few line-oriented directives.
 * ``Cargo.toml`` (eco ``cargo``): ``[dependencies]`` -> ``main``, ``[dev-dependencies]`` -> ``dev``,
   ``[build-dependencies]`` -> ``build``, ``[workspace.dependencies]`` -> ``workspace``, a
   ``[target.<cfg>.*]`` table -> the group above plus ``@<cfg>``; the value is the version
@@ -22,14 +23,15 @@ import re
 import tomllib
 from collections.abc import Callable
 
-from repomem.core.model import DEPENDENCY, Fact
+from repomem.core.model import CONFIG, DEPENDENCY, Fact
 from repomem.miners._base import MineError
 from repomem.miners._scope import project_of
-from repomem.miners._text import find_after, line_of, locate, source_line, sub_table
+from repomem.miners._text import find_after, line_of, locate, path_words, source_line, sub_table
 
 _CARGO_GROUPS = {"dependencies": "main", "dev-dependencies": "dev", "build-dependencies": "build"}
 _GO_REQUIRE = re.compile(r"^\s*([^\s()]+)\s+(v[^\s]+)\s*(//.*)?$")
 _GO_DIRECTIVE = re.compile(r"^\s*(go|toolchain)\s+(\S+)\s*(//.*)?$")
+_GO_MODULE = re.compile(r'^module\s+(?:"([^"\s]+)"|`([^`\s]+)`|([^\s"`/][^\s"`]*))\s*(//.*)?$')
 
 
 class _Out:
@@ -89,9 +91,24 @@ def _go_mod(o: _Out) -> None:
             block = "other"  # replace ( ... ), exclude ( ... ), retract ( ... )
         elif line.startswith("require "):
             _go_require(o, line[len("require "):], i)
+        elif (m := _GO_MODULE.match(line)) is not None:
+            _go_module(o, m.group(1) or m.group(2) or m.group(3), i)
         elif (m := _GO_DIRECTIVE.match(line)) is not None:
             what = "Go language" if m.group(1) == "go" else "Go toolchain"
             o.dep("engines", m.group(1), m.group(2), i, what=what)
+
+
+_GO_SETTINGS: dict[tuple, Fact] = {}
+
+
+def _go_module(o: _Out, module: str, i: int) -> None:
+    """The module's own path (what its packages are imported as): a setting of the file."""
+    text = source_line(o.lines, i)
+    fact = made(_GO_SETTINGS, (o.path, module, i, text), lambda: Fact(
+        key=f"config:{o.path}:module", kind=CONFIG, subject=f"module in {o.path}", value=module,
+        path=o.path, line=i, text=text,
+        purpose=f"module path - the Go module's own import path, its name ({path_words(o.path)}, go)"))
+    o.facts[fact.key] = fact
 
 
 def _go_require(o: _Out, line: str, i: int) -> None:

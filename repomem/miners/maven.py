@@ -13,8 +13,10 @@ scoped by the pom's directory, named ``groupId:artifactId``:
   written); no version at all is ``managed`` (the parent or a BOM pins it).
 * The Java version (``maven.compiler.release``, ``java.version``, ``maven.compiler.source``, or
   the compiler plugin's ``<release>``/``<source>``) -> ``dependency:maven:<project>:engines:java``.
-* Each ``<properties>`` entry and the project's own ``<version>`` are settings keyed by file:
-  ``config:<path>:properties.<name>``, ``config:<path>:version``.
+* Each ``<properties>`` entry and the project's own identity (direct children of ``<project>``,
+  never the ``<parent>``'s) are settings keyed by file: ``config:<path>:properties.<name>``,
+  ``config:<path>:groupId``, ``:artifactId``, ``:version``, ``:name``, ``:packaging`` and
+  ``:description`` (on one line, spaces normalised), ``${...}`` resolved as a version is.
 * Each ``<modules><module>`` of an aggregator pom: ``config:<path>:modules.<module>`` (value the
   module's folder as written).
 * A ``<profile>``'s properties, dependencies and plugins, under its ``<id>``:
@@ -45,6 +47,13 @@ _SCOPES = {"compile": "main", "": "main", "test": "test", "provided": "provided"
            "system": "system", "import": "managed"}
 _JAVA_PROPS = ("maven.compiler.release", "java.version", "maven.compiler.source")
 _REF = re.compile(r"\$\{([^}]+)\}")
+# the project's own identity, direct children of <project> (never <parent>'s)
+_IDENTITY = (("groupId", "the project's own group id (Maven coordinates)"),
+             ("artifactId", "the project's own artifact id, its name (Maven coordinates)"),
+             ("version", "the project's version"),
+             ("name", "the project's display name"),
+             ("packaging", "the project's packaging (jar, war, pom)"),
+             ("description", "the project's description"))
 MAX_DEPTH = 64  # elements deep: a pom is a dozen; deeper is hostile input
 
 
@@ -221,9 +230,11 @@ class _Pom:
         parent = r.child("parent")
         if parent is not None:
             self.artifact(parent, "parent", "parent POM")
-        own = r.child("version")
-        if own is not None:
-            self.setting("version", own.text.strip(), own, "the project's version")
+        for tag, what in _IDENTITY:
+            own = r.child(tag)
+            if own is not None and own.text.strip():
+                # a description may run over several lines: one line, spaces normalised
+                self.setting(tag, " ".join(own.text.split()), own, what)
         for props in r.path("properties"):
             for p in props.children:
                 self.setting(f"properties.{p.tag}", p.text.strip(), p, "Maven build property")

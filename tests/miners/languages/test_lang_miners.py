@@ -207,7 +207,8 @@ def test_manifests():
         )
         replace github.com/a/b => ../b
         """))}
-    assert gomod == {"dependency:go:svc:engines:go": "1.22",
+    assert gomod == {"config:svc/go.mod:module": "example.com/svc",
+                     "dependency:go:svc:engines:go": "1.22",
                      "dependency:go:svc:engines:toolchain": "go1.22.3",
                      "dependency:go:svc:main:github.com/gin-gonic/gin": "v1.9.1",
                      "dependency:go:svc:indirect:golang.org/x/text": "v0.14.0"}
