@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+from collections import Counter
 from typing import Any
 
 from repomem.core.paths import is_test
@@ -62,13 +63,14 @@ _PROJECT_KEY = re.compile(r"^config:(?P<dir>(?:[^:]*/)?)(?P<file>%s):(?P<key>[^:
                           % "|".join(re.escape(f) for f in _PROJECT_KEYS))
 
 
-def project_name(row: dict) -> tuple[str, str] | None:
+def project_name(row: dict, value: str | None = None) -> tuple[str, str] | None:
     """(the manifest's folder, the project's name normalised) when ROW is a manifest's name of
-    its project; None else (nor in an example's, docs' or tests' folder)."""
+    its project (VALUE: a name it bore before, else its own); None else (nor in an example's,
+    docs' or tests' folder)."""
     m = _PROJECT_KEY.match(row["key"])
     if m is None or m["key"] not in _PROJECT_KEYS[m["file"]] or _AUX.search(m["dir"]):
         return None
-    value = row["value"]
+    value = row["value"] if value is None else value
     if m["file"] == "go.mod":
         name = package_tail(value) or norm_ident(value)
     else:
@@ -77,21 +79,26 @@ def project_name(row: dict) -> tuple[str, str] | None:
 
 
 def project_names(found: list[tuple[str, str]]) -> set[str]:
-    """The repository's own project names: the root manifests'; without one, what the
-    shallowest projects' names share (gs-rest-service's complete/ and initial/ builds are
-    rest-service-complete and rest-service-initial: rest_service), or the one name there."""
+    """The repository's own project names, FOUND: (folder, name) of each manifest's name of its
+    project, now or before a rename.  The root manifests' names; without one, the names the
+    shallowest projects share, each less its folder's words: gs-rest-service's complete/ and
+    initial/ builds are rest-service-complete and rest-service-initial, and were both
+    gs-rest-service once: rest_service and gs_rest_service (one project alone: its names)."""
     if not found:
         return set()
+    root = {n for d, n in found if not d}
+    if root:
+        return root
     top = min(d.count("/") for d, _ in found)
-    names = sorted({n for d, n in found if d.count("/") == top})
-    if top == 0 or len(names) == 1:
-        return set(names)
-    common = []
-    for parts in zip(*(n.split("_") for n in names)):
-        if len(set(parts)) > 1:
-            break
-        common.append(parts[0])
-    return {"_".join(common)} if len(common) >= 2 else set()
+    by_folder: dict[str, set[str]] = {}
+    for d, n in found:
+        if d.count("/") == top:
+            own = set(norm_ident(d.rstrip("/").rsplit("/", 1)[-1]).split("_"))
+            by_folder.setdefault(d, set()).add("_".join(p for p in n.split("_") if p not in own) or n)
+    if len(by_folder) == 1:
+        return next(iter(by_folder.values()))
+    counts = Counter(n for folder in by_folder.values() for n in folder)
+    return {n for n, c in counts.items() if c >= 2}
 
 
 def qualnames(row: dict) -> list[str]:
@@ -132,7 +139,8 @@ def facts_columns(rows: list[dict]) -> dict:
     (columns_code): a snapshot written by other code is not trusted."""
     named: dict[str, list[int]] = {}
     retired: dict[str, list[tuple[int, list]]] = {}
-    found: list[tuple[str, str]] = []  # "click" in "click's docs" names the repository
+    found: list[tuple[str, str]] = []  # "click" in "click's docs" names the repository, as
+    # a name it bore before does (its manifests' names: project_names)
     images: dict[str, list[int]] = {}  # "redis" -> services.redis.image (redis:8.4)
     for i, row in enumerate(rows):
         for n in names(row, camel=True):
@@ -145,6 +153,7 @@ def facts_columns(rows: list[dict]) -> dict:
         name = project_name(row)
         if name:
             found.append(name)
+            found += [n for e in row.get("former") or () if (n := project_name(row, e[0]))]
         image = _image_name(row)
         if image:
             images.setdefault(image, []).append(i)

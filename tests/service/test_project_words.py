@@ -44,11 +44,14 @@ def test_each_ecosystems_manifest_names_the_project():
 
 def test_the_root_names_the_project_else_what_its_shallowest_projects_share():
     assert project_names([("", "acme"), ("web/", "acme_web")]) == {"acme"}
-    # gs-rest-service: no root build; complete/ and initial/ are two builds of one guide
+    # gs-rest-service: no root build; complete/ and initial/ are two builds of one guide, each
+    # named with its folder's word, and both were gs-rest-service before a rename
     assert project_names([("complete/", "rest_service_complete"),
-                          ("initial/", "rest_service_initial")]) == {"rest_service"}
+                          ("initial/", "rest_service_initial"), ("initial/", "gs_rest_service"),
+                          ("complete/", "gs_rest_service_complete")]) \
+        == {"rest_service", "gs_rest_service"}
     assert project_names([("a/", "foo"), ("b/", "bar")]) == set()  # nothing shared
-    assert project_names([("web/", "shop_web")]) == {"shop_web"}
+    assert project_names([("web/", "shop_web")]) == {"shop"}  # one project: its name
 
 
 PYPROJECT = """[project]
