@@ -153,7 +153,7 @@ def facts_columns(rows: list[dict]) -> dict:
         name = project_name(row)
         if name:
             found.append(name)
-            found += [n for e in row.get("former") or () if (n := project_name(row, e[0]))]
+            found += [was for e in row.get("former") or () if (was := project_name(row, e[0]))]
         image = _image_name(row)
         if image:
             images.setdefault(image, []).append(i)
