@@ -29,8 +29,9 @@ an error's or a response's status (``createError(406)``, ``ws.close(1012)``), no
 
 A struct literal a function body makes (Go's ``&http.Server{ReadTimeout: 10}``, Rust's
 ``Connection { buffer: BytesMut::with_capacity(4 * 1024) }``) states each field given a number
-or a quantity, or a call given only one number: ``config:<path>:<function>.<Type>.<field>``,
-attrs ``field``; not a field a constructor's literal states as a default (lang/values.py)."""
+or a quantity, a call given only one number, or a number times a unit (``10 * time.Second``, as
+written, attrs ``expression``): ``config:<path>:<function>.<Type>.<field>``, attrs ``field``;
+not a field a constructor's literal states as a default (lang/values.py)."""
 
 from __future__ import annotations
 
@@ -90,11 +91,12 @@ def number_fact(path: str, function: str, callee: str, value: str, position: int
 
 
 def field_fact(path: str, function: str, type_name: str, field: str, value: str, line: int,
-               text: str) -> Fact:
-    """The fact of FIELD given VALUE in the TYPE_NAME literal FUNCTION makes."""
+               text: str, attrs: tuple = ()) -> Fact:
+    """The fact of FIELD given VALUE in the TYPE_NAME literal FUNCTION makes (ATTRS: how the
+    value is stated, ``expression`` when as written)."""
     dotted = f"{function}.{type_name}.{field}"
     return Fact(key=f"{CONFIG}:{path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {path}",
-                value=value, attrs=(("field", "true"),), path=path, line=line + 1, text=text,
+                value=value, attrs=tuple(sorted({("field", "true"), *attrs})), path=path, line=line + 1, text=text,
                 purpose=f"{words(field)} - the {type_name} {function}() makes")
 
 

@@ -343,26 +343,34 @@ class FileFacts:
                       and (v := init.child_by_field_name("value")) is not None]
         out = []
         for field, el, v in fields:
-            value = self._field_value(v)
-            if value is None or body_values.is_counter(value) \
+            got = self._field_value(v)
+            if got is None or body_values.is_counter(got[0]) \
                     or f"{CONFIG}:{self.path}:{type_name}.{field}" in stated:
                 continue
             row = el.start_point[0]
             text = _collapse(self.src.data[el.start_byte:el.end_byte].decode("utf-8", "replace"))
-            out.append(body_values.field_fact(self.path, function, type_name, field, value, row,
-                                              text[:lang_values.MAX_EXCERPT]))
+            out.append(body_values.field_fact(self.path, function, type_name, field, got[0], row,
+                                              text[:lang_values.MAX_EXCERPT], got[1]))
         return out
 
-    def _field_value(self, v) -> str | None:
-        """A struct field's number or quantity, or the one number of a call it is given alone."""
+    def _field_value(self, v) -> tuple[str, tuple] | None:
+        """(value, attrs) of a struct field given a number or a quantity, the one number of a call
+        it is given alone, or a number times a unit (``10 * time.Second``: as written,
+        attrs.expression, as a Go constant's)."""
         if v.type in self.lang.strings:
             value = self.string(v)
-            return value if value and body_values.QUANTITY.fullmatch(value) and not value.isdigit() else None
+            return (value, ()) if value and body_values.QUANTITY.fullmatch(value) and not value.isdigit() else None
         if v.type == "call_expression":
             args = v.child_by_field_name("arguments")
             items = [c for c in args.named_children if c.type not in self.lang.comments] if args is not None else []
-            return self.number(items[0]) if len(items) == 1 else None
-        return self.number(v)
+            number = self.number(items[0]) if len(items) == 1 else None
+        else:
+            number = self.number(v)
+        if number is not None:
+            return number, ()
+        if v.type == "binary_expression" and any(c.type in _NUMBER_LITERALS for c in v.named_children):
+            return _expression(self.src, v)
+        return None
 
     def _function(self, caps):
         d = (caps.get("definition.function") or caps["definition.method"])[0]
