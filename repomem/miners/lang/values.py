@@ -14,7 +14,9 @@
 * a Go ``const ( ... )`` block's member is on its own line, not the block's;
 * the defaults an object or a call is made with, as Python's: JS/TS parameter defaults and class
   fields, Java instance fields, the struct literal of a Rust ``impl Default`` or of a Go
-  ``New...()``: ``config:<path>:<Class>.<name>``.
+  ``New...()``: ``config:<path>:<Class>.<name>``;
+* a Rust command-line option's default (clap's ``#[arg(long, default_value = "127.0.0.1")]``):
+  ``config:<path>:<Struct>.<option>.default``, as a click option's.
 """
 
 from __future__ import annotations
