@@ -104,7 +104,8 @@ def field_fact(path: str, function: str, type_name: str, field: str, value: str,
 # prints, waits or exits (the last name of the callee, lower-cased).
 NOT_SETTINGS = frozenset((
     "range", "len", "round", "print", "println", "printf", "sprintf", "fprintf", "format", "errorf",
-    "itoa", "atoi", "parseint", "parsefloat", "formatint", "parseuint", "tostring", "tofixed", "toprecision",
+    "itoa", "atoi", "str", "int", "float", "number", "bool", "chr", "hex", "valueof",
+    "parseint", "parsefloat", "formatint", "parseuint", "tostring", "tofixed", "toprecision",
     "slice", "substring", "substr", "splice", "charat", "charcodeat", "codepointat", "at", "get", "nth",
     "skip", "take", "split", "splitn", "rsplit", "repeat", "pad", "padstart", "padend", "ljust", "rjust",
     "zfill", "center", "pow", "min", "max", "floor", "ceil", "abs", "sqrt", "exit", "sleep", "advance",

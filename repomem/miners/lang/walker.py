@@ -296,11 +296,11 @@ class FileFacts:
         return facts
 
     def number(self, node) -> str | None:
-        """A number literal as a number (``4_096`` is 4096, a Rust ``1024usize`` 1024), or literal
-        arithmetic folded (``4 * 1024`` is 4096); else None."""
+        """A whole number literal as a number (``4_096`` is 4096, a Rust ``1024usize`` 1024), a
+        fraction as written, or literal arithmetic folded (``4 * 1024`` is 4096); else None."""
         if node.type in _NUMBER_LITERALS:
             got = lang_values._number(self.text(node))
-            return None if got is None else repr(got) if isinstance(got, float) else str(got)
+            return None if got is None else self.text(node) if isinstance(got, float) else str(got)
         return lang_values.folded(self, node)
 
     def _only_number(self, args) -> tuple[int, str] | None:

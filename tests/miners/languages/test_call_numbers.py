@@ -133,3 +133,34 @@ def test_body_values_have_a_history_and_answer(tmp_path):
     got = ask(r, "how many idle connections does the database pool keep?")
     assert got["facts"][0]["key"] == "config:common/database.go:Init.db.DB.SetMaxIdleConns", \
         [f["key"] for f in got["facts"]]
+
+
+POOL_JAVA = """package org.example;
+
+class Pool {
+    void setUp() {
+        executor.setCorePoolSize(4);
+        Thread.sleep(1000);
+        String s = name.substring(0, 3);
+        throw new IllegalStateException(String.valueOf(500));
+    }
+}
+"""
+
+
+def test_a_java_calls_only_number_and_what_is_no_setting():
+    assert _config("src/main/java/org/example/Pool.java", POOL_JAVA) == {
+        "config:src/main/java/org/example/Pool.java:Pool.setUp.executor.setCorePoolSize": ("4", {"argument": "1"})}
+
+
+def test_a_broken_or_odd_call_is_no_traceback():
+    odd = {"src/a.rs": "fn f() { Vec::<u8>::with_capacity(4096); make()(30)(40); x.y(1 << 200); }\n",
+           "a/b.go": "package b\n\nfunc F() { g(1e400); h(0x10); T{A: 99999999999999999999999}; }\n",
+           "src/c.ts": "export function f() { g(1 / 0, 'x'); h(-7); k(...[1, 2]); }\n",
+           "app/d.py": "def f():\n    g(1 // 0)\n    h(-7)\n    k(*[5])\n    (lambda: 1)(30)\n"}
+    got = {p: _config(p, t) for p, t in odd.items()}
+    assert got["src/c.ts"] == {"config:src/c.ts:f.h": ("-7", {"argument": "1"})}
+    assert got["app/d.py"] == {"config:app/d.py:f.h": ("-7", {"argument": "1"})}
+    assert got["a/b.go"]["config:a/b.go:F.h"] == ("16", {"argument": "1"})
+    assert got["a/b.go"]["config:a/b.go:F.g"] == ("1e400", {"argument": "1"})  # as written, not inf
+    assert got["src/a.rs"] == {}
