@@ -19,7 +19,7 @@ A call given one number among its arguments passes a setting too, though no name
 gin's ``db.DB().SetMaxIdleConns(10)`` in ``Init``, node-express-realworld's
 ``bcrypt.hash(password, 10)``, mini-redis's ``broadcast::channel(1024)``.  Exactly one number
 (literal arithmetic folded: ``4 * 1024`` is ``4096``), not 0, 1 or -1, is
-``config:<path>:<function>.<callee>``, attrs ``argument`` = its position (1 for the first);
+``config:<path>:<function>.<callee>``, attrs ``argument`` and ``position`` (1 for the first);
 the callee dotted (``broadcast.channel``; a call's result is named by its callee,
 ``db.DB.SetMaxIdleConns``).  Not a callee whose number counts, indexes, formats, rounds or
 waits rather than sets something up (``range(10)``, ``s.substring(0, 5)``, ``parseInt(x,
@@ -86,7 +86,8 @@ def number_fact(path: str, function: str, callee: str, value: str, position: int
     """The fact of the one number FUNCTION passes to CALLEE, as its argument POSITION (1-based)."""
     dotted = f"{function}.{callee}"
     return Fact(key=f"{CONFIG}:{path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {path}",
-                value=value, attrs=(("argument", str(position)),), path=path, line=line + 1, text=text,
+                value=value, attrs=(("argument", "true"), ("position", str(position))), path=path,
+                line=line + 1, text=text,
                 purpose=f"{words(callee.rsplit('.', 1)[-1])} - the number {function}() passes to {callee}()")
 
 

@@ -626,7 +626,7 @@ def go_defaults(ff, funcs) -> list[Fact]:
 _CLI_ATTRIBUTES = frozenset({"arg", "clap", "structopt"})
 _CLI_DEFAULTS = ("default_value", "default_value_t", "default_missing_value")  # the first given
 _CLI_VALUES = frozenset({"string_literal", "raw_string_literal", "integer_literal", "float_literal",
-                         "boolean_literal", "identifier", "scoped_identifier"})
+                         "boolean_literal", "identifier", "scoped_identifier"})  # a name: no default stated
 
 
 def _attribute_pairs(ff, attribute) -> dict:
@@ -645,7 +645,7 @@ def rust_cli_defaults(ff, classes) -> list[Fact]:
     (``#[arg(long, default_value = "127.0.0.1")] host: String``, ``#[clap(default_value_t =
     6379)]``, structopt's alike): ``config:<path>:<Struct>.<option>.default``, the option named
     by its ``id`` else by its field, attrs ``option`` and ``default``, as a click option's default.
-    A constant's name (``default_value_t = DEFAULT_PORT``) is stated as written."""
+    Not a constant's name (``default_value_t = DEFAULT_PORT``): the constant states its value."""
     if ff.lang.family != "rust" or is_test(ff.path) or b"default_value" not in ff.src.data:
         return []
     out: dict[str, Fact] = {}
@@ -675,12 +675,16 @@ def _cli_default(ff, owner: str, attributes: list, field) -> Fact | None:
     fname = field.child_by_field_name("name")
     if default is None or fname is None:
         return None
+    if default.type in ("identifier", "scoped_identifier"):
+        return None  # a constant's name: its value is stated where the constant is
     value = ff.string(default) if default.type in ff.lang.strings else ff.text(default)
     named = pairs.get("id")
     option = ff.string(named) if named is not None and named.type in ff.lang.strings else ff.text(fname)
     if value is None or not option:
         return None
     qual = f"{owner}.{option}.default"
+    said = ' '.join(_words(option))
+    if option != ff.text(fname):  # the field the program reads it as: id = "hostname" on host
+        said += f" ({' '.join(_words(ff.text(fname)))})"
     return _setting(ff, qual, value, (("default", "true"), ("option", "true")), attributes[0],
-                    f"{' '.join(_words(option))} - the default of option --{option.replace('_', '-')} "
-                    f"of {owner}", end=field)
+                    f"{said} - the default of option --{option.replace('_', '-')} of {owner}", end=field)

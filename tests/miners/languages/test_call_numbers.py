@@ -87,18 +87,21 @@ def search(request, results):
 """
 
 
+FIRST = {"argument": "true", "position": "1"}
+
+
 def _config(path: str, text: str) -> dict[str, tuple[str, dict]]:
     return {f.key: (f.value, dict(f.attrs)) for f in mine_file(path, text.encode()) if f.kind == "config"}
 
 
 def test_a_calls_only_number_is_a_setting_of_the_calling_function():
     assert _config("common/database.go", DATABASE_GO % 10) == {
-        "config:common/database.go:Init.db.DB.SetMaxIdleConns": ("10", {"argument": "1"})}
+        "config:common/database.go:Init.db.DB.SetMaxIdleConns": ("10", {"argument": "true", "position": "1"})}
     assert _config("src/auth/auth.service.ts", AUTH_SERVICE_TS) == {
-        "config:src/auth/auth.service.ts:createUser.bcrypt.hash": ("10", {"argument": "2"})}
+        "config:src/auth/auth.service.ts:createUser.bcrypt.hash": ("10", {"argument": "true", "position": "2"})}
     # range, print: no setting; two numbers: which one is not known; a private helper's: no setting
     assert _config("app/views.py", VIEWS_PY) == {
-        "config:app/views.py:search.Paginator": ("10", {"argument": "2"})}
+        "config:app/views.py:search.Paginator": ("10", {"argument": "true", "position": "2"})}
     assert _config("tests/test_views.py", VIEWS_PY) == {}
     assert _config("common/database_test.go", DATABASE_GO % 10) == {}
 
@@ -106,13 +109,16 @@ def test_a_calls_only_number_is_a_setting_of_the_calling_function():
 def test_a_struct_literals_number_field_is_a_setting_of_the_making_function():
     got = _config("src/connection.rs", CONNECTION_RS % "4 * 1024")
     assert got == {"config:src/connection.rs:Connection.new.Connection.buffer": ("4096", {"field": "true"}),
-                   "config:src/connection.rs:Connection.new.BytesMut.with_capacity": ("4096", {"argument": "1"})}
+                   "config:src/connection.rs:Connection.new.BytesMut.with_capacity": ("4096", FIRST)}
 
 
 def test_a_rust_cli_options_default_is_a_setting():
     got = _config("src/bin/cli.rs", CLI_RS % "127.0.0.1")
     assert got["config:src/bin/cli.rs:Cli.hostname.default"] == ("127.0.0.1", {"default": "true", "option": "true"})
     assert got["config:src/bin/cli.rs:Cli.port.default"][0] == "6379"
+    # a constant's name is no default stated: the constant states its value
+    assert not _config("src/bin/cli.rs", CLI_RS.replace("default_value_t = 6379", "default_value_t = DEFAULT_PORT"))\
+        .get("config:src/bin/cli.rs:Cli.port.default")
     assert got["config:src/bin/cli.rs:Cli.password.default"][0].startswith("<redacted:")
     assert not [f for f in mine_file("src/bin/cli.rs", (CLI_RS % "x").encode())
                 if "Zq8rT2vLx9Wk4Np7" in f"{f.value} {f.text}"]
@@ -150,7 +156,7 @@ class Pool {
 
 def test_a_java_calls_only_number_and_what_is_no_setting():
     assert _config("src/main/java/org/example/Pool.java", POOL_JAVA) == {
-        "config:src/main/java/org/example/Pool.java:Pool.setUp.executor.setCorePoolSize": ("4", {"argument": "1"})}
+        "config:src/main/java/org/example/Pool.java:Pool.setUp.executor.setCorePoolSize": ("4", FIRST)}
 
 
 def test_a_broken_or_odd_call_is_no_traceback():
@@ -159,8 +165,8 @@ def test_a_broken_or_odd_call_is_no_traceback():
            "src/c.ts": "export function f() { g(1 / 0, 'x'); h(-7); k(...[1, 2]); }\n",
            "app/d.py": "def f():\n    g(1 // 0)\n    h(-7)\n    k(*[5])\n    (lambda: 1)(30)\n"}
     got = {p: _config(p, t) for p, t in odd.items()}
-    assert got["src/c.ts"] == {"config:src/c.ts:f.h": ("-7", {"argument": "1"})}
-    assert got["app/d.py"] == {"config:app/d.py:f.h": ("-7", {"argument": "1"})}
-    assert got["a/b.go"]["config:a/b.go:F.h"] == ("16", {"argument": "1"})
-    assert got["a/b.go"]["config:a/b.go:F.g"] == ("1e400", {"argument": "1"})  # as written, not inf
+    assert got["src/c.ts"] == {"config:src/c.ts:f.h": ("-7", {"argument": "true", "position": "1"})}
+    assert got["app/d.py"] == {"config:app/d.py:f.h": ("-7", {"argument": "true", "position": "1"})}
+    assert got["a/b.go"]["config:a/b.go:F.h"] == ("16", {"argument": "true", "position": "1"})
+    assert got["a/b.go"]["config:a/b.go:F.g"] == ("1e400", {"argument": "true", "position": "1"})  # as written, not inf
     assert got["src/a.rs"] == {}
