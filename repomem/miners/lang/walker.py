@@ -47,7 +47,7 @@ CALLS_MAX = 16384
 _QUOTES = re.compile(r'^(?:r#*"|[`"\'])(.*?)(?:"#*|[`"\'])$', re.S)
 # the number literals of the languages whose calls are mined for the one number they are given
 _NUMBER_LITERALS = frozenset({"number", "int_literal", "float_literal", "integer_literal",
-                              "decimal_integer_literal", "decimal_floating_point_literal"})
+                              "decimal_integer_literal", "decimal_floating_point_literal", "number_literal"})
 _KOTLIN_TEMPLATE = re.compile(r"(?<!\\)\$[A-Za-z_{]")  # "Hi $name": the grammar names no node for it
 
 
@@ -304,14 +304,17 @@ class FileFacts:
         return lang_values.folded(self, node)
 
     def _only_number(self, args) -> tuple[int, str] | None:
-        """(position, value) of the one number among a call's arguments, else None."""
-        items = [c for c in args.named_children if c.type not in self.lang.comments]
+        """(position, value) of the one number among a call's arguments, else None (Kotlin's
+        argument wrapped in a value_argument; one passed by name, ``size = 4``, is none)."""
+        items = [c.named_children[0] if c.type == "value_argument" and c.named_child_count == 1 else c
+                 for c in args.named_children if c.type not in self.lang.comments]
         found = [(i, v) for i, v in enumerate(map(self.number, items), 1) if v is not None]
         return found[0] if len(found) == 1 else None
 
     def _call_number(self, call, callee_node, function: str) -> list[Fact]:
         """The one number a call in FUNCTION is given, not 0, 1 or -1 (see miners._arguments)."""
-        args = call.child_by_field_name("arguments")
+        args = call.child_by_field_name("arguments") \
+            or next((c for c in call.named_children if c.type == "value_arguments"), None)  # Kotlin
         got = self._only_number(args) if args is not None else None
         if got is None or body_values.is_counter(got[1]):
             return []

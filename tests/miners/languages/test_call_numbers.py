@@ -170,3 +170,21 @@ def test_a_broken_or_odd_call_is_no_traceback():
     assert got["a/b.go"]["config:a/b.go:F.h"] == ("16", {"argument": "true", "position": "1"})
     assert got["a/b.go"]["config:a/b.go:F.g"] == ("1e400", {"argument": "true", "position": "1"})  # as written, not inf
     assert got["src/a.rs"] == {}
+
+
+POOL_KT = """package org.example
+
+class Pool {
+    fun setUp() {
+        executor.setCorePoolSize(4)
+        pool(size = 10)
+        Thread.sleep(1000)
+        list.get(3)
+    }
+}
+"""
+
+
+def test_a_kotlin_calls_only_number_not_one_passed_by_name():
+    assert _config("src/main/kotlin/org/example/Pool.kt", POOL_KT) == {
+        "config:src/main/kotlin/org/example/Pool.kt:Pool.setUp.executor.setCorePoolSize": ("4", FIRST)}
