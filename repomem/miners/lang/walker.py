@@ -316,7 +316,7 @@ class FileFacts:
         args = call.child_by_field_name("arguments") \
             or next((c for c in call.named_children if c.type == "value_arguments"), None)  # Kotlin
         got = self._only_number(args) if args is not None else None
-        if got is None or body_values.is_counter(got[1]):
+        if args is None or got is None or body_values.is_counter(got[1]):
             return []
         callee_text = self.text(callee_node)
         owner = call.child_by_field_name("object") if call.type == "method_invocation" else None
