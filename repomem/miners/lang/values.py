@@ -625,12 +625,13 @@ def go_defaults(ff, funcs) -> list[Fact]:
 
 _CLI_ATTRIBUTES = frozenset({"arg", "clap", "structopt"})
 _CLI_DEFAULTS = ("default_value", "default_value_t", "default_missing_value")  # the first given
+# literals only: a constant's name (default_value_t = DEFAULT_PORT) is stated where the constant is
 _CLI_VALUES = frozenset({"string_literal", "raw_string_literal", "integer_literal", "float_literal",
-                         "boolean_literal", "identifier", "scoped_identifier"})  # a name: no default stated
+                         "boolean_literal"})
 
 
 def _attribute_pairs(ff, attribute) -> dict:
-    """``name = value`` pairs of a ``#[arg(...)]`` attribute (its flags, ``long``, left out)."""
+    """``name = literal`` pairs of a ``#[arg(...)]`` attribute (its flags, ``long``, left out)."""
     path = attribute.named_children[0] if attribute.named_child_count else None
     args = attribute.child_by_field_name("arguments")
     if path is None or args is None or ff.text(path) not in _CLI_ATTRIBUTES:
@@ -675,8 +676,6 @@ def _cli_default(ff, owner: str, attributes: list, field) -> Fact | None:
     fname = field.child_by_field_name("name")
     if default is None or fname is None:
         return None
-    if default.type in ("identifier", "scoped_identifier"):
-        return None  # a constant's name: its value is stated where the constant is
     value = ff.string(default) if default.type in ff.lang.strings else ff.text(default)
     named = pairs.get("id")
     option = ff.string(named) if named is not None and named.type in ff.lang.strings else ff.text(fname)
