@@ -21,6 +21,10 @@ prefixes, routers and mounts, decorator arguments).  Capture names:
 * ``@argument`` with ``@argument.callee``, ``@argument.name`` and ``@argument.value``: a value a
   function passes to a call by name (JS/TS: an object literal's property); ``@local`` with
   ``@local.value``: a number a function binds a local name to;
+* ``@number`` with ``@number.callee``: a call with a number among its arguments (the one number
+  it is given, see miners._arguments; Kotlin's callee is the call's first child);
+  ``@literal`` with ``@literal.type``: a Go or Rust struct literal whose fields a function
+  gives numbers;
 * ``@options.call``: a call a module's top statement makes (JS/TS), whose object argument's
   literal properties are settings (``app.use(session({ resave: false }))``).
 

@@ -6,11 +6,10 @@ function bodies state; with constants and settings (miners._pysettings), router 
 ``@definition.class``), ``queries/python-options.scm`` CLI options (``@option``: a decorator's
 or a parameter default's call) and ``python-middleware.scm`` middleware (``@middleware``) for
 miners._pyoptions, ``python-urls.scm`` a Django URLconf's bindings and route calls for
-miners._pyurls, and
-``queries/python-body.scm`` the values
-a function's body passes to calls by name (``@argument``), binds local names to (``@local``)
-and binds local constants to (``@constant``), run per function and remembered by the
-function's text.  Constants are module-level UPPER_CASE names and dunders
+miners._pyurls, and ``queries/python-body.scm`` the values a function's body passes to calls by
+name (``@argument``), the one number a call is given (``@number``), binds local names to
+(``@local``) and binds local constants to (``@constant``), run per function and remembered by
+the function's text.  Constants are module-level UPPER_CASE names and dunders
 (``__version__``) bound to a literal, a folded literal arithmetic expression or an environment
 lookup with a default (see _pyvalues); a module-level dict that is not wholly literal (Django's
 ``DATABASES``) gives one constant per literal leaf (``DATABASES.default.ENGINE``).  Settings are
@@ -444,8 +443,16 @@ def _values_in(src: _Source, path: str, fn) -> list[Fact]:
 
     numbers = _KEYWORD_NUMBER.search(src.data, fn.start_byte, fn.end_byte) is not None
     constants = _LOCAL_CONSTANT.search(src.data, fn.start_byte, fn.end_byte) is not None
+    positional = _POSITIONAL_NUMBER.search(src.data, fn.start_byte, fn.end_byte) is not None
     facts = []
-    for _, caps in QueryCursor(_body_query()).matches(fn) if numbers or constants else ():
+    seen: set[int] = set()  # a call matched once per number among its arguments
+    for _, caps in QueryCursor(_body_query()).matches(fn) if numbers or constants or positional else ():
+        if "number" in caps:
+            call = caps["number"][0]
+            if call.id not in seen:
+                seen.add(call.id)
+                facts += _call_number(src, path, call, caps["number.callee"][0])
+            continue
         if "constant" in caps:
             facts += _local_constant(src, path, caps["constant"][0], caps["constant.value"][0])
             continue
@@ -471,6 +478,27 @@ def _values_in(src: _Source, path: str, fn) -> list[Fact]:
         facts.append(body_values.argument_fact(path, function, callee, src.text(caps["argument.name"][0]), value,
                                                row, src.rows(first, row)))
     return facts + _literal_return(src, path, fn)
+
+
+def _call_number(src: _Source, path: str, call, callee_node) -> list[Fact]:
+    """The one number among a call's positional arguments, not 0, 1 or -1, under the function
+    making the call (see miners._arguments)."""
+    args = call.child_by_field_name("arguments")
+    items = [a for a in args.named_children if a.type not in ("keyword_argument", "comment")]
+    found = [(i, v) for i, v in enumerate((_number_or_quantity(src, a) if a.type in _NUMBERS else None
+                                            for a in items), 1) if v is not None]
+    if len(found) != 1 or body_values.is_counter(found[0][1]):
+        return []
+    callee = body_values.call_name(src.text(callee_node))
+    function = _function_of(src, call) if callee is not None else None
+    if callee is None or function is None:
+        return []
+    first = call.start_point[0]
+    text = src.rows(first, min(args.end_point[0], first + MAX_TEXT_LINES - 1))
+    return [body_values.number_fact(path, function, callee, found[0][1], found[0][0], first, text)]
+
+
+_NUMBERS = ("integer", "float", "unary_operator", "binary_operator")
 
 
 def _local_constant(src: _Source, path: str, name, value_node) -> list[Fact]:
@@ -541,6 +569,8 @@ def _number_or_quantity(src: _Source, node) -> str | None:
 # a keyword argument's number or quantity, or a local's number, somewhere in a function's text:
 # "=" then a digit or a quote, or a number after "or"
 _KEYWORD_NUMBER = re.compile(rb"\w\s*=\s*(?:-\s*)?(?:\d|['\"]\d)|\bor\s+\d")
+# a number among a call's arguments: "(" or "," then a digit
+_POSITIONAL_NUMBER = re.compile(rb"[(,]\s*-?\s*\d")
 # an UPPER_CASE local name bound to something
 _LOCAL_CONSTANT = re.compile(rb"\n[ \t]+_?[A-Z][A-Z0-9_]*[ \t]*(?::[^=\n]*)?=[^=]")
 

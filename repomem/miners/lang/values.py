@@ -14,7 +14,9 @@
 * a Go ``const ( ... )`` block's member is on its own line, not the block's;
 * the defaults an object or a call is made with, as Python's: JS/TS parameter defaults and class
   fields, Java instance fields, the struct literal of a Rust ``impl Default`` or of a Go
-  ``New...()``: ``config:<path>:<Class>.<name>``.
+  ``New...()``: ``config:<path>:<Class>.<name>``;
+* a Rust command-line option's default (clap's ``#[arg(long, default_value = "127.0.0.1")]``):
+  ``config:<path>:<Struct>.<option>.default``, as a click option's.
 """
 
 from __future__ import annotations
@@ -617,3 +619,71 @@ def go_defaults(ff, funcs) -> list[Fact]:
             out.setdefault(dotted, _setting(ff, dotted, value, (("default", "true"),), el,
                                             f"{' '.join(_words(field))} - the default {owner} {qual}() makes"))
     return list(out.values())
+
+
+# -- Rust command-line options: clap's (and structopt's) derive attributes ------------------------
+
+_CLI_ATTRIBUTES = frozenset({"arg", "clap", "structopt"})
+_CLI_DEFAULTS = ("default_value", "default_value_t", "default_missing_value")  # the first given
+# literals only: a constant's name (default_value_t = DEFAULT_PORT) is stated where the constant is
+_CLI_VALUES = frozenset({"string_literal", "raw_string_literal", "integer_literal", "float_literal",
+                         "boolean_literal"})
+
+
+def _attribute_pairs(ff, attribute) -> dict:
+    """``name = literal`` pairs of a ``#[arg(...)]`` attribute (its flags, ``long``, left out)."""
+    path = attribute.named_children[0] if attribute.named_child_count else None
+    args = attribute.child_by_field_name("arguments")
+    if path is None or args is None or ff.text(path) not in _CLI_ATTRIBUTES:
+        return {}
+    tokens = list(args.children)
+    return {ff.text(t): v for t, eq, v in zip(tokens, tokens[1:], tokens[2:])
+            if t.type == "identifier" and eq.type == "=" and v.type in _CLI_VALUES}
+
+
+def rust_cli_defaults(ff, classes) -> list[Fact]:
+    """Rust: the default of a command-line option a ``#[derive(Parser)]`` struct's field declares
+    (``#[arg(long, default_value = "127.0.0.1")] host: String``, ``#[clap(default_value_t =
+    6379)]``, structopt's alike): ``config:<path>:<Struct>.<option>.default``, the option named
+    by its ``id`` else by its field, attrs ``option`` and ``default``, as a click option's default.
+    Not a constant's name (``default_value_t = DEFAULT_PORT``): the constant states its value."""
+    if ff.lang.family != "rust" or is_test(ff.path) or b"default_value" not in ff.src.data:
+        return []
+    out: dict[str, Fact] = {}
+    for d in classes:
+        body, name = d.child_by_field_name("body"), d.child_by_field_name("name")
+        if d.type != "struct_item" or body is None or name is None:
+            continue
+        owner = ".".join([*ff.scope(d), ff.text(name)])
+        pending: list = []  # the attributes above the next field
+        for c in body.named_children:
+            if c.type == "attribute_item":
+                pending.append(c)
+            elif c.type == "field_declaration":
+                fact = _cli_default(ff, owner, pending, c)
+                if fact is not None:
+                    out.setdefault(fact.key, fact)
+                pending = []
+    return list(out.values())
+
+
+def _cli_default(ff, owner: str, attributes: list, field) -> Fact | None:
+    pairs: dict = {}
+    for a in attributes:
+        if a.named_child_count:
+            pairs.update(_attribute_pairs(ff, a.named_children[0]))
+    default = next((pairs[k] for k in _CLI_DEFAULTS if k in pairs), None)
+    fname = field.child_by_field_name("name")
+    if default is None or fname is None:
+        return None
+    value = ff.string(default) if default.type in ff.lang.strings else ff.text(default)
+    named = pairs.get("id")
+    option = ff.string(named) if named is not None and named.type in ff.lang.strings else ff.text(fname)
+    if value is None or not option:
+        return None
+    qual = f"{owner}.{option}.default"
+    said = ' '.join(_words(option))
+    if option != ff.text(fname):  # the field the program reads it as: id = "hostname" on host
+        said += f" ({' '.join(_words(ff.text(fname)))})"
+    return _setting(ff, qual, value, (("default", "true"), ("option", "true")), attributes[0],
+                    f"{said} - the default of option --{option.replace('_', '-')} of {owner}", end=field)

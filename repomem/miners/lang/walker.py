@@ -45,6 +45,9 @@ _TOKEN = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|`(?:\\.|[^`\\])
 _CALLS: dict[tuple[str, bytes], tuple[str, str]] = {}  # (the language's quotes, body digest)
 CALLS_MAX = 16384
 _QUOTES = re.compile(r'^(?:r#*"|[`"\'])(.*?)(?:"#*|[`"\'])$', re.S)
+# the number literals of the languages whose calls are mined for the one number they are given
+_NUMBER_LITERALS = frozenset({"number", "int_literal", "float_literal", "integer_literal",
+                              "decimal_integer_literal", "decimal_floating_point_literal", "number_literal"})
 _KOTLIN_TEMPLATE = re.compile(r"(?<!\\)\$[A-Za-z_{]")  # "Hi $name": the grammar names no node for it
 
 
@@ -213,7 +216,7 @@ class FileFacts:
                 if fact is not None:
                     classes[fact.anchor] = fact
                     class_nodes.append(caps["definition.class"][0])
-            elif "argument" in caps or "local" in caps:
+            elif "argument" in caps or "local" in caps or "number" in caps or "literal" in caps:
                 arguments.append(caps)
             elif "options.call" in caps:
                 options += self._call_options(caps["options.call"][0])
@@ -235,17 +238,20 @@ class FileFacts:
             out += kotlin.parameter_defaults(self, funcs)
         # the defaults an object is made with; a class's own field before a constructor's parameter
         made = [*lang_values.class_fields(self, class_nodes), *lang_values.parameter_defaults(self, funcs),
-                *lang_values.rust_defaults(self, funcs), *lang_values.go_defaults(self, funcs)]
+                *lang_values.rust_defaults(self, funcs), *lang_values.go_defaults(self, funcs),
+                *lang_values.rust_cli_defaults(self, class_nodes)]
         out += body_values.kept(made, {f.key for f in out})
         out += body_values.kept(options, {f.key for f in out})  # of two calls of one callee, the first
         if arguments and body_values.mined_in(self.path):
-            out += body_values.kept(self._arguments(arguments, nodes), {f.key for f in out})
+            stated = {f.key for f in made}  # a New...() or new() literal's fields are its defaults
+            out += body_values.kept(self._arguments(arguments, nodes, stated), {f.key for f in out})
         return out
 
-    def _arguments(self, matches: list[dict], nodes: dict) -> list[Fact]:
-        """The numbers and quantities functions pass to calls in an object literal, and the
-        numbers they bind local names to (see miners._arguments), each under the innermost
-        function fact it is in (a nested function is no fact)."""
+    def _arguments(self, matches: list[dict], nodes: dict, stated: set[str]) -> list[Fact]:
+        """The numbers and quantities functions pass to calls in an object literal, the one
+        number a call is given, the numbers a struct literal's fields are given, and the numbers
+        functions bind local names to (see miners._arguments), each under the innermost function
+        fact it is in (a nested function is no fact).  STATED: the keys of defaults stated."""
         spans = sorted(((n.start_byte, n.end_byte, anchor[len(self.path) + 2:].split("(", 1)[0])
                         for anchor, n in nodes.items()), key=lambda s: s[1] - s[0])
 
@@ -253,7 +259,16 @@ class FileFacts:
             return next((q for a, b, q in spans if a <= node.start_byte and node.end_byte <= b), None)
 
         facts = []
+        seen: set[int] = set()  # a call or literal matched once per number among its arguments
         for caps in matches:
+            if "number" in caps or "literal" in caps:
+                node = (caps.get("number") or caps["literal"])[0]
+                function = function_of(node) if node.id not in seen else None
+                seen.add(node.id)
+                if function is not None:
+                    facts += self._call_number(node, caps["number.callee"][0], function) if "number" in caps \
+                        else self._literal_fields(node, caps["literal.type"][0], function, stated)
+                continue
             if "local" in caps:
                 name, v = caps["local"][0], caps["local.value"][0]
                 function, number = function_of(name), self.text(v)
@@ -279,6 +294,86 @@ class FileFacts:
             facts.append(body_values.argument_fact(self.path, function, callee,
                                                    self.text(caps["argument.name"][0]), value, row, text))
         return facts
+
+    def number(self, node) -> str | None:
+        """A whole number literal as a number (``4_096`` is 4096, a Rust ``1024usize`` 1024), a
+        fraction as written, or literal arithmetic folded (``4 * 1024`` is 4096); else None."""
+        if node.type in _NUMBER_LITERALS:
+            got = lang_values._number(self.text(node))
+            return None if got is None else self.text(node) if isinstance(got, float) else str(got)
+        return lang_values.folded(self, node)
+
+    def _only_number(self, args) -> tuple[int, str] | None:
+        """(position, value) of the one number among a call's arguments, else None (Kotlin's
+        argument wrapped in a value_argument; one passed by name, ``size = 4``, is none)."""
+        items = [c.named_children[0] if c.type == "value_argument" and c.named_child_count == 1 else c
+                 for c in args.named_children if c.type not in self.lang.comments]
+        found = [(i, v) for i, v in enumerate(map(self.number, items), 1) if v is not None]
+        return found[0] if len(found) == 1 else None
+
+    def _call_number(self, call, callee_node, function: str) -> list[Fact]:
+        """The one number a call in FUNCTION is given, not 0, 1 or -1 (see miners._arguments)."""
+        args = call.child_by_field_name("arguments") \
+            or next((c for c in call.named_children if c.type == "value_arguments"), None)  # Kotlin
+        got = self._only_number(args) if args is not None else None
+        if args is None or got is None or body_values.is_counter(got[1]):
+            return []
+        callee_text = self.text(callee_node)
+        owner = call.child_by_field_name("object") if call.type == "method_invocation" else None
+        if owner is not None:  # Java names the method alone
+            callee_text = f"{self.text(owner)}.{callee_text}"
+        callee = body_values.call_name(callee_text)
+        if callee is None:
+            return []
+        first, row = call.start_point[0], args.end_point[0]
+        text = self.src.rows(first, min(row, first + MAX_TEXT_LINES - 1))
+        return [body_values.number_fact(self.path, function, callee, got[1], got[0], first, text)]
+
+    def _literal_fields(self, literal, type_node, function: str, stated: set[str]) -> list[Fact]:
+        """The fields of a Go or Rust struct literal FUNCTION makes that are given a number or a
+        quantity, or a call given only one number (``BytesMut::with_capacity(4 * 1024)``), not 0,
+        1 or -1; not a field of a literal stated as a constructor's defaults (STATED)."""
+        type_name = self.text(type_node).replace("::", ".")
+        body = literal.child_by_field_name("body")
+        if body is None or not body_values.callee_name(type_name):
+            return []
+        if literal.type == "composite_literal":
+            entries = lang_values.go_entries(self, body, type_name)  # a nested literal is a match of its own
+            fields = [(d[len(type_name) + 1:], el, v) for d, el, v in entries if "." not in d[len(type_name) + 1:]]
+        else:
+            fields = [(self.text(f), init, v) for init in body.named_children if init.type == "field_initializer"
+                      and (f := init.child_by_field_name("field")) is not None
+                      and (v := init.child_by_field_name("value")) is not None]
+        out = []
+        for field, el, v in fields:
+            got = self._field_value(v)
+            if got is None or body_values.is_counter(got[0]) \
+                    or f"{CONFIG}:{self.path}:{type_name}.{field}" in stated:
+                continue
+            row = el.start_point[0]
+            text = _collapse(self.src.data[el.start_byte:el.end_byte].decode("utf-8", "replace"))
+            out.append(body_values.field_fact(self.path, function, type_name, field, got[0], row,
+                                              text[:lang_values.MAX_EXCERPT], got[1]))
+        return out
+
+    def _field_value(self, v) -> tuple[str, tuple] | None:
+        """(value, attrs) of a struct field given a number or a quantity, the one number of a call
+        it is given alone, or a number times a unit (``10 * time.Second``: as written,
+        attrs.expression, as a Go constant's)."""
+        if v.type in self.lang.strings:
+            value = self.string(v)
+            return (value, ()) if value and body_values.QUANTITY.fullmatch(value) and not value.isdigit() else None
+        if v.type == "call_expression":
+            args = v.child_by_field_name("arguments")
+            items = [c for c in args.named_children if c.type not in self.lang.comments] if args is not None else []
+            number = self.number(items[0]) if len(items) == 1 else None
+        else:
+            number = self.number(v)
+        if number is not None:
+            return number, ()
+        if v.type == "binary_expression" and any(c.type in _NUMBER_LITERALS for c in v.named_children):
+            return _expression(self.src, v)
+        return None
 
     def _function(self, caps):
         d = (caps.get("definition.function") or caps["definition.method"])[0]

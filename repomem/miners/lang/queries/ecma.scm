@@ -133,6 +133,11 @@
   arguments: (arguments (object (pair key: (property_identifier) @argument.name
                                       value: [(number) (string) (binary_expression)] @argument.value)))) @argument
 
+; a call a function makes with a number among its arguments: bcrypt.hash(password, 10)
+(call_expression
+  function: [(identifier) (member_expression)] @number.callee
+  arguments: (arguments [(number) (binary_expression) (unary_expression)])) @number
+
 ; a number a function binds a local name to: var status = 302
 (variable_declarator name: (identifier) @local value: (number) @local.value)
 

@@ -52,3 +52,13 @@
 
 ; comments: left out of function fingerprints
 (comment) @comment
+
+; a call a function makes with a number among its arguments: db.DB().SetMaxIdleConns(10)
+(call_expression
+  function: [(identifier) (selector_expression)] @number.callee
+  arguments: (argument_list [(int_literal) (float_literal) (binary_expression) (unary_expression)])) @number
+
+; a struct literal a function makes: &http.Server{Addr: ":8080", ReadTimeout: 10}
+(composite_literal
+  type: [(type_identifier) (qualified_type)] @literal.type
+  body: (literal_value (keyed_element))) @literal

@@ -17,5 +17,11 @@
 (method_declaration (modifiers [(annotation) (marker_annotation)] @decorator)) @decorated
 (class_declaration (modifiers [(annotation) (marker_annotation)] @decorator)) @decorated
 
+; a call a method makes with a number among its arguments: executor.setCorePoolSize(4)
+(method_invocation
+  name: (identifier) @number.callee
+  arguments: (argument_list [(decimal_integer_literal) (decimal_floating_point_literal) (binary_expression)
+                             (unary_expression)])) @number
+
 ; comments: left out of function fingerprints
 [(line_comment) (block_comment)] @comment

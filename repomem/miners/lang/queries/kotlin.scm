@@ -20,5 +20,10 @@
 (function_declaration (modifiers (annotation) @decorator)) @decorated
 (class_declaration (modifiers (annotation) @decorator)) @decorated
 
+; a call a function makes with a number among its arguments: executor.setCorePoolSize(4)
+(call_expression
+  . [(identifier) (navigation_expression)] @number.callee
+  . (value_arguments (value_argument [(number_literal) (float_literal) (binary_expression)]))) @number
+
 ; comments: left out of function fingerprints
 [(line_comment) (block_comment)] @comment

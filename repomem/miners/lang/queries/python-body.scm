@@ -10,6 +10,11 @@
       value: [(integer) (float) (unary_operator) (binary_operator) (string) (boolean_operator)]
         @argument.value))) @argument
 
+; a call given a number among its arguments: redis.ConnectionPool(host, 6379)
+(call
+  function: [(identifier) (attribute)] @number.callee
+  arguments: (argument_list [(integer) (float) (unary_operator) (binary_operator)])) @number
+
 ; a number a function binds a local name to: max_width = 80
 (assignment
   left: (identifier) @local

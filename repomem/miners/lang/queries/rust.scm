@@ -31,3 +31,13 @@
 
 ; comments: left out of function fingerprints
 [(line_comment) (block_comment)] @comment
+
+; a call a function makes with a number among its arguments: broadcast::channel(1024)
+(call_expression
+  function: [(identifier) (scoped_identifier) (field_expression)] @number.callee
+  arguments: (arguments [(integer_literal) (float_literal) (binary_expression) (unary_expression)])) @number
+
+; a struct literal a function makes: Connection { buffer: BytesMut::with_capacity(4 * 1024) }
+(struct_expression
+  name: [(type_identifier) (scoped_type_identifier)] @literal.type
+  body: (field_initializer_list (field_initializer))) @literal
