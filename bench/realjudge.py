@@ -10,7 +10,7 @@ both are normalised, and its path and subject match where the question gives the
   in any case (``True`` == ``true``).
 
 The subject matches when the expected name is one of the identifiers of the fact's subject or key
-(case, ``-``/``_``/``.`` ignored), so a key that gains a scope or a subject worded differently
+(case, ``-``/``_``/``.``/``::`` ignored), so a key that gains a scope or a subject worded differently
 still matches.
 """
 
@@ -26,7 +26,7 @@ _SPEC = re.compile(r"^\s*(\*|(?:[<>=!~]=?|===)\s*[\w.*+!-]+(\s*,\s*(?:[<>=!~]=?|
 
 
 def _name(s: str) -> str:
-    return re.sub(r"[-_.]+", "-", s.strip().lower())
+    return re.sub(r"(?:[-_.]|::)+", "-", s.strip().lower())  # Rust's a::b is a.b in a key
 
 
 _JAVA_VERSION = re.compile(r"^(?:JavaVersion\.)?VERSION_(\d+(?:_\d+)?)$")

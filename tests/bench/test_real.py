@@ -118,6 +118,11 @@ def test_judge_normalisation():
     assert not realjudge.same_value("3.10, 3.11", "3.10, 3.11, 3.12", ["python"])
     assert realjudge.same_value("POST GET /auth/login", "GET,POST /auth/login", ["route"])
     assert not realjudge.same_value("GET /login", "GET /auth/login", ["route"])
+    # a Rust path names the call a dotted key ends with
+    fact = {"kind": "config", "key": "config:src/db.rs:Db.subscribe.broadcast.channel",
+            "subject": "Db.subscribe.broadcast.channel in src/db.rs", "value": "1024"}
+    assert realjudge.right(fact, {"kinds": ["config"], "subject": "broadcast::channel",
+                                  "value": "1024"})
     assert realjudge.same_value('"8080"', "8080", ["config"])
     assert realjudge.same_value("['es', 'en']", '["en", "es"]', ["config"])
     assert realjudge.same_value("['a@example.com']", '["a@example.com"]', ["config"])
