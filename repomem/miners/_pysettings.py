@@ -644,4 +644,38 @@ def constants_and_settings(src: _Source, root, path: str) -> list[Fact]:
                 seen.add(f.key)
                 facts.append(dataclasses.replace(
                     f, attrs=tuple(sorted((*f.attrs, ("conditional", "true"))))))
-    return facts + _settings(src, root, path)
+    return facts + _object_settings(src, root, path) + _settings(src, root, path)
+
+
+def _object_settings(src: _Source, root, path: str) -> list[Fact]:
+    """An attribute a module sets on an object it made at its top (Flask-Login's
+    ``login = LoginManager(); login.login_view = 'auth.login'``) to a value:
+    ``config:<path>:login.login_view``, attrs ``attribute``.  Not a private name's, not in a
+    test file."""
+    made = {name for _, _, name, right in _assignments(src, root) if right.type == "call"}
+    facts: list[Fact] = []
+    if not made or is_test(path):
+        return facts
+    children = root.children
+    for i, stmt in enumerate(children):
+        if stmt.type != "expression_statement" or stmt.named_child_count != 1 \
+                or stmt.named_children[0].type != "assignment":
+            continue
+        asg = stmt.named_children[0]
+        left, right = asg.child_by_field_name("left"), asg.child_by_field_name("right")
+        if left is None or right is None or left.type != "attribute":
+            continue
+        owner, attr = left.child_by_field_name("object"), left.child_by_field_name("attribute")
+        if owner is None or attr is None or owner.type != "identifier" \
+                or src.text(owner) not in made or src.text(attr).startswith("_"):
+            continue
+        got = setting_value(src, right, _render_literal, _string_value)
+        if got is None or got[1]:
+            continue
+        dotted = f"{src.text(owner)}.{src.text(attr)}"
+        row = stmt.start_point[0]
+        facts.append(Fact(key=f"{CONFIG}:{path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {path}",
+                          value=got[0], attrs=(("attribute", "true"),), path=path, line=row + 1,
+                          text=src.rows(row, min(stmt.end_point[0], row + MAX_TEXT_LINES - 1)),
+                          purpose=_purpose(src, children, i, dotted)))
+    return facts

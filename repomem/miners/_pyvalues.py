@@ -27,6 +27,8 @@ _OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.t
 _ENV_CALLS = {"os.environ.get", "environ.get", "os.getenv", "getenv", "env", "env.str", "env.int",
               "env.bool", "config"}  # config(): python-decouple
 _CASTS = {"int", "float", "str", "bool", "Decimal"}
+# gettext's markers of a translatable message, as projects import them
+_TRANSLATED = {"_", "_l", "gettext", "gettext_lazy", "lazy_gettext", "ugettext", "ugettext_lazy"}
 _SETTINGS_BASES = re.compile(r"(^|\.)(BaseSettings|BaseModel|BaseConfig|SQLModel|Schema)$")
 _CONFIG_CLASS = re.compile(r"(Config|Settings|Configuration|Conf)$")
 _DATACLASS_DECOS = re.compile(r"^@\s*(dataclasses\.)?dataclass\b|^@\s*(attr|attrs)\.(s|define|"
@@ -132,8 +134,9 @@ def setting_value(src, node, literal, string) -> tuple[str, tuple] | None:
         split = _split_env(src, node, literal, string)
         if split is not None:
             return split
-        if name in _CASTS and len(pos) == 1 and not kw:
-            return setting_value(src, pos[0], literal, string)
+        if (name in _CASTS or name in _TRANSLATED) and len(pos) == 1 and not kw:
+            return setting_value(src, pos[0], literal, string)  # int("5"); _("Options"): the
+            # message a translation marker looks up is the text shown where none is installed
         if name in ("Field", "pydantic.Field") and (pos or "default" in kw):
             return setting_value(src, pos[0] if pos else kw["default"], literal, string)
         env = _env(src, node)

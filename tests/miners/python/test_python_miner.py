@@ -235,6 +235,9 @@ def test_multiple_routes_numbered():
      "Limits(max_connections=100, max_keepalive_connections=20)"),
     ("SESSION_LIFETIME = timedelta(days=7 * 2)", "timedelta(days=7 * 2)"),
     ("VERSION_RE = re.compile(r'^v\\d+$')", "re.compile(r'^v\\d+$')"),
+    # a translatable message is its text where no translation is installed (typer's panels)
+    ('OPTIONS_PANEL_TITLE = _("Options")', "Options"),
+    ("LOGIN_MESSAGE = lazy_gettext('Please log in')", "Please log in"),
 ])
 def test_constant_literals(line, value):
     facts = mine(line + "\n")
@@ -1050,3 +1053,24 @@ def test_values_in_function_bodies_are_bounded_per_file():
     got = [f for f in mine_file("gen/table.py", src.encode()) if ("local", "true") in f.attrs]
     assert len(got) == MAX_PER_FILE and got[0].key == "config:gen/table.py:f0.width"
     assert len([f for f in mine_file("gen/table.py", src.encode()) if f.kind == FUNCTION]) == MAX_PER_FILE + 50
+
+
+def test_an_attribute_set_on_an_object_the_module_made_is_a_setting():
+    facts = mine_file("app/__init__.py", textwrap.dedent("""\
+        from flask_login import LoginManager
+        import sys
+
+        login = LoginManager()
+        login.login_view = 'auth.login'
+        login.login_message = _l('Please log in to access this page.')
+        login._hidden = 3
+        login.refresh_view = make_view()
+        sys.dont_write_bytecode = True
+        """).encode())
+    got = {f.key: (f.value, f.attrs, f.line) for f in facts if f.kind == "config"}
+    assert got == {
+        "config:app/__init__.py:login.login_view": ("auth.login", (("attribute", "true"),), 5),
+        "config:app/__init__.py:login.login_message":
+            ("Please log in to access this page.", (("attribute", "true"),), 6)}
+    assert not [f for f in mine_file("tests/conftest.py", b"c = C()\nc.port = 8080\n")
+                if f.kind == "config"]  # a test's objects are fixtures
