@@ -92,6 +92,15 @@ def norm_ident(word: str) -> str:
 TOKENIZER = "snowball-english-3"
 
 
+def written_names(text: str) -> list[tuple[str, list[str]]]:
+    """Each word of TEXT as written, hyphens, dots and underscores inside it kept
+    (``mini-redis-cli``, ``RealWorld``), with its parts between them (mini, redis, cli)."""
+    return [(raw, _PARTS.findall(raw)) for raw in _IDENT.findall(text)]
+
+
+_PARTS = re.compile(r"[A-Za-z0-9]+")
+
+
 @functools.lru_cache(maxsize=1)
 def _stemmer():
     import Stemmer  # PyStemmer: Snowball's C stemmers

@@ -36,6 +36,7 @@ not a field a constructor's literal states as a default (lang/values.py)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from repomem.core.model import CONFIG, Fact
 from repomem.core.paths import is_migration, is_test
@@ -142,6 +143,14 @@ _COUNTERS = re.compile(r"[-+]?[01](?:\.0*)?")
 def is_counter(value: str) -> bool:
     """0, 1 or -1: what a local counts from, or a flag, not a setting."""
     return _COUNTERS.fullmatch(value) is not None
+
+
+def only_number(values: Iterable[str | None]) -> tuple[int, str] | None:
+    """(position from 1, value) of the one number among a call's positional arguments (VALUES:
+    each argument's number, None for one that is none), when exactly one is and it is no
+    counter; else None."""
+    found = [(i, v) for i, v in enumerate(values, 1) if v is not None]
+    return found[0] if len(found) == 1 and not is_counter(found[0][1]) else None
 
 
 def kept(facts: list[Fact], taken: set[str]) -> list[Fact]:

@@ -11,7 +11,7 @@ import json
 import re
 from typing import Any
 
-from repomem.core.tokens import norm_ident, stem_word, uncamel
+from repomem.core.tokens import norm_ident, stem_word, uncamel, written_names
 from repomem.service.columns import columns_code, facts_columns
 from repomem.service.lexical import calls_of, catches_of, lexical_tokens, own_names
 from repomem.service.naming import kept_with_rows
@@ -431,19 +431,14 @@ def spelled_project(text: str, names: set[str] | frozenset[str]) -> set[str]:
         if name in said or len((parts - {name}) & said) >= 2:
             shared |= parts & said
     out: set[str] = set()
-    if shared:
-        for word in _WORD.findall(text):
-            for part in _ALNUM.findall(word):  # mini-redis-cli: mini and redis, not cli
-                tokens = set(lexical_tokens(part))
-                if tokens & shared:
-                    out |= tokens | {part.lower()}
-            if norm_ident(word) in names:
-                out |= {norm_ident(word)} | set(lexical_tokens(word)) & shared
+    for word, pieces in written_names(text) if shared else ():
+        for part in pieces:  # mini-redis-cli: mini and redis, not cli
+            tokens = set(lexical_tokens(part))
+            if tokens & shared:
+                out |= tokens | {part.lower()}
+        if norm_ident(word) in names:
+            out |= {norm_ident(word)} | set(lexical_tokens(word)) & shared
     return out
-
-
-_WORD = re.compile(r"[A-Za-z0-9][\w.-]*[A-Za-z0-9]|[A-Za-z0-9]")  # a word, hyphens and dots inside
-_ALNUM = re.compile(r"[A-Za-z0-9]+")
 
 
 def _facts(rows: list[dict]) -> _Facts:

@@ -485,9 +485,9 @@ def _call_number(src: _Source, path: str, call, callee_node) -> list[Fact]:
     making the call (see miners._arguments)."""
     args = call.child_by_field_name("arguments")
     items = [a for a in args.named_children if a.type not in ("keyword_argument", "comment")]
-    found = [(i, v) for i, v in enumerate((_number_or_quantity(src, a) if a.type in _NUMBERS else None
-                                            for a in items), 1) if v is not None]
-    if len(found) != 1 or body_values.is_counter(found[0][1]):
+    found = body_values.only_number(_number_or_quantity(src, a) if a.type in _NUMBERS else None
+                                    for a in items)
+    if found is None:
         return []
     callee = body_values.call_name(src.text(callee_node))
     function = _function_of(src, call) if callee is not None else None
@@ -495,7 +495,7 @@ def _call_number(src: _Source, path: str, call, callee_node) -> list[Fact]:
         return []
     first = call.start_point[0]
     text = src.rows(first, min(args.end_point[0], first + MAX_TEXT_LINES - 1))
-    return [body_values.number_fact(path, function, callee, found[0][1], found[0][0], first, text)]
+    return [body_values.number_fact(path, function, callee, found[1], found[0], first, text)]
 
 
 _NUMBERS = ("integer", "float", "unary_operator", "binary_operator")

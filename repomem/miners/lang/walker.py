@@ -304,19 +304,18 @@ class FileFacts:
         return lang_values.folded(self, node)
 
     def _only_number(self, args) -> tuple[int, str] | None:
-        """(position, value) of the one number among a call's arguments, else None (Kotlin's
-        argument wrapped in a value_argument; one passed by name, ``size = 4``, is none)."""
+        """(position, value) of the one number among a call's arguments, no counter, else None
+        (Kotlin's argument wrapped in a value_argument; one passed by name, ``size = 4``, is none)."""
         items = [c.named_children[0] if c.type == "value_argument" and c.named_child_count == 1 else c
                  for c in args.named_children if c.type not in self.lang.comments]
-        found = [(i, v) for i, v in enumerate(map(self.number, items), 1) if v is not None]
-        return found[0] if len(found) == 1 else None
+        return body_values.only_number(map(self.number, items))
 
     def _call_number(self, call, callee_node, function: str) -> list[Fact]:
         """The one number a call in FUNCTION is given, not 0, 1 or -1 (see miners._arguments)."""
         args = call.child_by_field_name("arguments") \
             or next((c for c in call.named_children if c.type == "value_arguments"), None)  # Kotlin
         got = self._only_number(args) if args is not None else None
-        if args is None or got is None or body_values.is_counter(got[1]):
+        if args is None or got is None:
             return []
         callee_text = self.text(callee_node)
         owner = call.child_by_field_name("object") if call.type == "method_invocation" else None
