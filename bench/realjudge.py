@@ -107,11 +107,17 @@ def identifiers(fact: dict) -> set[str]:
     return {_name(t) for t in words}
 
 
+def _paths(fact: dict) -> set:
+    """The files a shown fact names: its own, and those that state it alike (``same_in``: the
+    answer names them too)."""
+    return {fact.get("path")} | {c.get("path") for c in fact.get("same_in") or ()}
+
+
 def about(fact: dict, expect: dict) -> bool:
     """Kind, subject and path as expected (the value is not looked at)."""
     if fact.get("kind") not in expect["kinds"]:
         return False
-    if expect.get("path") and fact.get("path") != expect["path"]:
+    if expect.get("path") and expect["path"] not in _paths(fact):
         return False
     subj = expect.get("subject")
     return not subj or _name(subj) in identifiers(fact)

@@ -51,6 +51,7 @@ class Fact(TypedDict, total=False):
     adopted: dict[str, Any]
     change: dict[str, Any]
     disagrees_with: list[dict[str, Any]]
+    same_in: list[dict[str, Any]]
 
 
 class Lineage(TypedDict, total=False):
@@ -132,7 +133,7 @@ def _slim(f: dict) -> Any:
     """What an agent needs from a fact; drops ranking internals and bulky fields."""
     keep = ("key", "kind", "subject", "value", "attrs", "valid_from", "valid_to", "commit", "path",
             "line", "text", "end_reason", "first_seen", "previous", "reached",
-            "adopted", "change", "disagrees_with")
+            "adopted", "change", "disagrees_with", "same_in")
     return {k: f[k] for k in keep if k in f and f[k] not in (None, "", {})}
 
 
@@ -160,7 +161,8 @@ def build_server(repo: str = ".", store: str | None = None):
         commit and date it has been valid since.  Values that were replaced are never returned;
         a fact that another file contradicts (the .env sets a setting the settings class
         defaults otherwise; the Dockerfile exposes another port than the app's) lists the other
-        side in disagrees_with: both are current, so say that they disagree.  A name the
+        side in disagrees_with: both are current, so say that they disagree.  A fact other
+        files state alike (a sample's twin folders) is given once, same_in naming them.  A name the
         question uses that was renamed or removed ("is colorama still a
         dependency?") gets a lineage note saying what it is now, or when it was removed.
         as_of: optional ISO date (2026-02-01), datetime, or git revision, to ask what was true

@@ -16,9 +16,10 @@ from collections.abc import Sequence
 
 from repomem.core.render import block, code, plain
 from repomem.service import scorer
+from repomem.service.copies import fold, source_text, subject_less_path
 from repomem.service.query import ask
 from repomem.service.question import has_word, parse, task_subject
-from repomem.service.render import disagree_lines, fact_lines, lineage_line, value_note
+from repomem.service.render import disagree_lines, fact_lines, lineage_line, same_in_line, value_note
 
 ASK_K = 16  # facts looked up per ask: a compact block of 400 tokens shows 12-16
 SOURCED = 3  # facts shown with their source line and commit...
@@ -53,20 +54,6 @@ def _answer(r, text: str, k: int, snapshot_only: bool | None) -> dict:
     return result
 
 
-def _subject(f: dict) -> str:
-    """The fact's subject less the path its provenance names anyway ("PORT in api/config.py",
-    "required Python version (pyproject.toml)")."""
-    subject, path = f["subject"], f.get("path") or ""
-    for tail in (f" in {path}", f" ({path})"):
-        if path and subject.endswith(tail) and len(subject) > len(tail):
-            return subject[: -len(tail)]
-    return subject
-
-
-def _source(f: dict) -> str:
-    return " ".join((f.get("text") or "").split())
-
-
 _SETTING_KINDS = frozenset({"config", "constant"})  # whose source line may say less than the bullet
 
 
@@ -79,7 +66,7 @@ def _states(text: str, value: str) -> bool:
 def _head(f: dict) -> str:
     """What the fact is: ``name`` function / ``name`` method of ``Owner`` for code whose value
     is its name, else ``subject``: ``value``."""
-    subject, value = _subject(f), f["value"]
+    subject, value = subject_less_path(f), f["value"]
     word, _, name = subject.partition(" ")
     if word in _CODE_WORDS and value:
         if name == value:
@@ -105,49 +92,16 @@ def compact_lines(f: dict, copies: Sequence[dict] = (), uncommitted: bool = Fals
         else:
             prov = f"{where}, {day}" if recent and day >= recent else where
     lines = [f"- {_head(f)}{value_note(f)} ({prov})"]
-    text = _source(f) if source else ""
+    text = source_text(f) if source else ""
     if text and (f["kind"] not in _SETTING_KINDS or _states(text, f["value"])):
         lines.append(f"  source: {code(text, SOURCE_MAX)}")
-    if copies:
-        named = ", ".join(f"{code(x['path'])}:{int(x.get('line') or 0)}"
-                          for x in copies[:COPIES_SHOWN])
-        more = f" and {len(copies) - COPIES_SHOWN} more" if len(copies) > COPIES_SHOWN else ""
-        lines.append(f"  same in {named}{more}")
-    return lines + disagree_lines(f, "  ")
+    return lines + same_in_line({"same_in": copies}, "  ", COPIES_SHOWN) + disagree_lines(f, "  ")
 
 
 def removed_line(f: dict) -> str:
     """A committed fact the work tree no longer states: what it was about, never its value."""
-    return (f"- {code(_subject(f))}: removed in the work tree ({code(f['path'])}, UNCOMMITTED "
+    return (f"- {code(subject_less_path(f))}: removed in the work tree ({code(f['path'])}, UNCOMMITTED "
             f"edit, file modified {plain(f.get('modified', '?'), 40)})")
-
-
-# kinds whose subject says what the fact is whatever file states it: a function, a Python
-# requirement, a dependency (a pin of Spring Boot's parent in a sample's twin folders)
-_COPIED_KINDS = frozenset({"function", "class", "route", "python", "dependency"})
-
-
-def _copies(facts: list[dict]) -> tuple[list[dict], dict[str, list[dict]]]:
-    """FACTS less the copies of an earlier one -- the same kind, subject, value and source text
-    in another file, the subject naming its file or the fact being code or a Python
-    requirement or a dependency (an example's copy of the root pyproject.toml's
-    ``requires-python``) -- and
-    the copies of each kept fact, by its key."""
-    first: dict[tuple, str] = {}
-    kept: list[dict] = []
-    copies: dict[str, list[dict]] = {}
-    for f in facts:
-        subject = _subject(f)
-        if subject == f["subject"] and f["kind"] not in _COPIED_KINDS:
-            kept.append(f)  # its subject does not say which file: no copy of another
-            continue
-        sig = (f["kind"], subject, f["value"], _source(f))
-        if sig in first:
-            copies.setdefault(first[sig], []).append(f)
-            continue
-        first[sig] = f["key"]
-        kept.append(f)
-    return kept, copies
 
 
 def _recent(facts: list[dict]) -> str:
@@ -194,7 +148,8 @@ def build_context(r, question: str, budget: int = 400, k: int = ASK_K,
         with scorer.surface("context"):
             results = [_answer(r, text, k, snapshot_only) for text in
                        (parts + (question,) if len(parts) > 1 else parts)]
-    facts, copies = _copies(_shared([x["facts"] for x in results]))
+    # (each ask folded its own copies, `same_in`; the asks' lists may still share one)
+    facts, copies = fold(_shared([x["facts"] for x in results]))
     lineage = list({(n["key"], n["name"]): n for x in results for n in x.get("lineage", ())}.values())
     over = {f["key"]: f for f in (overlay or [])}
     # A retired name the question used: say what it is now (the only place an old name shows).
@@ -209,7 +164,8 @@ def build_context(r, question: str, budget: int = 400, k: int = ASK_K,
         elif f["key"] in over:
             shown = compact_lines(over[f["key"]], uncommitted=True, source=n < sourced)
         else:
-            shown = compact_lines(f, copies.get(f["key"], []), source=n < sourced,
+            shown = compact_lines(f, f.get("same_in", []) + copies.get(f["key"], []),
+                                  source=n < sourced,
                                   recent=recent)
         cost = approx_tokens("\n".join(shown) + "\n")
         if used + cost > budget:

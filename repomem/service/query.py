@@ -522,15 +522,18 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5,
     record -- no chromadb import, no wait for a writer (the pre-prompt hook); no facts when the
     snapshot cannot answer for this HEAD, and none of the history a question may ask beside
     them (first seen, the value before, the change).  floor: only the facts above the
-    relevance floor (rank.relevant), none at all for a question with nothing to look up."""
+    relevance floor (rank.relevant), none at all for a question with nothing to look up.
+    A fact that other files state alike is shown once, its ``same_in`` naming them (copies.py)."""
     from repomem.service.bounds import bounded_question
+    from repomem.service.copies import fold, where
     from repomem.service.rank import relevant
     from repomem.service.tiers import taken_up
 
     question, cut = bounded_question(question)  # the one place a question's cost is bounded
     # more candidates when the question may ask when a name was taken up (see _adopted)
     q = parse(question)
-    n = max(k, ADOPTED_POOL) if not snapshot_only and (q.adopted or q.added) else k
+    # (and twice k: the copies of a fact in other files are folded into it, see copies.py)
+    n = max(k, ADOPTED_POOL) if not snapshot_only and (q.adopted or q.added) else 2 * k
     hit = _search_snapshot(r, question, n) if as_of is None else None
     cover = None
     if hit is not None:
@@ -559,7 +562,11 @@ def ask(r: Repo, question: str, as_of: str | None = None, k: int = 5,
         # earliest of the candidates first (see _adopted)
         versions = _key_versions(r, facts, t)
         _adopted(facts, versions, took)
+    facts, copies = fold(facts)  # a fact once, naming the other files that state it
     del facts[k:]
+    for f in facts:
+        if f["key"] in copies:
+            f["same_in"] = [where(c) for c in copies[f["key"]]]
     shown = {f["key"] for f in facts}  # the ranking's notes on names are of the facts it ranked
     lineage = [x for x in lineage if x["key"] in shown] + \
         _removed(r, question, rows, t, snapshot=hit is not None, store_ok=not snapshot_only)

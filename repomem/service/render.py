@@ -74,6 +74,17 @@ def disagree_lines(f: dict, indent: str) -> list[str]:
     return out
 
 
+def same_in_line(f: dict, indent: str, shown: int = 6) -> list[str]:
+    """The other files that state the fact alike (``same_in``, service/copies.py): the first
+    SHOWN of them, and how many more."""
+    copies = f.get("same_in") or ()
+    if not copies:
+        return []
+    named = ", ".join(f"{code(x['path'])}:{int(x.get('line') or 0)}" for x in copies[:shown])
+    more = f" and {len(copies) - shown} more" if len(copies) > shown else ""
+    return [f"{indent}same in {named}{more}"]
+
+
 def fact_lines(f: dict, uncommitted: bool = False) -> list[str]:
     """A fact for an agent's context: one bullet (subject, value, provenance) and one line of
     its source text, both of fixed shape."""
@@ -86,7 +97,7 @@ def fact_lines(f: dict, uncommitted: bool = False) -> list[str]:
     text = "\n".join((f.get("text") or "").splitlines()[:4]).strip()
     if text:
         lines.append(f"  source: {code(text, TEXT_MAX)}")
-    return lines + disagree_lines(f, "  ")
+    return lines + same_in_line(f, "  ") + disagree_lines(f, "  ")
 
 
 def answer_lines(f: dict, first: bool) -> list[str]:
@@ -95,7 +106,8 @@ def answer_lines(f: dict, first: bool) -> list[str]:
     mark = "=>" if first else "  "
     lines = [f"{mark} {code(f['subject'])}: {code(f['value'])}{value_note(f)}",
              f"   {code(f['path'])}:{int(f.get('line') or 0)}  commit {_short(f['commit'])}  "
-             f"since {plain(f['valid_from'] or '?', 40)}", *disagree_lines(f, "   ")]
+             f"since {plain(f['valid_from'] or '?', 40)}", *same_in_line(f, "   "),
+             *disagree_lines(f, "   ")]
     if f.get("first_seen"):  # "when was h2 added?"
         first_seen = f["first_seen"]
         lines.append(f"   first seen {plain(first_seen['date'], 40)}  commit "
