@@ -31,7 +31,19 @@ A struct literal a function body makes (Go's ``&http.Server{ReadTimeout: 10}``, 
 ``Connection { buffer: BytesMut::with_capacity(4 * 1024) }``) states each field given a number
 or a quantity, a call given only one number, or a number times a unit (``10 * time.Second``, as
 written, attrs ``expression``): ``config:<path>:<function>.<Type>.<field>``, attrs ``field``;
-not a field a constructor's literal states as a default (lang/values.py)."""
+not a field a constructor's literal states as a default (lang/values.py).
+
+The one path or URL a call is given is stated as its one number is (``gorm.Open("sqlite3",
+"./../gorm.db")`` in ``Init`` -> ``Init.gorm.Open``, attrs ``path``): a URL, a name with a data,
+settings, log or key file's extension, or a relative path; not a message, a format string, a
+route, nor a string a log, a print, a format, a match or an import is given (NOT_PATHS).  A
+string-keyed entry of a map a function builds (Go's ``jwt.MapClaims{"exp": ...}``, a Python
+dict display) given a number, a quantity, a deadline from now (by its duration: ``time.Hour *
+24``) or an expression with a number in it is ``config:<path>:<function>.<key>``, attrs
+``entry``; not a name, a label, nor a response's or a log record's map.  The number an if, a
+while or a for compares a name with (``if backoff > 64``) is ``config:<path>:<function>.<name>``,
+attrs ``bound`` = the operator; not a call's result (``len(x) > 5``), a loop's one-letter index,
+a status or an equality."""
 
 from __future__ import annotations
 
