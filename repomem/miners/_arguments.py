@@ -180,9 +180,16 @@ def kept(facts: list[Fact], taken: set[str]) -> list[Fact]:
 
 # -- a call's path or URL ----------------------------------------------------------------------
 # The files a program keeps its data, settings, logs and keys in (the extension, lower-cased).
-_FILE_EXTENSIONS = frozenset((
-    "db", "sqlite", "sqlite3", "json", "yaml", "yml", "toml", "ini", "cfg", "conf", "env", "properties",
-    "xml", "csv", "log", "pem", "key", "crt", "cer", "p12", "pfx", "sock", "pid"))
+# The files a program keeps its data, settings, logs and keys in, by extension (lower-cased), and
+# what such a file is, for the fact's purpose.
+_FILE_KINDS = {
+    **dict.fromkeys(("db", "sqlite", "sqlite3"), "database file"),
+    **dict.fromkeys(("yaml", "yml", "toml", "ini", "cfg", "conf", "env", "properties"), "settings file"),
+    **dict.fromkeys(("json", "xml", "csv"), "data file"),
+    "log": "log file",
+    **dict.fromkeys(("pem", "key", "crt", "cer", "p12", "pfx"), "key or certificate file"),
+    "sock": "socket file", "pid": "pid file"}
+_FILE_EXTENSIONS = frozenset(_FILE_KINDS)
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s]+")
 # a relative path, or an absolute one under the usual system folders (a route, "/users", is no path)
 _PATH_PREFIXES = ("./", "../", "~/", "/etc/", "/var/", "/tmp/", "/usr/", "/opt/", "/home/", "/run/", "/srv/",
@@ -218,6 +225,15 @@ def path_like(text: str | None) -> bool:
     return extension in _FILE_EXTENSIONS or text.startswith(_PATH_PREFIXES) and len(name.strip(".")) > 0
 
 
+def _file_kind(text: str) -> str:
+    """What a path names, for a purpose: a URL, a database, settings, data, log or key file, or
+    a path."""
+    if _URL.fullmatch(text):
+        return "URL"
+    name = text.rstrip("/").rsplit("/", 1)[-1]
+    return _FILE_KINDS.get(name.rsplit(".", 1)[-1].lower() if "." in name else "", "path")
+
+
 def path_call_name(text: str) -> str | None:
     """A callee as a dotted name for the path it is given (as call_name), or None for one whose
     string is no file the program uses (NOT_PATHS, a private helper, an error's)."""
@@ -250,7 +266,7 @@ def path_fact(path: str, function: str, callee: str, found: tuple[int, str, str 
     """The fact of the one path or URL FUNCTION passes to CALLEE (FOUND: only_path's)."""
     position, value, driver = found
     dotted = f"{function}.{callee}"
-    what = "URL" if _URL.fullmatch(value) else "file"
+    what = _file_kind(value)
     said = f" ({driver})" if driver else ""
     return Fact(key=f"{CONFIG}:{path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {path}",
                 value=value, attrs=(("argument", "true"), ("path", "true"), ("position", str(position))),

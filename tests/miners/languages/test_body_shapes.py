@@ -132,7 +132,7 @@ def test_a_calls_one_path_or_url_is_a_setting_of_the_calling_function():
     got = _facts("common/database.go", DATABASE_GO % ("./../gorm.db", 24))
     f = got["config:common/database.go:Init.gorm.Open"]
     assert (f.value, dict(f.attrs)) == ("./../gorm.db", {**PATH, "position": "2"})
-    assert f.purpose == "open - the file (sqlite3) Init() passes to gorm.Open()"
+    assert f.purpose == "open - the database file (sqlite3) Init() passes to gorm.Open()"
     assert f.text.strip() == 'db, err := gorm.Open("sqlite3", "./../gorm.db")'
     # a log's message, a format string, a header's MIME type, a route: no file
     assert [k for k in got if k.startswith("config:") and "path" in dict(got[k].attrs)] \
