@@ -31,12 +31,25 @@ A struct literal a function body makes (Go's ``&http.Server{ReadTimeout: 10}``, 
 ``Connection { buffer: BytesMut::with_capacity(4 * 1024) }``) states each field given a number
 or a quantity, a call given only one number, or a number times a unit (``10 * time.Second``, as
 written, attrs ``expression``): ``config:<path>:<function>.<Type>.<field>``, attrs ``field``;
-not a field a constructor's literal states as a default (lang/values.py)."""
+not a field a constructor's literal states as a default (lang/values.py).
+
+The one path or URL a call is given is stated as its one number is (``gorm.Open("sqlite3",
+"./../gorm.db")`` in ``Init`` -> ``Init.gorm.Open``, attrs ``path``): a URL, a name with a data,
+settings, log or key file's extension, or a relative path; not a message, a format string, a
+route, nor a string a log, a print, a format, a match or an import is given (NOT_PATHS).  A
+string-keyed entry of a map a function builds (Go's ``jwt.MapClaims{"exp": ...}``, a Python
+dict display) given a number, a quantity, a deadline from now (by its duration: ``time.Hour *
+24``) or an expression with a number in it is ``config:<path>:<function>.<key>``, attrs
+``entry``; not a name, a label, nor a response's or a log record's map.  The number an if, a
+while or a for compares a name with (``if backoff > 64``) is ``config:<path>:<function>.<name>``,
+attrs ``bound`` = the operator; not a call's result (``len(x) > 5``), a loop's one-letter index,
+a status or an equality."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Any
 
 from repomem.core.model import CONFIG, Fact
 from repomem.core.paths import is_migration, is_test
@@ -121,6 +134,7 @@ NOT_SETTINGS = frozenset((
 # A call whose one number is a status or a close code: createError(406), error_response(400),
 # HTTPException(404), ws.close(1012), conn.reject(500)
 _STATUS_CALL = re.compile(r"(?i)error|exception|response|reject|close|abort|status|fail")
+_STATUS_NAME = re.compile(r"(?i)status|code$")  # a status's or a code's name, not a setting's
 _CALL_RESULT = re.compile(r"\((?:[^()]|\([^()]*\))*\)")
 
 
@@ -162,3 +176,229 @@ def kept(facts: list[Fact], taken: set[str]) -> list[Fact]:
             taken.add(f.key)
             out.append(f)
     return out[:MAX_PER_FILE]
+
+
+# -- a call's path or URL ----------------------------------------------------------------------
+# The files a program keeps its data, settings, logs and keys in (the extension, lower-cased).
+# The files a program keeps its data, settings, logs and keys in, by extension (lower-cased), and
+# what such a file is, for the fact's purpose.
+_FILE_KINDS = {
+    **dict.fromkeys(("db", "sqlite", "sqlite3"), "database file"),
+    **dict.fromkeys(("yaml", "yml", "toml", "ini", "cfg", "conf", "env", "properties"), "settings file"),
+    **dict.fromkeys(("json", "xml", "csv"), "data file"),
+    "log": "log file",
+    **dict.fromkeys(("pem", "key", "crt", "cer", "p12", "pfx"), "key or certificate file"),
+    "sock": "socket file", "pid": "pid file"}
+_FILE_EXTENSIONS = frozenset(_FILE_KINDS)
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s]+")
+# a relative path, or an absolute one under the usual system folders (a route, "/users", is no path)
+_PATH_PREFIXES = ("./", "../", "~/", "/etc/", "/var/", "/tmp/", "/usr/", "/opt/", "/home/", "/run/", "/srv/",
+                  "/data/")
+# a format string's placeholder: "%s", "%d", "{}", "{0}", "{name}", "${x}"
+_PLACEHOLDER = re.compile(r"%[-+ #0-9.]*[sdvfqrxi]|\{\w*\}|\$\{")
+MAX_PATH = 300
+# Callees whose string is a message, a pattern, a template, a module or a test's name, not a
+# file the program uses: logging, printing, formatting, errors, asserts, imports, translations,
+# string matching (the last name of the callee, lower-cased).
+NOT_PATHS = frozenset((
+    "print", "println", "printf", "sprintf", "fprintf", "fprintln", "sprint", "format", "errorf", "error",
+    "warn", "warning", "warnf", "info", "infof", "debug", "debugf", "trace", "log", "logf", "fatal", "fatalf",
+    "panic", "panicf", "exception", "echo", "secho", "write", "writeln", "assert", "assert_eq", "expect",
+    "equal", "equals", "require", "import", "import_module", "include", "gettext", "ngettext", "t", "tr",
+    "render", "render_template", "template", "compile", "match", "matches", "search", "fullmatch", "sub",
+    "replace", "replaceall", "split", "startswith", "endswith", "hasprefix", "hassuffix", "contains",
+    "includes", "trimprefix", "trimsuffix", "strip", "lstrip", "rstrip", "removeprefix", "removesuffix",
+    "describe", "it", "test", "run", "redirect", "url_for", "abort",
+))
+
+
+def path_like(text: str | None) -> bool:
+    """Whether a string names a file or a URL: ``scheme://...``, a name with a data, settings,
+    log or key file's extension (``app.db``, ``config/settings.yaml``), or a relative path
+    (``./data``); not a message (a space), a format string (``"%s.json"``) or a route."""
+    if not text or len(text) > MAX_PATH or any(c.isspace() for c in text) or _PLACEHOLDER.search(text):
+        return False
+    if _URL.fullmatch(text):
+        return True
+    name = text.rstrip("/").rsplit("/", 1)[-1]
+    extension = name.rsplit(".", 1)[-1].lower() if "." in name else ""
+    return extension in _FILE_EXTENSIONS or text.startswith(_PATH_PREFIXES) and len(name.strip(".")) > 0
+
+
+def _file_kind(text: str) -> str:
+    """What a path names, for a purpose: a URL, a database, settings, data, log or key file, or
+    a path."""
+    if _URL.fullmatch(text):
+        return "URL"
+    name = text.rstrip("/").rsplit("/", 1)[-1]
+    return _FILE_KINDS.get(name.rsplit(".", 1)[-1].lower() if "." in name else "", "path")
+
+
+def path_call_name(text: str) -> str | None:
+    """A callee as a dotted name for the path it is given (as call_name), or None for one whose
+    string is no file the program uses (NOT_PATHS, a private helper, an error's)."""
+    name = callee_name(_CALL_RESULT.sub("", text).replace("::", "."))
+    last = name.rsplit(".", 1)[-1] if name is not None else ""
+    if name is None or last.startswith("_") or last.lower() in NOT_PATHS or last.lower().startswith("assert") \
+            or _STATUS_CALL.search(last):
+        return None
+    return name
+
+
+_DRIVER = re.compile(r"[A-Za-z][\w.+-]{2,23}")  # not a mode ("rb")
+
+
+def only_path(strings: Iterable[str | None]) -> tuple[int, str, str | None] | None:
+    """(position from 1, path, driver) of the one path or URL among a call's arguments (STRINGS:
+    each argument's string content, None for one that is no plain string); DRIVER: the one other
+    string when it is a bare word (``gorm.Open("sqlite3", "./gorm.db")``), else None."""
+    items = list(enumerate(strings, 1))
+    paths = [(i, s) for i, s in items if s is not None and path_like(s)]
+    if len(paths) != 1:
+        return None
+    others = [s for i, s in items if s is not None and i != paths[0][0]]
+    driver = others[0] if len(others) == 1 and _DRIVER.fullmatch(others[0]) else None
+    return paths[0][0], paths[0][1], driver
+
+
+def path_fact(path: str, function: str, callee: str, found: tuple[int, str, str | None], line: int,
+              text: str) -> Fact:
+    """The fact of the one path or URL FUNCTION passes to CALLEE (FOUND: only_path's)."""
+    position, value, driver = found
+    dotted = f"{function}.{callee}"
+    what = _file_kind(value)
+    said = f" ({driver})" if driver else ""
+    return Fact(key=f"{CONFIG}:{path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {path}",
+                value=value, attrs=(("argument", "true"), ("path", "true"), ("position", str(position))),
+                path=path, line=line + 1, text=text,
+                purpose=f"{words(callee.rsplit('.', 1)[-1])} - the {what}{said} {function}() passes to {callee}()")
+
+
+# -- a string-keyed entry of a map a function builds ------------------------------------------
+# Callees whose map argument is a response's body, a log record or a template's context.
+NOT_ENTRIES = frozenset((
+    "json", "jsonp", "indentedjson", "securejson", "purejson", "asciijson", "abortwithstatusjson", "xml",
+    "yaml", "toml", "render", "html", "send", "string", "jsonify", "make_response", "render_template",
+    "templateresponse", "with_fields", "withfields", "fields", *NOT_PATHS))
+_NOW = re.compile(r"\b(?:now|utcnow|Now|UtcNow)\(|\btime\(\)")  # now(), now(tz), time.time()
+
+
+_UNIT_QUANTITY = re.compile(r"\d+(?:\.\d+)?\s*[A-Za-z]{1,5}")  # '1h', '10mb': not '3.0', a version
+# a value that is no setting however many numbers it holds: a display of its own, a choice, a function
+NOT_ENTRY_VALUES = frozenset(("dictionary", "list", "tuple", "set", "composite_literal", "literal_value",
+                              "conditional_expression", "ternary_expression", "lambda", "func_literal",
+                              "list_comprehension", "dictionary_comprehension", "generator_expression",
+                              "subscript", "index_expression"))
+
+
+def entry_key(key: str | None) -> bool:
+    """Whether a map's key names a setting (not a status or a code: a response's)."""
+    return bool(key) and _STATUS_NAME.search(str(key)) is None
+
+
+def entry_quantity(value: str | None) -> bool:
+    """Whether a map entry's string is a quantity with its unit (``'1h'``, ``'10mb'``): a string
+    else is mostly a label, a type or a protocol's word, as a string passed by name is."""
+    return value is not None and _UNIT_QUANTITY.fullmatch(value) is not None
+
+
+def entry_container_cut(callee_text: str | None) -> bool:
+    """Whether a map given to the callee CALLEE_TEXT (None: no call) is a response, a log record
+    or a context rather than settings."""
+    if callee_text is None:
+        return False
+    name = callee_name(_CALL_RESULT.sub("", callee_text).replace("::", "."))
+    last = (name or callee_text).rsplit(".", 1)[-1]
+    return last.lower() in NOT_ENTRIES or _STATUS_CALL.search(last) is not None
+
+
+def from_now(node, text) -> Any:
+    """The duration a deadline counted from now adds (``time.Now().Add(time.Hour * 24).Unix()``
+    is ``time.Hour * 24``, ``datetime.utcnow() + timedelta(hours=1)`` is ``timedelta(hours=1)``),
+    else NODE itself.  TEXT: a node's source."""
+    for _ in range(8):  # a chain's depth, bounded
+        kids = [c for c in node.named_children if c.type not in ("comment", "line_comment", "block_comment")]
+        op = node.child_by_field_name("operator")
+        if node.type in ("binary_expression", "binary_operator") and op is not None and text(op) == "+" \
+                and len(kids) == 2:
+            left, right = kids
+            if _NOW.search(text(left)) and not _NOW.search(text(right)):
+                return right
+            if _NOW.search(text(right)) and not _NOW.search(text(left)):
+                return left
+            return node
+        function = node.child_by_field_name("function")
+        args = node.child_by_field_name("arguments")
+        if node.type not in ("call", "call_expression") or function is None or args is None \
+                or not _NOW.search(text(function)):
+            return node
+        given = [c for c in args.named_children if c.type not in ("comment", "line_comment", "block_comment")]
+        if len(given) == 1 and not _NOW.search(text(given[0])):
+            return given[0]  # now().Add(d)
+        if given or not function.named_child_count:
+            return node
+        node = function.named_children[0]  # now().Add(d).Unix(): the call it is made on
+    return node
+
+
+def entry_fact(path: str, function: str, owner: str, key: str, value: str, attrs: tuple, line: int,
+               text: str) -> Fact:
+    """The fact of the entry KEY given VALUE in the OWNER map FUNCTION builds (ATTRS: how the
+    value is stated, ``expression`` when as written)."""
+    dotted = f"{function}.{key}"
+    return Fact(key=f"{CONFIG}:{path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {path}",
+                value=value, attrs=tuple(sorted({("entry", "true"), *attrs})), path=path, line=line + 1,
+                text=text, purpose=f"{words(key.rsplit('.', 1)[-1])} - an entry of the {owner} {function}() builds")
+
+
+# -- a number a branch or a loop compares a name with -------------------------------------------
+_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+# where a comparison is a branch's or a loop's test, and what stands between: parentheses, a
+# conjunction, a negation
+_CONDITIONS = frozenset(("if_statement", "if_expression", "elif_clause", "while_statement",
+                         "while_expression", "for_clause", "for_statement", "do_statement", "do_while_statement"))
+_GLUE = frozenset(("parenthesized_expression", "boolean_operator", "not_operator", "unary_expression",
+                   "conjunction_expression", "disjunction_expression", "prefix_expression", "binary_expression"))
+
+
+def in_condition(node, text) -> bool:
+    """Whether NODE (a comparison) is the test of an if, a while or a for, alone or joined by
+    ``&&``/``||``/``and``/``or``/``!``."""
+    p = node.parent
+    while p is not None and p.type in _GLUE:
+        op = p.child_by_field_name("operator")
+        if p.type == "binary_expression" and (op is None or text(op) not in ("&&", "||")):
+            return False
+        node, p = p, p.parent
+    if p is None or p.type not in _CONDITIONS:
+        return False
+    test = p.child_by_field_name("condition")
+    return test is not None and test.id == node.id
+
+
+def bound_name(text: str) -> str | None:
+    """The compared name, dotted, the object's own receiver left out (``self.retries`` is
+    ``retries``); None for one that is no plain name, a single letter (a loop's index) or a
+    status (``res.statusCode >= 400``)."""
+    name = callee_name(text)
+    last = name.rsplit(".", 1)[-1] if name is not None else ""
+    if name is None or len(last) < 2 or _STATUS_NAME.search(last):
+        return None
+    return name
+
+
+def bound_operator(operator: str, name_first: bool) -> str | None:
+    """The operator as read with the name on its left (``64 < backoff`` is ``backoff > 64``);
+    None for one that is no bound (``==``, ``!=``)."""
+    if operator not in _FLIPPED:
+        return None
+    return operator if name_first else _FLIPPED[operator]
+
+
+def bound_fact(path: str, function: str, name: str, operator: str, value: str, line: int, text: str) -> Fact:
+    """The fact of the number FUNCTION's branch or loop compares NAME with (``backoff > 64``)."""
+    dotted = f"{function}.{name}"
+    return Fact(key=f"{CONFIG}:{path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {path}",
+                value=value, attrs=(("bound", operator),), path=path, line=line + 1, text=text,
+                purpose=f"{words(name)} - the bound {function}() compares it with "
+                        f"({operator} {value})")

@@ -24,7 +24,10 @@ prefixes, routers and mounts, decorator arguments).  Capture names:
 * ``@number`` with ``@number.callee``: a call with a number among its arguments (the one number
   it is given, see miners._arguments; Kotlin's callee is the call's first child);
   ``@literal`` with ``@literal.type``: a Go or Rust struct literal whose fields a function
-  gives numbers;
+  gives numbers (Go: a map literal's string-keyed entries too); ``@path`` with ``@path.callee``:
+  a call (or a ``new``) with a string among its arguments (the one path or URL it is given);
+  ``@bound`` with ``@bound.name`` and ``@bound.number``: a comparison of a name with a number
+  (kept when it is an if's, a while's or a for's test);
 * ``@options.call``: a call a module's top statement makes (JS/TS), whose object argument's
   literal properties are settings (``app.use(session({ resave: false }))``).
 

@@ -29,7 +29,7 @@ from repomem.miners import _arguments as body_values
 from repomem.miners._base import MineError
 from repomem.miners._pyoptions import middleware_facts, option_facts
 from repomem.miners._pyroutes import Wiring
-from repomem.miners._pysettings import constants_and_settings
+from repomem.miners._pysettings import _expression, constants_and_settings
 from repomem.miners._pysource import (
     MAX_TEXT_LINES,
     _collapse,
@@ -444,14 +444,22 @@ def _values_in(src: _Source, path: str, fn) -> list[Fact]:
     numbers = _KEYWORD_NUMBER.search(src.data, fn.start_byte, fn.end_byte) is not None
     constants = _LOCAL_CONSTANT.search(src.data, fn.start_byte, fn.end_byte) is not None
     positional = _POSITIONAL_NUMBER.search(src.data, fn.start_byte, fn.end_byte) is not None
+    shapes = any(p.search(src.data, fn.start_byte, fn.end_byte) for p in (_PATH_STRING, _STRING_KEY, _COMPARED))
     facts = []
     seen: set[int] = set()  # a call matched once per number among its arguments
-    for _, caps in QueryCursor(_body_query()).matches(fn) if numbers or constants or positional else ():
-        if "number" in caps:
-            call = caps["number"][0]
+    for _, caps in QueryCursor(_body_query()).matches(fn) if numbers or constants or positional or shapes else ():
+        if "number" in caps or "path" in caps:
+            call = (caps.get("number") or caps["path"])[0]
             if call.id not in seen:
                 seen.add(call.id)
-                facts += _call_number(src, path, call, caps["number.callee"][0])
+                facts += _call_number(src, path, call, caps["number.callee"][0]) if "number" in caps \
+                    else _call_path(src, path, call, caps["path.callee"][0])
+            continue
+        if "entries" in caps:
+            facts += _dict_entries(src, path, caps["entries"][0])
+            continue
+        if "bound" in caps:
+            facts += _bound(src, path, caps["bound"][0], caps["bound.name"][0], caps["bound.number"][0])
             continue
         if "constant" in caps:
             facts += _local_constant(src, path, caps["constant"][0], caps["constant.value"][0])
@@ -499,6 +507,87 @@ def _call_number(src: _Source, path: str, call, callee_node) -> list[Fact]:
 
 
 _NUMBERS = ("integer", "float", "unary_operator", "binary_operator")
+
+
+def _call_path(src: _Source, path: str, call, callee_node) -> list[Fact]:
+    """The one path or URL among a call's positional arguments, under the function making the
+    call (see miners._arguments)."""
+    args = call.child_by_field_name("arguments")
+    items = [a for a in args.named_children if a.type not in ("keyword_argument", "comment")]
+    found = body_values.only_path(_string_value(src, a) for a in items)
+    callee = body_values.path_call_name(src.text(callee_node)) if found is not None else None
+    function = _function_of(src, call) if callee is not None else None
+    if found is None or callee is None or function is None:
+        return []
+    first = call.start_point[0]
+    text = src.rows(first, min(args.end_point[0], first + MAX_TEXT_LINES - 1))
+    return [body_values.path_fact(path, function, callee, found, first, text)]
+
+
+def _dict_entries(src: _Source, path: str, display) -> list[Fact]:
+    """The string-keyed entries of a dict a function builds given a value someone wrote (see
+    miners._arguments): not a dict a response, a log record or a template is given."""
+    call = display.parent.parent if display.parent is not None and display.parent.type == "argument_list" else None
+    given = call.child_by_field_name("function") if call is not None and call.type == "call" else None
+    function = _function_of(src, display)
+    if function is None or body_values.entry_container_cut(src.text(given) if given is not None else None):
+        return []
+    out = []
+    for pair in display.named_children:
+        key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+        name = _string_value(src, key) if pair.type == "pair" and key is not None else None
+        got = _entry_value(src, value) if body_values.entry_key(name) and value is not None else None
+        if name is None or got is None:
+            continue
+        row = pair.start_point[0]
+        text = src.rows(row, min(pair.end_point[0], row + MAX_TEXT_LINES - 1))
+        out.append(body_values.entry_fact(path, function, "dict", name, got[0], got[1], row, text))
+    return out
+
+
+def _entry_value(src: _Source, node) -> tuple[str, tuple] | None:
+    """A dict entry's number, quantity (``'1h'``), deadline counted from now by its duration, or
+    expression with a number in it (not 0 or 1), as written (see miners._arguments)."""
+    if node.type in ("string", "concatenated_string"):
+        value = _string_value(src, node)
+        return (value, ()) if value is not None and body_values.entry_quantity(value) else None
+    if node.type in body_values.NOT_ENTRY_VALUES:
+        return None
+    duration = body_values.from_now(node, src.text)
+    number = _number_or_quantity(src, duration) if duration.type in _NUMBERS else None
+    if number is not None:
+        return None if body_values.is_counter(number) else (number, ())
+    if not _has_number(src, duration, counted=duration is not node):  # now + a name: no value stated
+        return None
+    return _expression(src, duration)
+
+
+def _has_number(src: _Source, node, counted: bool) -> bool:
+    """Whether NODE holds a number literal (COUNTED: 0 and 1 too)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type in ("integer", "float") and (counted or not body_values.is_counter(src.text(n))):
+            return True
+        if n.type not in body_values.NOT_ENTRY_VALUES:
+            stack.extend(n.named_children)
+    return False
+
+
+def _bound(src: _Source, path: str, comparison, name_node, number_node) -> list[Fact]:
+    """The number an if or a while compares a name with, not 0, 1 or -1 (``while retries <
+    5``; see miners._arguments)."""
+    operator = next((c for c in comparison.children if not c.is_named), None)
+    op = body_values.bound_operator(src.text(operator), name_node.start_byte < number_node.start_byte) \
+        if operator is not None else None
+    name = body_values.bound_name(src.text(name_node)) if op is not None else None
+    value = _number_or_quantity(src, number_node) if name is not None else None
+    function = _function_of(src, comparison) if value is not None else None
+    if op is None or name is None or value is None or function is None or body_values.is_counter(value) \
+            or not body_values.in_condition(comparison, src.text):
+        return []
+    row = comparison.start_point[0]
+    return [body_values.bound_fact(path, function, name, op, value, row, src.rows(row, row))]
 
 
 def _local_constant(src: _Source, path: str, name, value_node) -> list[Fact]:
@@ -571,6 +660,12 @@ def _number_or_quantity(src: _Source, node) -> str | None:
 _KEYWORD_NUMBER = re.compile(rb"\w\s*=\s*(?:-\s*)?(?:\d|['\"]\d)|\bor\s+\d")
 # a number among a call's arguments: "(" or "," then a digit
 _POSITIONAL_NUMBER = re.compile(rb"[(,]\s*-?\s*\d")
+# a string among a call's arguments with a slash or an extension in it
+_PATH_STRING = re.compile(rb"""[(,]\s*[rRuU]?['"][^'"\n]*(?:/|\.[A-Za-z]\w*['"])""")
+# a dict's string key
+_STRING_KEY = re.compile(rb"""[{,]\s*['"][^'"\n]*['"]\s*:""")
+# a comparison with a number
+_COMPARED = re.compile(rb"[<>]=?\s*\d|\d\s*[<>]")
 # an UPPER_CASE local name bound to something
 _LOCAL_CONSTANT = re.compile(rb"\n[ \t]+_?[A-Z][A-Z0-9_]*[ \t]*(?::[^=\n]*)?=[^=]")
 

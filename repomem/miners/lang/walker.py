@@ -48,6 +48,8 @@ _QUOTES = re.compile(r'^(?:r#*"|[`"\'])(.*?)(?:"#*|[`"\'])$', re.S)
 # the number literals of the languages whose calls are mined for the one number they are given
 _NUMBER_LITERALS = frozenset({"number", "int_literal", "float_literal", "integer_literal",
                               "decimal_integer_literal", "decimal_floating_point_literal", "number_literal"})
+# the captures of the values a function's body states (see miners._arguments)
+_BODY_CAPTURES = frozenset({"argument", "local", "number", "literal", "path", "bound"})
 _KOTLIN_TEMPLATE = re.compile(r"(?<!\\)\$[A-Za-z_{]")  # "Hi $name": the grammar names no node for it
 
 
@@ -216,7 +218,7 @@ class FileFacts:
                 if fact is not None:
                     classes[fact.anchor] = fact
                     class_nodes.append(caps["definition.class"][0])
-            elif "argument" in caps or "local" in caps or "number" in caps or "literal" in caps:
+            elif not _BODY_CAPTURES.isdisjoint(caps):
                 arguments.append(caps)
             elif "options.call" in caps:
                 options += self._call_options(caps["options.call"][0])
@@ -261,13 +263,20 @@ class FileFacts:
         facts = []
         seen: set[int] = set()  # a call or literal matched once per number among its arguments
         for caps in matches:
-            if "number" in caps or "literal" in caps:
-                node = (caps.get("number") or caps["literal"])[0]
+            if "number" in caps or "literal" in caps or "path" in caps or "bound" in caps:
+                node = (caps.get("number") or caps.get("literal") or caps.get("path") or caps["bound"])[0]
                 function = function_of(node) if node.id not in seen else None
                 seen.add(node.id)
-                if function is not None:
-                    facts += self._call_number(node, caps["number.callee"][0], function) if "number" in caps \
-                        else self._literal_fields(node, caps["literal.type"][0], function, stated)
+                if function is None:
+                    continue
+                if "number" in caps:
+                    facts += self._call_number(node, caps["number.callee"][0], function)
+                elif "path" in caps:
+                    facts += self._call_path(node, caps["path.callee"][0], function)
+                elif "bound" in caps:
+                    facts += self._bound(node, caps["bound.name"][0], caps["bound.number"][0], function)
+                else:
+                    facts += self._literal_fields(node, caps["literal.type"][0], function, stated)
                 continue
             if "local" in caps:
                 name, v = caps["local"][0], caps["local.value"][0]
@@ -328,21 +337,76 @@ class FileFacts:
         text = self.src.rows(first, min(row, first + MAX_TEXT_LINES - 1))
         return [body_values.number_fact(self.path, function, callee, got[1], got[0], first, text)]
 
+    def _arguments_of(self, call) -> list:
+        """A call's arguments, comments left out (Kotlin's unwrapped from their value_argument;
+        one passed by name is none)."""
+        args = call.child_by_field_name("arguments") \
+            or next((c for c in call.named_children if c.type == "value_arguments"), None)  # Kotlin
+        if args is None:
+            return []
+        return [c.named_children[0] if c.type == "value_argument" and c.named_child_count == 1 else c
+                for c in args.named_children if c.type not in self.lang.comments]
+
+    def _call_path(self, call, callee_node, function: str) -> list[Fact]:
+        """The one path or URL a call in FUNCTION is given (see miners._arguments)."""
+        found = body_values.only_path(self.string(a) if a.type in self.lang.strings else None
+                                      for a in self._arguments_of(call))
+        if found is None:
+            return []
+        callee_text = self.text(callee_node)
+        owner = call.child_by_field_name("object") if call.type == "method_invocation" else None
+        if owner is not None:  # Java names the method alone
+            callee_text = f"{self.text(owner)}.{callee_text}"
+        callee = body_values.path_call_name(callee_text)
+        if callee is None:
+            return []
+        first, row = call.start_point[0], call.end_point[0]
+        text = self.src.rows(first, min(row, first + MAX_TEXT_LINES - 1))
+        return [body_values.path_fact(self.path, function, callee, found, first, text)]
+
+    def _bound(self, comparison, name_node, number_node, function: str) -> list[Fact]:
+        """The number an if, a while or a for in FUNCTION compares a name with, not 0, 1 or -1
+        (``if backoff > 64``; see miners._arguments)."""
+        operator = comparison.child_by_field_name("operator") \
+            or next((c for c in comparison.children if not c.is_named), None)  # Kotlin names none
+        op = body_values.bound_operator(self.text(operator), name_node.start_byte < number_node.start_byte) \
+            if operator is not None else None
+        name = body_values.bound_name(self.text(name_node)) if op is not None else None
+        value = self.number(number_node) if name is not None else None
+        if op is None or name is None or value is None or body_values.is_counter(value) \
+                or not body_values.in_condition(comparison, self.text):
+            return []
+        row = comparison.start_point[0]
+        return [body_values.bound_fact(self.path, function, name, op, value, row, self.src.rows(row, row))]
+
     def _literal_fields(self, literal, type_node, function: str, stated: set[str]) -> list[Fact]:
         """The fields of a Go or Rust struct literal FUNCTION makes that are given a number or a
         quantity, or a call given only one number (``BytesMut::with_capacity(4 * 1024)``), not 0,
         1 or -1; not a field of a literal stated as a constructor's defaults (STATED)."""
         type_name = self.text(type_node).replace("::", ".")
         body = literal.child_by_field_name("body")
-        if body is None or not body_values.callee_name(type_name):
+        if body is None:
             return []
+        named = body_values.callee_name(type_name) is not None
         if literal.type == "composite_literal":
-            entries = lang_values.go_entries(self, body, type_name)  # a nested literal is a match of its own
-            fields = [(d[len(type_name) + 1:], el, v) for d, el, v in entries if "." not in d[len(type_name) + 1:]]
+            entries = list(lang_values.go_entries(self, body, type_name))  # a nested literal is a match of its own
+            keyed = [self._keyed_by_string(el) for _, el, _ in entries]
+            maps = self._map_entries(literal, type_name if named else "map", function,
+                                     [(d[len(type_name) + 1:], el, v) for (d, el, v), k in zip(entries, keyed) if k])
+            if not named:
+                return maps
+            fields = [(d[len(type_name) + 1:], el, v) for (d, el, v), k in zip(entries, keyed)
+                      if not k and "." not in d[len(type_name) + 1:]]
+            return maps + self._fields(function, type_name, fields, stated)
+        if not named:
+            return []
         else:
             fields = [(self.text(f), init, v) for init in body.named_children if init.type == "field_initializer"
                       and (f := init.child_by_field_name("field")) is not None
                       and (v := init.child_by_field_name("value")) is not None]
+        return self._fields(function, type_name, fields, stated)
+
+    def _fields(self, function: str, type_name: str, fields: list, stated: set[str]) -> list[Fact]:
         out = []
         for field, el, v in fields:
             got = self._field_value(v)
@@ -354,6 +418,58 @@ class FileFacts:
             out.append(body_values.field_fact(self.path, function, type_name, field, got[0], row,
                                               text[:lang_values.MAX_EXCERPT], got[1]))
         return out
+
+    def _keyed_by_string(self, element) -> bool:
+        key = lang_values._unwrap(element.child_by_field_name("key"))
+        return key is not None and key.type in self.lang.strings
+
+    def _map_entries(self, literal, owner: str, function: str, entries: list) -> list[Fact]:
+        """The string-keyed entries of a map FUNCTION builds (Go's ``jwt.MapClaims{"exp": ...}``)
+        given a value someone wrote: not a map a response, a log record or a template is given
+        (see miners._arguments)."""
+        call = literal.parent
+        while call is not None and call.type in ("unary_expression", "argument_list", "literal_element"):
+            call = call.parent
+        given = call.child_by_field_name("function") if call is not None and call.type == "call_expression" else None
+        if not entries or body_values.entry_container_cut(self.text(given) if given is not None else None):
+            return []
+        out = []
+        for key, el, v in entries:
+            got = self._entry_value(v) if body_values.entry_key(key) else None
+            if got is None:
+                continue
+            row = el.start_point[0]
+            text = _collapse(self.src.data[el.start_byte:el.end_byte].decode("utf-8", "replace"))
+            out.append(body_values.entry_fact(self.path, function, owner, key, got[0], got[1], row,
+                                              text[:lang_values.MAX_EXCERPT]))
+        return out
+
+    def _entry_value(self, v) -> tuple[str, tuple] | None:
+        """(value, attrs) of a map entry: a number, a quantity (``'1h'``), a deadline counted from
+        now by its duration, or an expression with a number in it (not 0 or 1), as written; not a
+        name, a parameter, a label or a call over names only (see miners._arguments)."""
+        if v.type in self.lang.strings:
+            value = self.string(v)
+            return (value, ()) if value is not None and body_values.entry_quantity(value) else None
+        if v.type in body_values.NOT_ENTRY_VALUES:
+            return None
+        duration = body_values.from_now(v, self.text)
+        number = self.number(duration)
+        if number is not None:
+            return None if body_values.is_counter(number) else (number, ())
+        if not self._has_number(duration, counted=duration is not v):  # now + a name: no value stated
+            return None
+        return _expression(self.src, duration)
+
+    def _has_number(self, node, counted: bool) -> bool:
+        """Whether NODE holds a number literal (COUNTED: 0 and 1 too)."""
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if n.type in _NUMBER_LITERALS and (counted or not body_values.is_counter(self.text(n))):
+                return True
+            stack.extend(n.named_children)
+        return False
 
     def _field_value(self, v) -> tuple[str, tuple] | None:
         """(value, attrs) of a struct field given a number or a quantity, the one number of a call

@@ -96,7 +96,9 @@ def _config(path: str, text: str) -> dict[str, tuple[str, dict]]:
 
 def test_a_calls_only_number_is_a_setting_of_the_calling_function():
     assert _config("common/database.go", DATABASE_GO % 10) == {
-        "config:common/database.go:Init.db.DB.SetMaxIdleConns": ("10", {"argument": "true", "position": "1"})}
+        "config:common/database.go:Init.db.DB.SetMaxIdleConns": ("10", {"argument": "true", "position": "1"}),
+        "config:common/database.go:Init.gorm.Open": ("./gorm.db", {"argument": "true", "path": "true",
+                                                                   "position": "2"})}
     assert _config("src/auth/auth.service.ts", AUTH_SERVICE_TS) == {
         "config:src/auth/auth.service.ts:createUser.bcrypt.hash": ("10", {"argument": "true", "position": "2"})}
     # range, print: no setting; two numbers: which one is not known; a private helper's: no setting

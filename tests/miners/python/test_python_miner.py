@@ -949,7 +949,8 @@ def test_numbers_functions_pass_by_name(new_repo):
         "create_app.RotatingFileHandler.maxBytes": "10240",
         "create_app.RotatingFileHandler.backupCount": "10",
         "create_app.session.mount.retries": "120",
-        "Post.expire.timedelta.days": "-1", "Post.expire.timedelta.hours": "0.5"}
+        "Post.expire.timedelta.days": "-1", "Post.expire.timedelta.hours": "0.5",
+        "create_app.RotatingFileHandler": "logs/microblog.log"}  # the one path the call is given
     f = got["create_app.RotatingFileHandler.maxBytes"]
     assert (f.line, f.purpose) == (11, "max bytes - passed to RotatingFileHandler() by create_app()")
     assert [ln.strip() for ln in f.text.split("\n")] == [

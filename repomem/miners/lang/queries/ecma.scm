@@ -133,6 +133,15 @@
   arguments: (arguments (object (pair key: (property_identifier) @argument.name
                                       value: [(number) (string) (binary_expression)] @argument.value)))) @argument
 
+; a call or a new a function makes with a string among its arguments (before the number: of a
+; call given both, the path is told): new Database("data/app.sqlite")
+(call_expression
+  function: [(identifier) (member_expression)] @path.callee
+  arguments: (arguments (string))) @path
+(new_expression
+  constructor: [(identifier) (member_expression)] @path.callee
+  arguments: (arguments (string))) @path
+
 ; a call a function makes with a number among its arguments: bcrypt.hash(password, 10)
 (call_expression
   function: [(identifier) (member_expression)] @number.callee
@@ -143,3 +152,11 @@
 
 ; comments: left out of function fingerprints
 (comment) @comment
+
+; a number an if, a while or a for compares a name with: if (attempts >= 3)
+(binary_expression
+  left: [(identifier) (member_expression)] @bound.name
+  right: (number) @bound.number) @bound
+(binary_expression
+  left: (number) @bound.number
+  right: [(identifier) (member_expression)] @bound.name) @bound

@@ -53,12 +53,27 @@
 ; comments: left out of function fingerprints
 (comment) @comment
 
+; a call a function makes with a string among its arguments (before the number: of a call
+; given both, the path is told): gorm.Open("sqlite3", "./../gorm.db")
+(call_expression
+  function: [(identifier) (selector_expression)] @path.callee
+  arguments: (argument_list [(interpreted_string_literal) (raw_string_literal)])) @path
+
 ; a call a function makes with a number among its arguments: db.DB().SetMaxIdleConns(10)
 (call_expression
   function: [(identifier) (selector_expression)] @number.callee
   arguments: (argument_list [(int_literal) (float_literal) (binary_expression) (unary_expression)])) @number
 
-; a struct literal a function makes: &http.Server{Addr: ":8080", ReadTimeout: 10}
+; a struct or map literal a function makes: &http.Server{Addr: ":8080", ReadTimeout: 10},
+; jwt.MapClaims{"exp": ...}, map[string]any{"exp": ...}
 (composite_literal
-  type: [(type_identifier) (qualified_type)] @literal.type
+  type: [(type_identifier) (qualified_type) (map_type)] @literal.type
   body: (literal_value (keyed_element))) @literal
+
+; a number an if or a for compares a name with: if attempts >= 3
+(binary_expression
+  left: [(identifier) (selector_expression)] @bound.name
+  right: [(int_literal) (float_literal)] @bound.number) @bound
+(binary_expression
+  left: [(int_literal) (float_literal)] @bound.number
+  right: [(identifier) (selector_expression)] @bound.name) @bound

@@ -17,6 +17,15 @@
 (method_declaration (modifiers [(annotation) (marker_annotation)] @decorator)) @decorated
 (class_declaration (modifiers [(annotation) (marker_annotation)] @decorator)) @decorated
 
+; a call or a new a method makes with a string among its arguments (before the number: of a
+; call given both, the path is told): new File("data/app.db")
+(method_invocation
+  name: (identifier) @path.callee
+  arguments: (argument_list (string_literal))) @path
+(object_creation_expression
+  type: [(type_identifier) (scoped_type_identifier)] @path.callee
+  arguments: (argument_list (string_literal))) @path
+
 ; a call a method makes with a number among its arguments: executor.setCorePoolSize(4)
 (method_invocation
   name: (identifier) @number.callee
@@ -25,3 +34,11 @@
 
 ; comments: left out of function fingerprints
 [(line_comment) (block_comment)] @comment
+
+; a number an if, a while or a for compares a name with: if (attempts >= 3)
+(binary_expression
+  left: [(identifier) (field_access)] @bound.name
+  right: [(decimal_integer_literal) (decimal_floating_point_literal)] @bound.number) @bound
+(binary_expression
+  left: [(decimal_integer_literal) (decimal_floating_point_literal)] @bound.number
+  right: [(identifier) (field_access)] @bound.name) @bound

@@ -20,6 +20,12 @@
 (function_declaration (modifiers (annotation) @decorator)) @decorated
 (class_declaration (modifiers (annotation) @decorator)) @decorated
 
+; a call a function makes with a string among its arguments (before the number: of a call
+; given both, the path is told): Database("data/app.db")
+(call_expression
+  . [(identifier) (navigation_expression)] @path.callee
+  . (value_arguments (value_argument (string_literal)))) @path
+
 ; a call a function makes with a number among its arguments: executor.setCorePoolSize(4)
 (call_expression
   . [(identifier) (navigation_expression)] @number.callee
@@ -27,3 +33,11 @@
 
 ; comments: left out of function fingerprints
 [(line_comment) (block_comment)] @comment
+
+; a number an if or a while compares a name with: if (attempts >= 3)
+(binary_expression
+  left: [(identifier) (navigation_expression)] @bound.name
+  right: [(number_literal) (float_literal)] @bound.number) @bound
+(binary_expression
+  left: [(number_literal) (float_literal)] @bound.number
+  right: [(identifier) (navigation_expression)] @bound.name) @bound

@@ -10,6 +10,12 @@
       value: [(integer) (float) (unary_operator) (binary_operator) (string) (boolean_operator)]
         @argument.value))) @argument
 
+; a call given a string among its arguments (before the number: of a call given both, the path
+; is told): sqlite3.connect("app.db")
+(call
+  function: [(identifier) (attribute)] @path.callee
+  arguments: (argument_list [(string) (concatenated_string)])) @path
+
 ; a call given a number among its arguments: redis.ConnectionPool(host, 6379)
 (call
   function: [(identifier) (attribute)] @number.callee
@@ -25,3 +31,14 @@
   left: (identifier) @constant
   right: (_) @constant.value
   (#match? @constant "^_?[A-Z][A-Z0-9_]*$"))
+
+; a dict a function builds with a string key: {"exp": datetime.utcnow() + timedelta(hours=1)}
+(dictionary (pair key: (string))) @entries
+
+; a number an if or a while compares a name with: while retries < 5
+(comparison_operator
+  . [(identifier) (attribute)] @bound.name
+  . [(integer) (float)] @bound.number .) @bound
+(comparison_operator
+  . [(integer) (float)] @bound.number
+  . [(identifier) (attribute)] @bound.name .) @bound

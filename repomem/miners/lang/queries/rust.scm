@@ -32,6 +32,12 @@
 ; comments: left out of function fingerprints
 [(line_comment) (block_comment)] @comment
 
+; a call a function makes with a string among its arguments (before the number: of a call
+; given both, the path is told): Connection::open("data/app.db")
+(call_expression
+  function: [(identifier) (scoped_identifier) (field_expression)] @path.callee
+  arguments: (arguments [(string_literal) (raw_string_literal)])) @path
+
 ; a call a function makes with a number among its arguments: broadcast::channel(1024)
 (call_expression
   function: [(identifier) (scoped_identifier) (field_expression)] @number.callee
@@ -41,3 +47,11 @@
 (struct_expression
   name: [(type_identifier) (scoped_type_identifier)] @literal.type
   body: (field_initializer_list (field_initializer))) @literal
+
+; a number an if or a while compares a name with: if backoff > 64
+(binary_expression
+  left: [(identifier) (field_expression)] @bound.name
+  right: [(integer_literal) (float_literal)] @bound.number) @bound
+(binary_expression
+  left: [(integer_literal) (float_literal)] @bound.number
+  right: [(identifier) (field_expression)] @bound.name) @bound
