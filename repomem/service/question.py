@@ -156,6 +156,7 @@ _HOW_VERB = _pattern("how_verb")
 _OPTION = _pattern("option")
 _WHERE = _pattern("where")
 _HOW_MANY = _pattern("how_many")
+_ASKS_FILE = _pattern("asks_file")
 _IRREGULAR = dict(_T["irregular"])
 _HOW_DOES = _pattern("how_does")
 _HOW_DO_IT = _pattern("how_do_it")
@@ -188,6 +189,12 @@ def asks_duration(question: str) -> bool:
     expiry or a ttl."""
     return bool(_HOW_LONG.search(question) and _DURATION.search(question)
                 or _WHEN_ENDS.search(question))
+
+
+def asks_file(question: str) -> bool:
+    """Whether the question asks for a file or a folder ("which SQLite file does the app keep
+    its data in?"): a setting whose value is a path or a URL."""
+    return bool(_ASKS_FILE.search(question))
 
 
 def asks_number(question: str) -> bool:
@@ -239,6 +246,8 @@ def intent(question: str) -> set[str]:
         kinds = (kinds - {"dependency", "constant", "config"}) | {"python"}
     if asks_number(question):  # a number: a setting or a constant, never a route
         kinds = (kinds - {"route", "function", "class"}) | {"config", "constant"}
+    elif not kinds and asks_file(question):  # a file asked by nothing else: a setting's path
+        kinds = {"config", "constant"}
     if "route" in kinds and not _FUNCTION_SAID.search(question):
         kinds.discard("function")  # "which method and path reach X": an HTTP method
     if "class" in toks and "func" not in toks:  # "what is the class `Decoder` called"
@@ -714,6 +723,10 @@ class Question:
     @functools.cached_property
     def asks_number(self) -> bool:
         return asks_number(self.text)
+
+    @functools.cached_property
+    def asks_file(self) -> bool:
+        return asks_file(self.text)
 
     @functools.cached_property
     def asks_duration(self) -> bool:

@@ -21,6 +21,11 @@ from repomem.service.question import said_in, spoken
 # (timedelta(days=7), Timeout(5.0))
 _NUMERIC = re.compile(r"[-+]?\d[\d_.]*\s*[A-Za-z]{0,5}|[\w.]+\((?:\w+=)?[-+]?\d[\d_.]*"
                       r"(?:,\s*(?:\w+=)?[-+]?\d[\d_.]*)*\)")
+# A value that is a path or a URL: sqlite:///app.db, ./../gorm.db, logs/app.log, /var/run/x.sock,
+# config.yaml (one word with no spaces)
+_PATH_VALUE = re.compile(r"[A-Za-z][\w+.-]*://\S+|~?\.{0,2}/[^\s/]\S*|[\w.@-]+(?:/[\w.@-]+)+/?"
+                         r"|[\w.-]+\.(?:db|sqlite3?|json|ya?ml|toml|ini|cfg|conf|log|pem|key|crt|"
+                         r"env|txt|csv|xml|properties|sock)")
 _EXCEPTION_WORDS = frozenset(lexical_tokens("error exception err exc"))
 _SUBSCRIPT = re.compile(r"\[[^\[\]]*\]")  # a base's type arguments: Generic[T]
 # a keyword argument or an object's key in a value: `(max_connections=`, `{ maxAge:`, `, b: `
@@ -137,6 +142,7 @@ class _Facts:
         # removed facts by the kinds asked, by name (filled by repomem.service.query._removed)
         self.gone: dict[frozenset[str], dict[str, list[dict]]] = {}
         self._numeric: Any = None
+        self._path_valued: Any = None
         self._methods: dict[str, Any] | None = None
         self._params: dict[str, tuple[list[int], frozenset[str], dict]] | None = None
         self._body_words: dict[str, list[int]] | None = None
@@ -160,6 +166,17 @@ class _Facts:
             self._numeric = np.array([_NUMERIC.fullmatch(r["value"]) is not None
                                       for r in self.rows], dtype=bool)
         return self._numeric
+
+    def path_valued(self) -> Any:
+        """Per row, whether it is a setting or a constant whose value is a path or a URL (see
+        _PATH_VALUE)."""
+        if self._path_valued is None:
+            import numpy as np
+
+            self._path_valued = np.array(
+                [r["kind"] in ("config", "constant") and _PATH_VALUE.fullmatch(r["value"]) is not None
+                 for r in self.rows], dtype=bool)
+        return self._path_valued
 
     def stating(self, numbers) -> Any:
         """Per row, whether its value states one of these NUMBERS (``max_connections=100`` of

@@ -116,3 +116,39 @@ def test_the_rows_of_a_path_said_are_found_by_any_ending_of_one_folder_at_least(
     assert list(facts.in_paths({"complete/build.gradle"})) == [1, 0, 0]
     assert list(facts.in_paths({"gs/complete/build.gradle"})) == [1, 0, 0]
     assert not facts.in_paths({"build.gradle"}).any()  # a bare file name: path_named's part
+
+
+STORE_PY = '''import sqlite3
+
+STORE_NAME = "data"
+
+
+class Store:
+    """The data store of the app: saves and loads its records."""
+
+    def save(self, record):
+        """Save one record of data to the store."""
+
+    def load(self, key):
+        """Load one record of data from the store."""
+
+
+def connect():
+    """Open the app's data store."""
+    return sqlite3.connect("./var/app.db")
+'''
+
+
+def test_a_file_asked_for_is_a_setting_whose_value_is_a_path():
+    assert parse("Which SQLite file does the app keep its data in?").asks_file
+    assert parse("Where does the app write its log?").asks_file
+    assert parse("What folder are uploads saved to?").asks_file
+    # the file that defines or holds a name is asked by its facts, not by a path's
+    assert not parse("Which file defines the routes?").asks_file
+    assert not parse("Where is the login view?").asks_file
+
+
+def test_the_path_a_function_passes_answers_a_file_asked(new_repo):
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"app/store.py": STORE_PY}))
+    got = ask(r, "Which SQLite file does the app keep its data in?", k=3)
+    assert got["answer"] == "./var/app.db", [(f["subject"], f["value"]) for f in got["facts"]]
