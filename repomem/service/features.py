@@ -54,8 +54,9 @@ def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, 
     add("kind_wanted", wanted)
     if q.asks_number:  # "how long is a jwt valid?": 60d, not the secret it is signed with
         add("number_value", facts.numeric())
-    if q.asks_file:  # "which SQLite file does the app keep its data in?": ./../gorm.db
-        add("path_value", facts.path_valued())
+    if q.asked_shape:  # "which SQLite file does the app keep its data in?": ./../gorm.db; "what
+        # character does the bar draw?": "-"; "what error message ...?": words
+        add("shape_value", facts.shaped(q.asked_shape))
     if q.numbers:  # "why do we run out of connections at 100 concurrent requests?": the
         # limit whose value says 100 (max_connections=100)
         add("number_said", facts.stating(q.numbers))
@@ -110,8 +111,8 @@ def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, 
         said = {n for x in q.identifiers(facts.project_of(q.text)) for n in (x[0], x[2].lower())}
         said |= {n.rsplit(".", 1)[-1] for n in said}
         add("parameter_unsaid", facts.unsaid_parameters(said, q.words))
-    if facts.in_body.any() and not q.asks_number and not q.asks_file:
-        # a value in a function's body answers a number or a file asked, or its own name ("when does the
+    if facts.in_body.any() and not q.asks_number and not q.asked_shape:
+        # a value in a function's body answers a number or a shape asked, or its own name ("when does the
         # jwt expire?"), not the words of the code around it ("what is the secret used to sign
         # tokens?" is not jwt.sign's expiresIn)
         add("body_value_unsaid", facts.body_values_unsaid(q.words))

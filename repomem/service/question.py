@@ -156,7 +156,8 @@ _HOW_VERB = _pattern("how_verb")
 _OPTION = _pattern("option")
 _WHERE = _pattern("where")
 _HOW_MANY = _pattern("how_many")
-_ASKS_FILE = _pattern("asks_file")
+_SHAPES = {shape: _pattern(f"asks_{shape}") for shape in ("file", "symbol", "text", "style")}
+STYLE_WORDS = frozenset(_T["lists"]["style_words"])
 _IRREGULAR = dict(_T["irregular"])
 _HOW_DOES = _pattern("how_does")
 _HOW_DO_IT = _pattern("how_do_it")
@@ -191,10 +192,12 @@ def asks_duration(question: str) -> bool:
                 or _WHEN_ENDS.search(question))
 
 
-def asks_file(question: str) -> bool:
-    """Whether the question asks for a file or a folder ("which SQLite file does the app keep
-    its data in?"): a setting whose value is a path or a URL."""
-    return bool(_ASKS_FILE.search(question))
+def asked_shape(question: str) -> str | None:
+    """The shape of the value the question asks for by its noun (intents.toml): "file" (a path
+    or a URL: "which SQLite file does the app keep its data in?"), "symbol" ("what character
+    does the bar draw?"), "text" ("what error message does the parser give?"), "style" ("in
+    which style are option names printed?"); None when it asks none of them."""
+    return next((shape for shape, pattern in _SHAPES.items() if pattern.search(question)), None)
 
 
 def asks_number(question: str) -> bool:
@@ -246,8 +249,8 @@ def intent(question: str) -> set[str]:
         kinds = (kinds - {"dependency", "constant", "config"}) | {"python"}
     if asks_number(question):  # a number: a setting or a constant, never a route
         kinds = (kinds - {"route", "function", "class"}) | {"config", "constant"}
-    elif not kinds and asks_file(question):  # a file asked by nothing else: a setting's path
-        kinds = {"config", "constant"}
+    elif not kinds and asked_shape(question):  # a file, a symbol, a text or a style asked by
+        kinds = {"config", "constant"}  # nothing else: a setting's or a constant's value
     if "route" in kinds and not _FUNCTION_SAID.search(question):
         kinds.discard("function")  # "which method and path reach X": an HTTP method
     if "class" in toks and "func" not in toks:  # "what is the class `Decoder` called"
@@ -725,8 +728,8 @@ class Question:
         return asks_number(self.text)
 
     @functools.cached_property
-    def asks_file(self) -> bool:
-        return asks_file(self.text)
+    def asked_shape(self) -> str | None:
+        return asked_shape(self.text)
 
     @functools.cached_property
     def asks_duration(self) -> bool:

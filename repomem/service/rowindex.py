@@ -15,17 +15,25 @@ from repomem.core.tokens import norm_ident, stem_word, uncamel, written_names
 from repomem.service.columns import columns_code, facts_columns
 from repomem.service.lexical import calls_of, catches_of, lexical_tokens, own_names
 from repomem.service.naming import kept_with_rows
-from repomem.service.question import said_in, spoken
+from repomem.service.question import STYLE_WORDS, said_in, spoken
 
 # A value that is a number: 30, -1, 0.5, a quantity ("60d", "10mb"), numbers made into one
 # (timedelta(days=7), Timeout(5.0))
 _NUMERIC = re.compile(r"[-+]?\d[\d_.]*\s*[A-Za-z]{0,5}|[\w.]+\((?:\w+=)?[-+]?\d[\d_.]*"
                       r"(?:,\s*(?:\w+=)?[-+]?\d[\d_.]*)*\)")
-# A value that is a path or a URL: sqlite:///app.db, ./../gorm.db, logs/app.log, /var/run/x.sock,
-# config.yaml (one word with no spaces)
-_PATH_VALUE = re.compile(r"[A-Za-z][\w+.-]*://\S+|~?\.{0,2}/[^\s/]\S*|[\w.@-]+(?:/[\w.@-]+)+/?"
-                         r"|[\w.-]+\.(?:db|sqlite3?|json|ya?ml|toml|ini|cfg|conf|log|pem|key|crt|"
-                         r"env|txt|csv|xml|properties|sock)")
+# The shapes of a value a question may ask for (question.asked_shape): a path or a URL
+# (sqlite:///app.db, ./../gorm.db, logs/app.log, config.yaml: one word with no spaces); one to
+# three signs that are no letters or digits ("-", "*", "->"); words shown to people ("protocol
+# error; invalid number", "Hello, %s!", "Options"), or signs before a space (": "), not a name,
+# code or a path
+_SHAPE_VALUE = {
+    "file": re.compile(r"[A-Za-z][\w+.-]*://\S+|~?\.{0,2}/[^\s/]\S*|[\w.@-]+(?:/[\w.@-]+)+/?"
+                       r"|[\w.-]+\.(?:db|sqlite3?|json|ya?ml|toml|ini|cfg|conf|log|pem|key|crt|"
+                       r"env|txt|csv|xml|properties|sock)"),
+    "symbol": re.compile(r"[^\w\s]{1,3}"),
+    "text": re.compile(r"(?=.*[a-z])[A-Z]?[a-z]*[^\s()\[\]{}=<>/\\_]*(?:\s+[^\s()\[\]{}=<>_]+)+|[A-Z][a-z]+"
+                       r"|\s*[^\w\s]{1,3}\s+"),  # (signs and a space: the ": " after a prompt)
+}
 _EXCEPTION_WORDS = frozenset(lexical_tokens("error exception err exc"))
 _SUBSCRIPT = re.compile(r"\[[^\[\]]*\]")  # a base's type arguments: Generic[T]
 # a keyword argument or an object's key in a value: `(max_connections=`, `{ maxAge:`, `, b: `
@@ -142,7 +150,7 @@ class _Facts:
         # removed facts by the kinds asked, by name (filled by repomem.service.query._removed)
         self.gone: dict[frozenset[str], dict[str, list[dict]]] = {}
         self._numeric: Any = None
-        self._path_valued: Any = None
+        self._shaped: dict[str, Any] = {}
         self._methods: dict[str, Any] | None = None
         self._params: dict[str, tuple[list[int], frozenset[str], dict]] | None = None
         self._body_words: dict[str, list[int]] | None = None
@@ -167,16 +175,23 @@ class _Facts:
                                       for r in self.rows], dtype=bool)
         return self._numeric
 
-    def path_valued(self) -> Any:
-        """Per row, whether it is a setting or a constant whose value is a path or a URL (see
-        _PATH_VALUE)."""
-        if self._path_valued is None:
+    def shaped(self, shape: str) -> Any:
+        """Per row, whether it is a setting or a constant whose value has SHAPE (a shape of
+        question.asked_shape: see _SHAPE_VALUE; "style": every word a style word)."""
+        got = self._shaped.get(shape)
+        if got is None:
             import numpy as np
 
-            self._path_valued = np.array(
-                [r["kind"] in ("config", "constant") and _PATH_VALUE.fullmatch(r["value"]) is not None
-                 for r in self.rows], dtype=bool)
-        return self._path_valued
+            def fits(value: str) -> bool:
+                if shape == "style":
+                    words = value.lower().replace("_", " ").split()
+                    return bool(words) and set(words) <= STYLE_WORDS
+                return _SHAPE_VALUE[shape].fullmatch(value) is not None
+
+            got = self._shaped[shape] = np.array(
+                [r["kind"] in ("config", "constant") and fits(r["value"]) for r in self.rows],
+                dtype=bool)
+        return got
 
     def stating(self, numbers) -> Any:
         """Per row, whether its value states one of these NUMBERS (``max_connections=100`` of

@@ -139,16 +139,37 @@ def connect():
 '''
 
 
-def test_a_file_asked_for_is_a_setting_whose_value_is_a_path():
-    assert parse("Which SQLite file does the app keep its data in?").asks_file
-    assert parse("Where does the app write its log?").asks_file
-    assert parse("What folder are uploads saved to?").asks_file
-    # the file that defines or holds a name is asked by its facts, not by a path's
-    assert not parse("Which file defines the routes?").asks_file
-    assert not parse("Where is the login view?").asks_file
+def test_the_shape_of_the_value_a_question_asks_for():
+    assert parse("Which SQLite file does the app keep its data in?").asked_shape == "file"
+    assert parse("Where does the app write its log?").asked_shape == "file"
+    assert parse("What folder are uploads saved to?").asked_shape == "file"
+    assert parse("What character does the progress bar draw when empty?").asked_shape == "symbol"
+    assert parse("What error message does the parser give?").asked_shape == "text"
+    assert parse("In which style are option names printed?").asked_shape == "style"
+    # the file that defines or holds a name is asked by its facts, not by a path's shape
+    assert parse("Which file defines the routes?").asked_shape is None
+    assert parse("Where is the login view?").asked_shape is None
+    assert parse("What port does the app listen on?").asked_shape is None
 
 
 def test_the_path_a_function_passes_answers_a_file_asked(new_repo):
     r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"app/store.py": STORE_PY}))
     got = ask(r, "Which SQLite file does the app keep its data in?", k=3)
     assert got["answer"] == "./var/app.db", [(f["subject"], f["value"]) for f in got["facts"]]
+
+
+BAR_PY = '''BAR_WIDTH = 30
+FILL_CHAR = "#"
+EMPTY_CHAR = "-"
+EMPTY_LABEL = "empty_bar"
+ERROR_TEXT = "the bar could not be drawn"
+STYLE_DONE = "bold green"
+'''
+
+
+def test_a_value_of_the_shape_asked_comes_first(new_repo):
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"app/bar.py": BAR_PY}))
+    assert ask(r, "What character marks the empty part of the bar?", k=3)["answer"] == "-"
+    assert ask(r, "What message is shown when the bar fails?", k=3)["answer"] == \
+        "the bar could not be drawn"
+    assert ask(r, "In which colour is a finished bar drawn?", k=3)["answer"] == "bold green"
