@@ -148,6 +148,8 @@ def test_the_shape_of_the_value_a_question_asks_for():
     assert parse("In which style are option names printed?").asked_shape == "style"
     # the file that defines or holds a name is asked by its facts, not by a path's shape
     assert parse("Which file defines the routes?").asked_shape is None
+    assert parse("In which file is the shipping quote implemented?").asked_shape is None
+    assert parse("Which file is the parcel quote implemented in?").asked_shape is None
     assert parse("Where is the login view?").asked_shape is None
     assert parse("What port does the app listen on?").asked_shape is None
 

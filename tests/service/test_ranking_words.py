@@ -459,13 +459,19 @@ def test_the_codes_function_before_a_tests_twin(new_repo):
     """httpx: "which function decodes the response content?" found a test first, its docstring
     paraphrasing the behaviour it checks.  A function of the code itself gets the whole scope
     signal over a test's (a setting only half: a test's settings are still settings): two
-    identical functions, one under tests/, are a full scope step apart."""
+    identical functions, one under tests/, are a full scope step apart.  (An answer shows them
+    as one fact, the code's, naming the test's file: the scores are the ranking's.)"""
     from repomem.service import scorer
+    from repomem.service.query import _search_snapshot
 
     r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"pkg/codec.py": DECODE,
                                                       "tests/fakes.py": DECODE}))
-    got = {f["path"]: f["score"] for f in ask(r, "Which function decodes the response content?")["facts"]}
+    question = "Which function decodes the response content?"
+    got = {f["path"]: f["score"] for f in _search_snapshot(r, question, 5)[1]}
     assert got["pkg/codec.py"] - got["tests/fakes.py"] > 0.9 * -scorer.weights()["test_code"]
+    first = ask(r, question)["facts"][0]
+    assert first["path"] == "pkg/codec.py"
+    assert [c["path"] for c in first["same_in"]] == ["tests/fakes.py"], first
 
 
 SITE_SETTINGS = '''import os
