@@ -188,9 +188,10 @@ class _Facts:
                     return bool(words) and set(words) <= STYLE_WORDS
                 return _SHAPE_VALUE[shape].fullmatch(value) is not None
 
-            got = self._shaped[shape] = np.array(
-                [r["kind"] in ("config", "constant") and fits(r["value"]) for r in self.rows],
-                dtype=bool)
+            got = self.of_kind(("config", "constant"))
+            for i in np.flatnonzero(got):  # (settings and constants only: a fraction of the rows)
+                got[i] = fits(self.rows[i]["value"])
+            self._shaped[shape] = got
         return got
 
     def stating(self, numbers) -> Any:
