@@ -693,6 +693,16 @@ def _function_of(src: _Source, node) -> str | None:
     return ".".join(reversed(names)) if in_function else None
 
 
+def _unrestated(values: list[Fact], facts: list[Fact]) -> list[Fact]:
+    """VALUES but a constructor's local that a parameter's default given by the None idiom
+    states (``HelpFormatter.__init__.max_width`` is ``HelpFormatter.max_width``, attrs unset)."""
+    unset = {f.key for f in facts if f.kind == CONFIG and any(a == "unset" for a, _ in f.attrs)}
+    if not unset:
+        return values
+    return [v for v in values if v.key.replace(".__init__.", ".", 1) not in unset
+            or ("local", "true") not in v.attrs]
+
+
 def _extends_property(src: _Source, decorators) -> bool:
     return any(re.search(r"\.(setter|deleter)\s*$", src.text(d)) for d in decorators)
 
@@ -727,7 +737,7 @@ def file_facts(path: str, text: str) -> list[Fact]:
     out = [f for facts in by_anchor.values() for f in facts]
     out += _class_facts(src, path, by_anchor, definitions)
     out += constants_and_settings(src, root, path) + wiring.facts
-    out += body_values.kept(values, {f.key for f in out})
+    out += body_values.kept(_unrestated(values, out), {f.key for f in out})
     if b"urlpatterns" in src.data or b"django.urls import" in src.data and b"path(" in src.data \
             or b"django.conf.urls import" in src.data and b"url(" in src.data:  # a Django URLconf, or its lists
         out += UrlConf(src, root, path, wiring.module, wiring.imports).facts
