@@ -122,7 +122,9 @@ def _if_unset(ff, stmt, names: dict[str, str]) -> tuple[str, str] | None:
         [s for s in then.named_children if s.type not in ff.lang.comments] if then.type == "statement_block" else []
     for s in stmts:
         asg = s.named_children[0] if s.type == "expression_statement" and s.named_child_count == 1 else None
-        left = asg.child_by_field_name("left") if asg is not None and asg.type == "assignment_expression" else None
+        if asg is None or asg.type != "assignment_expression":
+            continue
+        left = asg.child_by_field_name("left")
         if left is not None and _target(ff, left) == name:
             value = _literal(ff, asg.child_by_field_name("right"))
             return (name, value) if value is not None else None
