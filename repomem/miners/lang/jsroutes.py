@@ -102,28 +102,11 @@ class JsRoutes:
                 literal, attrs = said
             value = literal
         first = stmt.start_point[0]
-        by = self._setting_function(stmt)
         return Fact(key=f"{CONFIG}:{ff.path}:{app}.{name}", kind=CONFIG,
                     subject=f"{app} setting '{name}' in {ff.path}", value=value, attrs=attrs,
                     path=ff.path, line=first + 1,
                     text=ff.src.rows(first, min(stmt.end_point[0], first + MAX_TEXT_LINES - 1)),
-                    purpose=f"{' '.join(_words(name.replace(' ', '_')))} (app setting)"
-                            + (f" - set by {' '.join(_words(by))} {by}()" if by else ""))
-
-    def _setting_function(self, stmt) -> str | None:
-        """The name of the function a setting's statement is in (``app.defaultConfiguration``:
-        the settings an app starts with), None at a module's top."""
-        block = stmt.parent
-        fn = block.parent if block is not None and block.type == "statement_block" else None
-        if fn is None:
-            return None
-        name = fn.child_by_field_name("name")
-        if name is not None:
-            return self.ff.text(name)
-        owner = fn.parent
-        left = owner.child_by_field_name("left") if owner is not None \
-            and owner.type == "assignment_expression" else None
-        return self.ff.text(left) if left is not None else None
+                    purpose=f"{' '.join(_words(name.replace(' ', '_')))} (app setting)")
 
     def _app_statement(self, stmt, obj) -> str | None:
         """The app a statement configures (``app`` for ``this`` in Express's own methods), when
