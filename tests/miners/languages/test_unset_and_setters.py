@@ -152,7 +152,8 @@ def test_python_none_idiom_states_the_parameters_effective_default():
     f = facts["config:src/cli/core.py:Context.help_option_names"]
     assert (f.value, dict(f.attrs)) == ('["--help"]', {"default": "true", "unset": "None"})
     assert f.purpose == "help option names - the default Context is made with, when given None"
-    assert f.text.splitlines() == ["def __init__(self, parent=None, help_option_names=None, terminal_width=None, color=None,",
+    assert f.text.splitlines() == [
+        "def __init__(self, parent=None, help_option_names=None, terminal_width=None, color=None,",
                                    "        if help_option_names is None:",
                                    '                help_option_names = ["--help"]']
     got = _unset(_config("src/cli/core.py", CONTEXT_PY % '["--help"]'))
@@ -201,7 +202,8 @@ def test_a_setter_given_a_settings_name_and_a_literal():
                   "config:lib/server.js:configure.settings.trust proxy": ("true", {"setter": "enable"})}
     py = {k: v for k, v in _config("src/cli/decorators.py", DECORATORS_PY).items() if "setter" in v[1]}
     assert py == {
-        "config:src/cli/decorators.py:help_option.kwargs.is_flag": ("True", {"default": "true", "setter": "setdefault"}),
+        "config:src/cli/decorators.py:help_option.kwargs.is_flag": ("True",
+                                                                    {"default": "true", "setter": "setdefault"}),
         "config:src/cli/decorators.py:help_option.kwargs.help": ("Show this message and exit.",
                                                                  {"default": "true", "setter": "setdefault"}),
         "config:src/cli/decorators.py:Loader.load.config.port": ("8080", {"setter": "set"}),
