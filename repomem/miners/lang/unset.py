@@ -15,6 +15,8 @@ not an empty one (``''``, ``[]``: nothing stated), nor another parameter or a ca
 
 from __future__ import annotations
 
+from typing import cast
+
 from repomem.miners._pysource import _collapse, _words
 
 _EMPTY = frozenset(("", "[]"))
@@ -23,9 +25,9 @@ _STATEMENTS = 200  # statements of a body looked at: the idiom stands near its t
 _UNDEFINED = frozenset(("undefined", "null", "void 0"))
 
 
-def unset_parameters(params):
-    """(parameter node, name, what the signature says) of each JS/TS parameter without a default
-    or given ``null``/``undefined``."""
+def parameters(params):
+    """(parameter node, name, what the signature says: its default as written, ``undefined`` for
+    none) of each JS/TS parameter that is a plain name."""
     for p in params.named_children:
         if p.type == "identifier":
             yield p, p, "undefined"
@@ -36,17 +38,19 @@ def unset_parameters(params):
             left, right = p.child_by_field_name("pattern"), p.child_by_field_name("value")
         else:
             continue
-        if left is None or left.type != "identifier":
-            continue
-        said = right.text.decode("utf-8", "replace") if right is not None else "undefined"
-        if said in _UNDEFINED:
-            yield p, left, said
+        if left is not None and left.type == "identifier":
+            yield p, left, right.text.decode("utf-8", "replace") if right is not None else "undefined"
+
+
+def passed_nothing(said: str) -> bool:
+    """Whether a parameter's default as written means none was passed."""
+    return said in _UNDEFINED
 
 
 def effective_defaults(ff, fn, names: dict[str, str]) -> dict[str, tuple[str, object]]:
     """{name: (value, statement)} for the parameters NAMES (name -> what the signature says)
     FN's body gives a literal when none is passed, and ``opts.limit`` for an options parameter's
-    property (name ``opts.limit``)."""
+    property (name ``opts.limit``; whatever its default, ``options = {}`` mostly)."""
     body = fn.child_by_field_name("body")
     out: dict[str, tuple[str, object]] = {}
     if body is None or body.type != "statement_block":
@@ -74,14 +78,14 @@ def _statement(ff, stmt, names: dict[str, str]) -> tuple[str, str] | None:
     if asg.type == "augmented_assignment_expression":  # x ??= 20
         op = asg.child_by_field_name("operator")
         name = ff.text(left)
-        if name not in names or op is None or ff.text(op) not in ("??=", "||="):
+        if not passed_nothing(names.get(name, "")) or op is None or ff.text(op) not in ("??=", "||="):
             return None
         value = _literal(ff, right)
         return (name, value) if value is not None else None
     if asg.type != "assignment_expression":
         return None
     name = _target(ff, left)
-    if name in names and right.type == "binary_expression":  # x = x || 20
+    if passed_nothing(names.get(name, "")) and right.type == "binary_expression":  # x = x || 20
         op, own, other = (right.child_by_field_name(f) for f in ("operator", "left", "right"))
         if op is not None and ff.text(op) in _FALLBACKS and own is not None and ff.text(own) == name:
             value = _literal(ff, other)
@@ -116,7 +120,8 @@ def _if_unset(ff, stmt, names: dict[str, str]) -> tuple[str, str] | None:
     tested = _tested(ff, cond) if cond is not None else None
     then = stmt.child_by_field_name("consequence")
     name = tested[0] if tested is not None else None
-    if tested is None or name not in names or then is None or tested[1] not in ("", names[name]):
+    if tested is None or not passed_nothing(names.get(cast(str, name), "")) or then is None \
+            or tested[1] not in ("", names[cast(str, name)]):
         return None  # a default null is no undefined: === undefined never holds
     stmts = [then] if then.type == "expression_statement" else \
         [s for s in then.named_children if s.type not in ff.lang.comments] if then.type == "statement_block" else []

@@ -467,13 +467,13 @@ def parameter_defaults(ff, funcs) -> list[Fact]:
 def _unset_defaults(ff, fn, qual: str, ctor: bool, out: dict[str, Fact]) -> None:
     """Into OUT: the defaults FN's body gives its parameters passed nothing (see lang/unset.py)."""
     params = fn.child_by_field_name("parameters")
-    unset_params = {ff.text(name): (p, said) for p, name, said in unset.unset_parameters(params)
-                    if not ff.text(name).startswith("_")} if params is not None else {}
-    if not unset_params:
+    plain = {ff.text(name): (p, said) for p, name, said in unset.parameters(params)
+             if not ff.text(name).startswith("_")} if params is not None else {}
+    if not plain:
         return
     owner = qual.rsplit(".", 1)[0] if ctor else qual
-    for field, (value, stmt) in unset.effective_defaults(ff, fn, {n: s for n, (_, s) in unset_params.items()}).items():
-        param, said = unset_params[field.split(".", 1)[0]]
+    for field, (value, stmt) in unset.effective_defaults(ff, fn, {n: s for n, (_, s) in plain.items()}).items():
+        param, said = plain[field.split(".", 1)[0]]
         option = "." in field
         attrs = {("default", "true"), *(() if ctor else (("parameter", "true"),))}
         if not option:

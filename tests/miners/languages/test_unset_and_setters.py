@@ -59,7 +59,9 @@ POOL_JS = """class Pool {
   }
 }
 
-function paginate(query, limit, offset = null, order, page) {
+function paginate(query, limit, offset = null, order, page, options = {}, size = 3) {
+  const depth = options.depth || 4;
+  size = size || 5;
   limit = limit || 20;
   if (offset === null) { offset = 5; }
   if (page === undefined) page = 2;
@@ -180,7 +182,9 @@ def test_js_and_ts_body_defaults_of_parameters_passed_nothing():
         "config:lib/pool.js:paginate.limit": ("20", {"default": "true", "parameter": "true", "unset": "undefined"}),
         "config:lib/pool.js:paginate.offset": ("5", {"default": "true", "parameter": "true", "unset": "null"}),
         "config:lib/pool.js:paginate.page": ("2", {"default": "true", "parameter": "true", "unset": "undefined"}),
-    }  # not order (an unrelated if), other (no parameter), query (empty)
+        "config:lib/pool.js:paginate.options.depth": ("4", {"default": "true", "parameter": "true"}),
+        "config:lib/pool.js:paginate.size": ("3", {"default": "true", "parameter": "true"}),
+    }  # not order (an unrelated if), other (no parameter), query (empty), size's fallback (a default is given)
     ts = {k: v[0] for k, v in _config("src/retry.ts", RETRY_TS).items() if v[1].get("unset")}
     assert ts == {"config:src/retry.ts:retry.attempts": "3", "config:src/retry.ts:retry.name": "job"}
     assert _config("lib/pool.test.js", POOL_JS) == {}
