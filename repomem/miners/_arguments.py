@@ -43,7 +43,10 @@ dict display) given a number, a quantity, a deadline from now (by its duration: 
 ``entry``; not a name, a label, nor a response's or a log record's map.  The number an if, a
 while or a for compares a name with (``if backoff > 64``) is ``config:<path>:<function>.<name>``,
 attrs ``bound`` = the operator; not a call's result (``len(x) > 5``), a loop's one-letter index,
-a status or an equality."""
+a status or an equality.  A setter given a setting's name and a literal (``viper.SetDefault("port",
+8080)`` in ``initConfig``, ``System.setProperty("k", "v")``, ``kwargs.setdefault("is_flag",
+True)``) is ``config:<path>:<function>.<receiver>.<name>``, attrs ``setter`` = the method; not a
+header, nor the set of a response, a context, a session, a cache, a map or the environment."""
 
 from __future__ import annotations
 

@@ -7,8 +7,9 @@ function bodies state; with constants and settings (miners._pysettings), router 
 or a parameter default's call) and ``python-middleware.scm`` middleware (``@middleware``) for
 miners._pyoptions, ``python-urls.scm`` a Django URLconf's bindings and route calls for
 miners._pyurls, and ``queries/python-body.scm`` the values a function's body passes to calls by
-name (``@argument``), the one number a call is given (``@number``), binds local names to
-(``@local``) and binds local constants to (``@constant``), run per function and remembered by
+name (``@argument``), the one number a call is given (``@number``), a setter's named setting
+(``@setter``), binds local names to (``@local``) and binds local constants to (``@constant``),
+run per function and remembered by
 the function's text.  Constants are module-level UPPER_CASE names and dunders
 (``__version__``) bound to a literal, a folded literal arithmetic expression or an environment
 lookup with a default (see _pyvalues); a module-level dict that is not wholly literal (Django's
