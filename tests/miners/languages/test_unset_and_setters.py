@@ -229,12 +229,16 @@ def test_express_app_settings_are_not_stated_twice():
 
 
 def test_effective_defaults_and_setters_have_a_history(tmp_path):
+    secret = "Zq8rT2vLx9Wk4Np7"
+    db_go = f'package config\n\nfunc db() {{\n\tviper.SetDefault("db_password", "{secret}")\n}}\n'
     r = indexed(tmp_path / "repo",
                 ("2026-02-01T10:00:00+00:00", {"src/cli/core.py": CONTEXT_PY % '["--help"]',
-                                                  "config/config.go": CONFIG_GO % 8080}),
+                                                  "config/config.go": CONFIG_GO % 8080, "config/db.go": db_go}),
                 ("2026-03-01T10:00:00+00:00", {"src/cli/core.py": CONTEXT_PY % '["-h", "--help"]',
                                                   "config/config.go": CONFIG_GO % 9090}))
     versions = {k: [v["value"] for v in history(r, k)["versions"]] for k in (
         "config:src/cli/core.py:Context.help_option_names", "config:config/config.go:initConfig.viper.port")}
     assert versions == {"config:src/cli/core.py:Context.help_option_names": ['["--help"]', '["-h", "--help"]'],
                         "config:config/config.go:initConfig.viper.port": ["8080", "9090"]}
+    password = history(r, "config:config/db.go:db.viper.db_password")["versions"]
+    assert password and secret not in str(password)  # redacted before it is mined
