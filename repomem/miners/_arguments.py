@@ -43,7 +43,10 @@ dict display) given a number, a quantity, a deadline from now (by its duration: 
 ``entry``; not a name, a label, nor a response's or a log record's map.  The number an if, a
 while or a for compares a name with (``if backoff > 64``) is ``config:<path>:<function>.<name>``,
 attrs ``bound`` = the operator; not a call's result (``len(x) > 5``), a loop's one-letter index,
-a status or an equality."""
+a status or an equality.  A setter given a setting's name and a literal (``viper.SetDefault("port",
+8080)`` in ``initConfig``, ``System.setProperty("k", "v")``, ``kwargs.setdefault("is_flag",
+True)``) is ``config:<path>:<function>.<receiver>.<name>``, attrs ``setter`` = the method; not a
+header, nor the set of a response, a context, a session, a cache, a map or the environment."""
 
 from __future__ import annotations
 
@@ -402,3 +405,84 @@ def bound_fact(path: str, function: str, name: str, operator: str, value: str, l
                 value=value, attrs=(("bound", operator),), path=path, line=line + 1, text=text,
                 purpose=f"{words(name)} - the bound {function}() compares it with "
                         f"({operator} {value})")
+
+
+# -- a setter given a setting's name and a literal ---------------------------------------------
+# The methods that set a named setting (lower-cased): set, a default's, a switch, a property's
+SETTERS = frozenset(("set", "setdefault", "set_default", "enable", "disable", "put", "setproperty",
+                     "set_property"))
+_DEFAULTING = frozenset(("setdefault", "set_default"))
+_SWITCHES = {"enable": "true", "disable": "false"}
+# Receivers whose set is no setting of the program: an HTTP request's or response's headers, a
+# handler's context, a session, a cookie jar, a cache, a form or a model's data (the last name,
+# lower-cased); the environment's (os.environ.setdefault) is mined as an environment variable.
+NOT_SETTERS = frozenset((
+    "res", "resp", "response", "req", "request", "ctx", "context", "c", "w", "rw", "writer", "headers",
+    "header", "session", "sess", "cookies", "cookie", "cache", "redis", "store", "client", "form", "params",
+    "query", "args", "data", "model", "errors", "environ", "env", "os", "map", "m", "dict", "d", "attrs",
+    "attributes", "set", "values", "result", "results", "out", "state", "locals", "g", "app"))
+# a map's put is a setting's only on what holds settings
+_PROPERTIES = re.compile(r"(?i)(?:prop|propert|config|conf|setting|option|opt|default|pref)\w*$")
+# an HTTP header's name (Content-Type, X-Powered-By), a format string, a path
+_HEADER = re.compile(r"(?i)^(?:x-|content-|accept|cache-control$|etag$|location$|vary$|link$)"
+                     r"|^[A-Z][a-z]+(?:-[A-Z][A-Za-z]*)+$")
+MAX_SETTING_NAME = 80
+
+
+def setter_call(callee_text: str) -> tuple[str, str] | None:
+    """(receiver, method) of a setter's callee (``viper.SetDefault``, ``self.config.set``:
+    ``config``; ``this.set``: ``this``), or None for a callee that sets no setting: no setter
+    (SETTERS), a receiver of headers or data (NOT_SETTERS), a map's put but on properties.  The
+    function's own object (``this``, ``self``) is the receiver "" (see own_setter)."""
+    text = _CALL_RESULT.sub("", re.sub(r"\s+", "", callee_text)).replace("::", ".")
+    receiver, _, method = text.rpartition(".")
+    if method.lower() not in SETTERS or not receiver:
+        return None
+    if receiver in ("this", "self"):
+        return "", method  # the function's own object: its owner is in the function's name
+    name = callee_name(receiver)
+    last = name.rsplit(".", 1)[-1] if name is not None else ""
+    if name is None or last.lower() in NOT_SETTERS or last.startswith("_") \
+            or method.lower() == "put" and not _PROPERTIES.search(last):
+        return None
+    return name, method
+
+
+def own_setter(function: str) -> bool:
+    """Whether ``this.set(...)`` in FUNCTION sets a setting: not in a response's method
+    (``res.send``), nor in the app's (``app.defaultConfiguration``: mined as app settings)."""
+    owner = function.rsplit(".", 1)[0] if "." in function else ""
+    return owner.rsplit(".", 1)[-1].lower() not in NOT_SETTERS
+
+
+def setting_name(text: str | None) -> bool:
+    """Whether a setter's string names a setting: not empty, a header's name, a format string,
+    a path or a sentence."""
+    return bool(text) and len(str(text)) <= MAX_SETTING_NAME and "\n" not in str(text) \
+        and _HEADER.search(str(text)) is None and _PLACEHOLDER.search(str(text)) is None \
+        and "/" not in str(text) and len(str(text).split()) <= 4
+
+
+def setter_value(method: str, given: list[str | None]) -> str | None:
+    """The value a setter states: GIVEN holds each argument's literal after the name (None for
+    one that is none); a switch (enable/disable) given none is true or false.  Not an empty
+    string or list, nor null."""
+    if not given:
+        return _SWITCHES.get(method.lower())
+    if len(given) != 1 or method.lower() in _SWITCHES:
+        return None
+    value = given[0]
+    return None if value is None or value in ("", "[]", "null", "None", "nil") else value
+
+
+def setter_fact(path: str, function: str, receiver: str, method: str, name: str, value: str, line: int,
+                text: str) -> Fact:
+    """The fact of FUNCTION setting NAME to VALUE on RECEIVER by METHOD (``viper.SetDefault("port",
+    8080)`` in ``initConfig``: ``config:<path>:initConfig.viper.port``)."""
+    dotted = f"{function}.{receiver}.{name}" if receiver else f"{function}.{name}"
+    attrs = {("setter", method), *((("default", "true"),) if method.lower() in _DEFAULTING else ())}
+    on = f" on {receiver}" if receiver else ""
+    said = f"a default given{on} by {function}()" if method.lower() in _DEFAULTING else f"set{on} by {function}()"
+    return Fact(key=f"{CONFIG}:{path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {path}",
+                value=value, attrs=tuple(sorted(attrs)), path=path, line=line + 1, text=text,
+                purpose=f"{words(re.sub(r'[^A-Za-z0-9]+', '_', name))} - {said}")

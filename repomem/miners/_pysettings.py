@@ -14,6 +14,7 @@ from repomem.core.identity import remember
 from repomem.core.model import CONFIG, CONSTANT, Fact
 from repomem.core.paths import is_test
 from repomem.miners._pysource import MAX_TEXT_LINES, _comment_text, _render_literal, _Source, _string_value, _words
+from repomem.miners._pyunset import effective_default
 from repomem.miners._pyvalues import (
     _CONFIG_CLASS,
     _DOTTED,
@@ -570,20 +571,40 @@ def _defaults(src: _Source, fn, path: str, owner: str, said: str, attrs: tuple =
         if pname is None or value is None or src.text(pname).startswith("_"):
             continue
         got = setting_value(src, value, _render_literal, _string_value) or _expression(src, value)
-        if got is None or (_UNSET.match(got[0]) and not (none and got[0] == "None")):
+        if got is None:
             continue
-        if got[0] == "None":
-            rebound = _rebound(src, fn) if rebound is None else rebound
-            if src.text(pname) in rebound:
+        field = src.text(pname)
+        if _UNSET.match(got[0]):
+            stated = none and got[0] == "None"  # a configuration's None is a value of its own...
+            if stated:
+                rebound = _rebound(src, fn) if rebound is None else rebound
+                stated = field not in rebound  # ...unless the body binds the name to a literal
+            effective = None if stated else effective_default(src, fn, field, got[0])
+            if effective is not None:  # the value "not given" stands for
+                facts.append(_unset_default(src, path, owner, field, said, attrs, got[0], param, effective))
+            if not stated:
                 continue
         line = param.start_point[0]
-        field = src.text(pname)
         facts.append(Fact(
             key=f"{CONFIG}:{path}:{owner}.{field}", kind=CONFIG, subject=f"{owner}.{field} in {path}",
             value=got[0], attrs=tuple(sorted({*got[1], *attrs, ("default", "true")} - {("expression", "true")})),
             path=path, line=line + 1, text=src.lines[line].strip(),
             purpose=f"{' '.join(_words(field))} - {said}"))
     return facts
+
+
+def _unset_default(src: _Source, path: str, owner: str, field: str, said: str, attrs: tuple, unset: str,
+                   param, effective: tuple[str, list[int]]) -> Fact:
+    """The parameter FIELD's fact stating the value its body gives it when it is UNSET (see
+    _pyunset): keyed as the default as written would be, attrs ``unset`` = that default; its text
+    the parameter's line and the lines that give the value."""
+    value, rows = effective
+    line = param.start_point[0]
+    return Fact(
+        key=f"{CONFIG}:{path}:{owner}.{field}", kind=CONFIG, subject=f"{owner}.{field} in {path}",
+        value=value, attrs=tuple(sorted({*attrs, ("default", "true"), ("unset", unset)})),
+        path=path, line=rows[-1] + 1, text="\n".join([src.lines[line].strip(), *(src.lines[r] for r in rows)]),
+        purpose=f"{' '.join(_words(field))} - {said}, when given {unset}")
 
 
 # What a body binds a parameter to when it gives the default itself: a literal.

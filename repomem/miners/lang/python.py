@@ -7,8 +7,9 @@ function bodies state; with constants and settings (miners._pysettings), router 
 or a parameter default's call) and ``python-middleware.scm`` middleware (``@middleware``) for
 miners._pyoptions, ``python-urls.scm`` a Django URLconf's bindings and route calls for
 miners._pyurls, and ``queries/python-body.scm`` the values a function's body passes to calls by
-name (``@argument``), the one number a call is given (``@number``), binds local names to
-(``@local``) and binds local constants to (``@constant``), run per function and remembered by
+name (``@argument``), the one number a call is given (``@number``), a setter's named setting
+(``@setter``), binds local names to (``@local``) and binds local constants to (``@constant``),
+run per function and remembered by
 the function's text.  Constants are module-level UPPER_CASE names and dunders
 (``__version__``) bound to a literal, a folded literal arithmetic expression or an environment
 lookup with a default (see _pyvalues); a module-level dict that is not wholly literal (Django's
@@ -444,7 +445,8 @@ def _values_in(src: _Source, path: str, fn) -> list[Fact]:
     numbers = _KEYWORD_NUMBER.search(src.data, fn.start_byte, fn.end_byte) is not None
     constants = _LOCAL_CONSTANT.search(src.data, fn.start_byte, fn.end_byte) is not None
     positional = _POSITIONAL_NUMBER.search(src.data, fn.start_byte, fn.end_byte) is not None
-    shapes = any(p.search(src.data, fn.start_byte, fn.end_byte) for p in (_PATH_STRING, _STRING_KEY, _COMPARED))
+    shapes = any(p.search(src.data, fn.start_byte, fn.end_byte)
+                 for p in (_PATH_STRING, _STRING_KEY, _COMPARED, _SETTER))
     facts = []
     seen: set[int] = set()  # a call matched once per number among its arguments
     for _, caps in QueryCursor(_body_query()).matches(fn) if numbers or constants or positional or shapes else ():
@@ -460,6 +462,9 @@ def _values_in(src: _Source, path: str, fn) -> list[Fact]:
             continue
         if "bound" in caps:
             facts += _bound(src, path, caps["bound"][0], caps["bound.name"][0], caps["bound.number"][0])
+            continue
+        if "setter" in caps:
+            facts += _setter(src, path, caps["setter"][0], caps["setter.callee"][0], caps["setter.name"][0])
             continue
         if "constant" in caps:
             facts += _local_constant(src, path, caps["constant"][0], caps["constant.value"][0])
@@ -590,6 +595,35 @@ def _bound(src: _Source, path: str, comparison, name_node, number_node) -> list[
     return [body_values.bound_fact(path, function, name, op, value, row, src.rows(row, row))]
 
 
+def _setter(src: _Source, path: str, call, callee_node, name_node) -> list[Fact]:
+    """A setter given a setting's name and a literal (``kwargs.setdefault("is_flag", True)``,
+    ``config.set("port", 8080)``; see miners._arguments)."""
+    found = body_values.setter_call(src.text(callee_node))
+    name = _string_value(src, name_node)
+    args = call.child_by_field_name("arguments")
+    if found is None or not body_values.setting_name(name) or args is None:
+        return []
+    items = [a for a in args.named_children if a.type != "comment"]
+    if any(a.type in ("keyword_argument", "list_splat", "dictionary_splat") for a in items):
+        return []
+    given = [_setter_literal(src, a) for a in items[1:]]
+    value = body_values.setter_value(found[1], given)
+    function = _function_of(src, call) if value is not None else None
+    if value is None or function is None or not found[0] and not body_values.own_setter(function):
+        return []
+    first = call.start_point[0]
+    text = src.rows(first, min(args.end_point[0], first + MAX_TEXT_LINES - 1))
+    return [body_values.setter_fact(path, function, found[0], found[1], cast(str, name), value, first, text)]
+
+
+def _setter_literal(src: _Source, node) -> str | None:
+    """A setter's value: a literal (a string's text), a translated message, or None."""
+    got = setting_value(src, node, _render_literal, _string_value)
+    if got is None or got[1] or node.type == "call" and src.text(node.child_by_field_name("function")) != "_":
+        return None
+    return got[0]
+
+
 def _local_constant(src: _Source, path: str, name, value_node) -> list[Fact]:
     """A function-local constant (``DEFAULT_LIMIT = 2_097_152`` in a method): its value, keyed
     like a local number (``config:<path>:<function>.<NAME>``, attrs local)."""
@@ -666,6 +700,8 @@ _PATH_STRING = re.compile(rb"""[(,]\s*[rRuU]?['"][^'"\n]*(?:/|\.[A-Za-z]\w*['"])
 _STRING_KEY = re.compile(rb"""[{,]\s*['"][^'"\n]*['"]\s*:""")
 # a comparison with a number
 _COMPARED = re.compile(rb"[<>]=?\s*\d|\d\s*[<>]")
+# a setter given a string: .set("port", ...), .setdefault('is_flag', ...)
+_SETTER = re.compile(rb"""\.(?:set|setdefault|set_default|enable|disable|put|setProperty|set_property)\(\s*['"]""")
 # an UPPER_CASE local name bound to something
 _LOCAL_CONSTANT = re.compile(rb"\n[ \t]+_?[A-Z][A-Z0-9_]*[ \t]*(?::[^=\n]*)?=[^=]")
 
@@ -691,6 +727,16 @@ def _function_of(src: _Source, node) -> str | None:
             names.append(src.text(p.child_by_field_name("name")))
         node, p = p, p.parent
     return ".".join(reversed(names)) if in_function else None
+
+
+def _unrestated(values: list[Fact], facts: list[Fact]) -> list[Fact]:
+    """VALUES but a constructor's local that a parameter's default given by the None idiom
+    states (``HelpFormatter.__init__.max_width`` is ``HelpFormatter.max_width``, attrs unset)."""
+    unset = {f.key for f in facts if f.kind == CONFIG and any(a == "unset" for a, _ in f.attrs)}
+    if not unset:
+        return values
+    return [v for v in values if v.key.replace(".__init__.", ".", 1) not in unset
+            or ("local", "true") not in v.attrs]
 
 
 def _extends_property(src: _Source, decorators) -> bool:
@@ -727,7 +773,7 @@ def file_facts(path: str, text: str) -> list[Fact]:
     out = [f for facts in by_anchor.values() for f in facts]
     out += _class_facts(src, path, by_anchor, definitions)
     out += constants_and_settings(src, root, path) + wiring.facts
-    out += body_values.kept(values, {f.key for f in out})
+    out += body_values.kept(_unrestated(values, out), {f.key for f in out})
     if b"urlpatterns" in src.data or b"django.urls import" in src.data and b"path(" in src.data \
             or b"django.conf.urls import" in src.data and b"url(" in src.data:  # a Django URLconf, or its lists
         out += UrlConf(src, root, path, wiring.module, wiring.imports).facts

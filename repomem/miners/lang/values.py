@@ -21,6 +21,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from repomem.core.model import CONFIG, CONSTANT, Fact
@@ -28,6 +29,7 @@ from repomem.core.paths import is_test
 from repomem.miners._pysettings import _expression
 from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _words
 from repomem.miners._pyvalues import _CONFIG_CLASS
+from repomem.miners.lang import unset
 
 MAX_EXCERPT = 200
 
@@ -458,7 +460,29 @@ def parameter_defaults(ff, funcs) -> list[Fact]:
             attrs = (("default", "true"),) if ctor else (("default", "true"), ("parameter", "true"))
             key = f"{owner}.{field}"
             out.setdefault(key, _setting(ff, key, value, attrs, param, f"{' '.join(_words(field))} - {said}"))
+        _unset_defaults(ff, fn, qual, ctor, out)
     return list(out.values())
+
+
+def _unset_defaults(ff, fn, qual: str, ctor: bool, out: dict[str, Fact]) -> None:
+    """Into OUT: the defaults FN's body gives its parameters passed nothing (see lang/unset.py)."""
+    params = fn.child_by_field_name("parameters")
+    plain = {ff.text(name): (p, said) for p, name, said in unset.parameters(params)
+             if not ff.text(name).startswith("_")} if params is not None else {}
+    if not plain:
+        return
+    owner = qual.rsplit(".", 1)[0] if ctor else qual
+    for field, (value, stmt) in unset.effective_defaults(ff, fn, {n: s for n, (_, s) in plain.items()}).items():
+        param, said = plain[field.split(".", 1)[0]]
+        option = "." in field
+        attrs = {("default", "true"), *(() if ctor else (("parameter", "true"),))}
+        if not option:
+            attrs.add(("unset", said))
+        key = f"{owner}.{field}"
+        what = f"the default {owner} is made with" if ctor else f"a default of {qual}()"
+        fact = _setting(ff, key, value, tuple(sorted(attrs)), stmt,
+                        unset.purpose(field, what, "undefined" if option else said))
+        out.setdefault(key, dataclasses.replace(fact, text=unset.text_of(ff, None if option else param, stmt)))
 
 
 _FIELDS = {"field_definition": "property", "public_field_definition": "name"}

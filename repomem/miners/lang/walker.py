@@ -49,7 +49,7 @@ _QUOTES = re.compile(r'^(?:r#*"|[`"\'])(.*?)(?:"#*|[`"\'])$', re.S)
 _NUMBER_LITERALS = frozenset({"number", "int_literal", "float_literal", "integer_literal",
                               "decimal_integer_literal", "decimal_floating_point_literal", "number_literal"})
 # the captures of the values a function's body states (see miners._arguments)
-_BODY_CAPTURES = frozenset({"argument", "local", "number", "literal", "path", "bound"})
+_BODY_CAPTURES = frozenset({"argument", "local", "number", "literal", "path", "bound", "setter"})
 _KOTLIN_TEMPLATE = re.compile(r"(?<!\\)\$[A-Za-z_{]")  # "Hi $name": the grammar names no node for it
 
 
@@ -263,6 +263,12 @@ class FileFacts:
         facts = []
         seen: set[int] = set()  # a call or literal matched once per number among its arguments
         for caps in matches:
+            if "setter" in caps:
+                call = caps["setter"][0]
+                function = function_of(call)
+                if function is not None:
+                    facts += self._setter(call, caps["setter.callee"][0], caps["setter.name"][0], function)
+                continue
             if "number" in caps or "literal" in caps or "path" in caps or "bound" in caps:
                 node = (caps.get("number") or caps.get("literal") or caps.get("path") or caps["bound"])[0]
                 function = function_of(node) if node.id not in seen else None
@@ -363,6 +369,28 @@ class FileFacts:
         first, row = call.start_point[0], call.end_point[0]
         text = self.src.rows(first, min(row, first + MAX_TEXT_LINES - 1))
         return [body_values.path_fact(self.path, function, callee, found, first, text)]
+
+    def _setter(self, call, callee_node, name_node, function: str) -> list[Fact]:
+        """A setter in FUNCTION given a setting's name and a literal (``viper.SetDefault("port",
+        8080)``, ``System.setProperty("k", "v")``; see miners._arguments)."""
+        callee_text = self.text(callee_node)
+        owner = call.child_by_field_name("object") if call.type == "method_invocation" else None
+        if owner is not None:  # Java names the method alone
+            callee_text = f"{self.text(owner)}.{callee_text}"
+        found = body_values.setter_call(callee_text)
+        name = self.string(name_node)
+        if found is None or name is None or not body_values.setting_name(name) \
+                or not found[0] and not body_values.own_setter(function):
+            return []
+        args = self._arguments_of(call)
+        if any(a.type in ("spread_element", "named_argument") for a in args):
+            return []
+        value = body_values.setter_value(found[1], [self.literal(a) for a in args[1:]])
+        if value is None:
+            return []
+        first = call.start_point[0]
+        text = self.src.rows(first, min(call.end_point[0], first + MAX_TEXT_LINES - 1))
+        return [body_values.setter_fact(self.path, function, found[0], found[1], name, value, first, text)]
 
     def _bound(self, comparison, name_node, number_node, function: str) -> list[Fact]:
         """The number an if, a while or a for in FUNCTION compares a name with, not 0, 1 or -1

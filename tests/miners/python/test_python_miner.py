@@ -713,7 +713,7 @@ def test_constructor_defaults():
            if f.kind == "config"}
     assert {k: f.value for k, f in got.items()} == {
         "Client.timeout": "DEFAULT_TIMEOUT", "Client.follow_redirects": "False",
-        "Client.__init__.limit": "100",
+        "Client.limit": "100",
         "Client.max_redirects": "20", "Client.base_url": "", "Limits.burst": "3",
         "Limits.expiry": "5.0"}
     assert ("default", "true") in got["Client.follow_redirects"].attrs
@@ -741,7 +741,7 @@ class Server:
 """
     got = {f.key.split(":", 2)[2]: f.value for f in mine_file("srv/config.py", src) if f.kind == "config"}
     assert got == {"ServerConfig.headers": "None", "ServerConfig.workers": "None", "ServerConfig.port": "8000",
-                   "ServerConfig.__init__.limit": "100", "Server.port": "8000"}
+                   "ServerConfig.limit": "100", "Server.port": "8000"}
 
 
 TERMUI = '''import typing as t
@@ -983,6 +983,7 @@ class HelpFormatter:
 
 def wrap_text(text, width=78):
     limit = 1
+    margin = 4
     return text[:width]
 '''
 
@@ -1024,16 +1025,20 @@ def test_a_number_a_function_binds_a_local_to(new_repo):
     from repomem.service.query import ask, history
     from tests.conftest import indexed
 
-    got = {f.key.split(":", 2)[2]: f for f in mine_file("src/click/formatting.py", (FORMATTING % 80).encode())
-           if ("local", "true") in f.attrs}
-    assert {k: f.value for k, f in got.items()} == {"HelpFormatter.__init__.max_width": "80"}
-    f = got["HelpFormatter.__init__.max_width"]
-    assert (f.line, f.text.strip(), f.purpose) == (8, "max_width = 80",
-                                                   "max width - set in HelpFormatter.__init__()")
+    facts = mine_file("src/click/formatting.py", (FORMATTING % 80).encode())
+    got = {f.key.split(":", 2)[2]: f for f in facts if ("local", "true") in f.attrs}
+    assert {k: f.value for k, f in got.items()} == {"wrap_text.margin": "4"}
+    f = got["wrap_text.margin"]
+    assert (f.line, f.text.strip(), f.purpose) == (17, "margin = 4", "margin - set in wrap_text()")
+    # a parameter's None given a number is the parameter's default (attrs unset), not a local
+    got = {f.key.split(":", 2)[2]: f for f in facts if ("unset", "None") in f.attrs}
+    f = got["HelpFormatter.max_width"]
+    assert (f.value, f.line, f.text.splitlines()[-1].strip(), f.purpose) == (
+        "80", 8, "max_width = 80", "max width - the default HelpFormatter is made with, when given None")
 
     r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"src/click/formatting.py": FORMATTING % 80}),
                 ("2024-04-01T10:00:00Z", {"src/click/formatting.py": FORMATTING % 100}))
-    key = "config:src/click/formatting.py:HelpFormatter.__init__.max_width"
+    key = "config:src/click/formatting.py:HelpFormatter.max_width"
     assert [v["value"] for v in history(r, key)["versions"]] == ["80", "100"]
     got = ask(r, "what is the default maximum width of the help output?")
     assert (got["facts"][0]["key"], got["answer"]) == (key, "100"), [f["key"] for f in got["facts"]]

@@ -160,3 +160,9 @@
 (binary_expression
   left: (number) @bound.number
   right: [(identifier) (member_expression)] @bound.name) @bound
+
+; a setter given a setting's name: config.set('port', 3000), this.set('view cache', true)
+(call_expression
+  function: (member_expression property: (property_identifier) @_verb) @setter.callee
+  arguments: (arguments . (string) @setter.name)
+  (#any-of? @_verb "set" "setDefault" "enable" "disable" "put" "setProperty")) @setter

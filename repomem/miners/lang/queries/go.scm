@@ -77,3 +77,9 @@
 (binary_expression
   left: [(int_literal) (float_literal)] @bound.number
   right: [(identifier) (selector_expression)] @bound.name) @bound
+
+; a setter given a setting's name: viper.SetDefault("port", 8080)
+(call_expression
+  function: (selector_expression field: (field_identifier) @_verb) @setter.callee
+  arguments: (argument_list . [(interpreted_string_literal) (raw_string_literal)] @setter.name)
+  (#any-of? @_verb "Set" "SetDefault" "Put" "SetProperty")) @setter

@@ -42,3 +42,10 @@
 (binary_expression
   left: [(decimal_integer_literal) (decimal_floating_point_literal)] @bound.number
   right: [(identifier) (field_access)] @bound.name) @bound
+
+; a setter given a setting's name: System.setProperty("k", "v"), props.put("k", "v")
+(method_invocation
+  object: (_)
+  name: (identifier) @setter.callee
+  arguments: (argument_list . (string_literal) @setter.name)
+  (#any-of? @setter.callee "set" "setDefault" "put" "setProperty")) @setter

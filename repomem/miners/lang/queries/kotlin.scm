@@ -41,3 +41,9 @@
 (binary_expression
   left: [(number_literal) (float_literal)] @bound.number
   right: [(identifier) (navigation_expression)] @bound.name) @bound
+
+; a setter given a setting's name: System.setProperty("k", "v"), props["k"] aside
+(call_expression
+  . (navigation_expression) @setter.callee
+  . (value_arguments . (value_argument . (string_literal) @setter.name))
+  (#match? @setter.callee "\\.(set|setDefault|put|setProperty)$")) @setter

@@ -42,3 +42,10 @@
 (comparison_operator
   . [(integer) (float)] @bound.number
   . [(identifier) (attribute)] @bound.name .) @bound
+
+; a setter given a setting's name: kwargs.setdefault("is_flag", True), config.set("port", 8080)
+(call
+  function: (attribute attribute: (identifier) @_verb) @setter.callee
+  arguments: (argument_list . (string) @setter.name)
+  (#any-of? @_verb "set" "setdefault" "set_default" "enable" "disable" "put" "setProperty"
+                   "set_property")) @setter

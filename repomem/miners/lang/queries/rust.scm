@@ -55,3 +55,9 @@
 (binary_expression
   left: [(integer_literal) (float_literal)] @bound.number
   right: [(identifier) (field_expression)] @bound.name) @bound
+
+; a setter given a setting's name: builder.set_default("port", 8080)
+(call_expression
+  function: (field_expression field: (field_identifier) @_verb) @setter.callee
+  arguments: (arguments . [(string_literal) (raw_string_literal)] @setter.name)
+  (#any-of? @_verb "set" "set_default" "put")) @setter
