@@ -31,7 +31,9 @@ _SHAPE_VALUE = {
                        r"|[\w.-]+\.(?:db|sqlite3?|json|ya?ml|toml|ini|cfg|conf|log|pem|key|crt|"
                        r"env|txt|csv|xml|properties|sock)"),
     "symbol": re.compile(r"[^\w\s]{1,3}"),
-    "text": re.compile(r"(?=.*[a-z])[A-Z]?[a-z]*[^\s()\[\]{}=<>/\\_]*(?:\s+[^\s()\[\]{}=<>_]+)+|[A-Z][a-z]+"
+    # (no two parts of the pattern match the same characters: linear on a long value)
+    "text": re.compile(r"(?=[^a-z]*[a-z])[^\s()\[\]{}=<>/\\_]+(?:\s+[^\s()\[\]{}=<>_]+)+"
+                       r"|(?!None$|True$|False$)[A-Z][a-z]+"
                        r"|\s*[^\w\s]{1,3}\s+"),  # (signs and a space: the ": " after a prompt)
 }
 _EXCEPTION_WORDS = frozenset(lexical_tokens("error exception err exc"))
