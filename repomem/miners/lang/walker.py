@@ -318,40 +318,39 @@ class FileFacts:
             return None if got is None else self.text(node) if isinstance(got, float) else str(got)
         return lang_values.folded(self, node)
 
-    def _only_number(self, args) -> tuple[int, str] | None:
-        """(position, value) of the one number among a call's arguments, no counter, else None
-        (Kotlin's argument wrapped in a value_argument; one passed by name, ``size = 4``, is none)."""
-        items = [c.named_children[0] if c.type == "value_argument" and c.named_child_count == 1 else c
-                 for c in args.named_children if c.type not in self.lang.comments]
-        return body_values.only_number(map(self.number, items))
+    def _args_node(self, call):
+        """A call's argument list node (Kotlin's value_arguments), or None."""
+        return call.child_by_field_name("arguments") \
+            or next((c for c in call.named_children if c.type == "value_arguments"), None)  # Kotlin
+
+    def _arguments_of(self, call) -> list:
+        """A call's arguments, comments left out (Kotlin's unwrapped from their value_argument;
+        one passed by name, ``size = 4``, is none)."""
+        args = self._args_node(call)
+        if args is None:
+            return []
+        return [c.named_children[0] if c.type == "value_argument" and c.named_child_count == 1 else c
+                for c in args.named_children if c.type not in self.lang.comments]
+
+    def _callee_text(self, call, callee_node) -> str:
+        """The name a call calls as written, its object's with it where the grammar names the
+        method alone (Java)."""
+        callee_text = self.text(callee_node)
+        owner = call.child_by_field_name("object") if call.type == "method_invocation" else None
+        return f"{self.text(owner)}.{callee_text}" if owner is not None else callee_text
 
     def _call_number(self, call, callee_node, function: str) -> list[Fact]:
         """The one number a call in FUNCTION is given, not 0, 1 or -1 (see miners._arguments)."""
-        args = call.child_by_field_name("arguments") \
-            or next((c for c in call.named_children if c.type == "value_arguments"), None)  # Kotlin
-        got = self._only_number(args) if args is not None else None
+        args = self._args_node(call)
+        got = body_values.only_number(map(self.number, self._arguments_of(call)))
         if args is None or got is None:
             return []
-        callee_text = self.text(callee_node)
-        owner = call.child_by_field_name("object") if call.type == "method_invocation" else None
-        if owner is not None:  # Java names the method alone
-            callee_text = f"{self.text(owner)}.{callee_text}"
-        callee = body_values.call_name(callee_text)
+        callee = body_values.call_name(self._callee_text(call, callee_node))
         if callee is None:
             return []
         first, row = call.start_point[0], args.end_point[0]
         text = self.src.rows(first, min(row, first + MAX_TEXT_LINES - 1))
         return [body_values.number_fact(self.path, function, callee, got[1], got[0], first, text)]
-
-    def _arguments_of(self, call) -> list:
-        """A call's arguments, comments left out (Kotlin's unwrapped from their value_argument;
-        one passed by name is none)."""
-        args = call.child_by_field_name("arguments") \
-            or next((c for c in call.named_children if c.type == "value_arguments"), None)  # Kotlin
-        if args is None:
-            return []
-        return [c.named_children[0] if c.type == "value_argument" and c.named_child_count == 1 else c
-                for c in args.named_children if c.type not in self.lang.comments]
 
     def _call_path(self, call, callee_node, function: str) -> list[Fact]:
         """The one path or URL a call in FUNCTION is given (see miners._arguments)."""
@@ -359,11 +358,7 @@ class FileFacts:
                                       for a in self._arguments_of(call))
         if found is None:
             return []
-        callee_text = self.text(callee_node)
-        owner = call.child_by_field_name("object") if call.type == "method_invocation" else None
-        if owner is not None:  # Java names the method alone
-            callee_text = f"{self.text(owner)}.{callee_text}"
-        callee = body_values.path_call_name(callee_text)
+        callee = body_values.path_call_name(self._callee_text(call, callee_node))
         if callee is None:
             return []
         first, row = call.start_point[0], call.end_point[0]
@@ -373,11 +368,7 @@ class FileFacts:
     def _setter(self, call, callee_node, name_node, function: str) -> list[Fact]:
         """A setter in FUNCTION given a setting's name and a literal (``viper.SetDefault("port",
         8080)``, ``System.setProperty("k", "v")``; see miners._arguments)."""
-        callee_text = self.text(callee_node)
-        owner = call.child_by_field_name("object") if call.type == "method_invocation" else None
-        if owner is not None:  # Java names the method alone
-            callee_text = f"{self.text(owner)}.{callee_text}"
-        found = body_values.setter_call(callee_text)
+        found = body_values.setter_call(self._callee_text(call, callee_node))
         name = self.string(name_node)
         if found is None or name is None or not body_values.setting_name(name) \
                 or not found[0] and not body_values.own_setter(function):
