@@ -69,11 +69,15 @@ def _asked(q: Question, facts: _Facts, t: int):
         catchers = facts.catching(set(words) - project)
         if 0 < len(catchers) <= RARE:
             exact[catchers] = np.maximum(exact[catchers], 1)
-    if q.asks_duration:  # "how long is a password reset token valid?": a setting the
-        # question names answers it when its value is a number (not ResetPasswordForm.password)
+    if q.asks_number:  # "how long is a password reset token valid?", "how many seconds is a
+        # reset link good for?": a setting the question names answers it when its value is a
+        # number (not ResetPasswordForm.password)
         for i in np.flatnonzero((exact > 0) & facts.of_kind(("config", "constant"))):
             if not _DIGIT.search(rows[i]["value"]):
                 exact[i] = 0
+    elif q.asked_shape:  # "what symbol does the rich help print ...?": not RICH_HELP's sentence,
+        # which the question names; a setting named answers when its value has the shape asked
+        exact[(exact > 0) & facts.of_kind(("config", "constant")) & ~facts.shaped(q.asked_shape)] = 0
     return kinds, exact, lineage
 
 

@@ -175,3 +175,19 @@ def test_a_value_of_the_shape_asked_comes_first(new_repo):
     assert ask(r, "What message is shown when the bar fails?", k=3)["answer"] == \
         "the bar could not be drawn"
     assert ask(r, "In which colour is a finished bar drawn?", k=3)["answer"] == "bold green"
+
+
+HELP_PY = '''RICH_HELP = "Try the help option for more."
+REQUIRED_SHORT_STRING = "*"
+RICH_HELP_WIDTH = 80
+'''
+
+
+def test_a_named_setting_answers_a_shape_asked_only_when_its_value_has_it(new_repo):
+    # the question names RICH_HELP ("rich help"), whose value is a sentence, not a symbol
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"app/help.py": HELP_PY}))
+    got = ask(r, "What symbol does the rich help print to flag a required parameter?", k=3)
+    assert got["answer"] == "*", [(f["subject"], f["value"]) for f in got["facts"]]
+    # a number asked: likewise a named setting whose value states none
+    got = ask(r, "How many columns wide is the rich help?", k=3)
+    assert got["answer"] == "80", [(f["subject"], f["value"]) for f in got["facts"]]
