@@ -73,9 +73,9 @@ def test_a_fact_too_long_for_the_budget_leaves_room_for_a_shorter_one_after_it(n
     long = "Welcome! " * 60
     app = f'BANNER = "{long}"\nBANNER_WIDTH = 80\n'
     r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"app/banner.py": app}))
-    full = _bullets(build_context(r, "What is the banner?", budget=4000))
+    full = _bullets(build_context(r, "What is `BANNER`, the banner?", budget=4000))
     assert [b.split("`")[1] for b in full[:2]] == ["BANNER", "BANNER_WIDTH"], full
-    short = build_context(r, "What is the banner?", budget=80)
+    short = build_context(r, "What is `BANNER`, the banner?", budget=80)
     assert "`BANNER_WIDTH`: `80`" in short and "Welcome!" not in short, short
 
 
