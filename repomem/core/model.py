@@ -87,6 +87,14 @@ class Fact:
         return cls(**d)
 
 
+def file_setting(path: str, dotted: str, value: str, line: int, text: str, purpose: str,
+                 attrs: tuple[tuple[str, str], ...] = (), kind: str = CONFIG) -> Fact:
+    """A setting keyed by its file: ``<kind>:<path>:<dotted>``, its subject "<dotted> in <path>"
+    (LINE 1-based)."""
+    return Fact(key=f"{kind}:{path}:{dotted}", kind=kind, subject=f"{dotted} in {path}", value=value,
+                path=path, line=line, text=text, purpose=purpose, attrs=attrs)
+
+
 # Which manifest a dependency stated in several files of one project is taken from: the
 # declared metadata first, then pinned requirement files, then anything else.
 _MANIFEST_RANK = {"pyproject.toml": 0, "setup.cfg": 1, "setup.py": 2}

@@ -54,7 +54,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from repomem.core.model import CONFIG, Fact
+from repomem.core.model import Fact, file_setting
 from repomem.core.paths import is_migration, is_test
 from repomem.miners._text import words
 
@@ -80,32 +80,35 @@ def callee_name(text: str) -> str | None:
     return name if _CALLEE.fullmatch(name) else None
 
 
+def body_fact(path: str, dotted: str, value: str, attrs: tuple, line: int, text: str,
+              purpose: str) -> Fact:
+    """A value a function's body states, keyed ``config:<path>:<DOTTED>`` (DOTTED: the function's
+    qualified name and what in it), at LINE (0-based)."""
+    return file_setting(path, dotted, value, line + 1, text, purpose, attrs)
+
+
 def argument_fact(path: str, function: str, callee: str, name: str, value: str, line: int,
                   text: str) -> Fact:
     """The fact of NAME=VALUE passed to CALLEE by FUNCTION (a qualified name) at LINE (0-based)."""
     dotted = f"{function}.{callee}.{name}"
-    return Fact(key=f"{CONFIG}:{path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {path}",
-                value=value, attrs=(("argument", "true"),), path=path, line=line + 1, text=text,
-                purpose=f"{words(name)} - passed to {callee}() by {function}()")
+    return body_fact(path, dotted, value, (("argument", "true"),), line, text,
+                     f"{words(name)} - passed to {callee}() by {function}()")
 
 
 def local_fact(path: str, function: str, name: str, value: str, line: int, text: str) -> Fact:
     """The fact of FUNCTION binding its local NAME to VALUE at LINE (0-based): ``var status =
     302`` in express's ``res.redirect``, the status unless the caller gives one."""
     dotted = f"{function}.{name}"
-    return Fact(key=f"{CONFIG}:{path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {path}",
-                value=value, attrs=(("local", "true"),), path=path, line=line + 1, text=text,
-                purpose=f"{words(name)} - set in {function}()")
+    return body_fact(path, dotted, value, (("local", "true"),), line, text,
+                     f"{words(name)} - set in {function}()")
 
 
 def number_fact(path: str, function: str, callee: str, value: str, position: int, line: int,
                 text: str) -> Fact:
     """The fact of the one number FUNCTION passes to CALLEE, as its argument POSITION (1-based)."""
     dotted = f"{function}.{callee}"
-    return Fact(key=f"{CONFIG}:{path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {path}",
-                value=value, attrs=(("argument", "true"), ("position", str(position))), path=path,
-                line=line + 1, text=text,
-                purpose=f"{words(callee.rsplit('.', 1)[-1])} - the number {function}() passes to {callee}()")
+    return body_fact(path, dotted, value, (("argument", "true"), ("position", str(position))), line, text,
+                     f"{words(callee.rsplit('.', 1)[-1])} - the number {function}() passes to {callee}()")
 
 
 def field_fact(path: str, function: str, type_name: str, field: str, value: str, line: int,
@@ -113,9 +116,8 @@ def field_fact(path: str, function: str, type_name: str, field: str, value: str,
     """The fact of FIELD given VALUE in the TYPE_NAME literal FUNCTION makes (ATTRS: how the
     value is stated, ``expression`` when as written)."""
     dotted = f"{function}.{type_name}.{field}"
-    return Fact(key=f"{CONFIG}:{path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {path}",
-                value=value, attrs=tuple(sorted({("field", "true"), *attrs})), path=path, line=line + 1, text=text,
-                purpose=f"{words(field)} - the {type_name} {function}() makes")
+    return body_fact(path, dotted, value, tuple(sorted({("field", "true"), *attrs})), line, text,
+                     f"{words(field)} - the {type_name} {function}() makes")
 
 
 # Callees whose one number is no setting: it counts, indexes, slices, rounds, converts, formats,
@@ -141,17 +143,23 @@ _STATUS_NAME = re.compile(r"(?i)status|code$")  # a status's or a code's name, n
 _CALL_RESULT = re.compile(r"\((?:[^()]|\([^()]*\))*\)")
 
 
-def call_name(text: str) -> str | None:
-    """A callee as a dotted name for the one number it is given: as callee_name, a Rust path's
-    ``::`` a dot (``broadcast.channel``), a call's result named by its callee
-    (``db.DB().SetMaxIdleConns`` is ``db.DB.SetMaxIdleConns``); None for a callee whose
-    number is no setting (NOT_SETTINGS, a private helper, a status's)."""
+def _setting_callee(text: str, not_settings: frozenset[str]) -> str | None:
+    """A callee as a dotted name: as callee_name, a Rust path's ``::`` a dot
+    (``broadcast.channel``), a call's result named by its callee (``db.DB().SetMaxIdleConns`` is
+    ``db.DB.SetMaxIdleConns``); None for a private helper's, a status's or an error's, an
+    assert's, or one whose last name (lower-cased) is in NOT_SETTINGS."""
     name = callee_name(_CALL_RESULT.sub("", text).replace("::", "."))
     last = name.rsplit(".", 1)[-1] if name is not None else ""
-    if name is None or last.startswith("_") or last.lower() in NOT_SETTINGS \
-            or _STATUS_CALL.search(last):
+    if name is None or last.startswith("_") or last.lower() in not_settings \
+            or last.lower().startswith("assert") or _STATUS_CALL.search(last):
         return None
     return name
+
+
+def call_name(text: str) -> str | None:
+    """A callee as a dotted name for the one number it is given; None for one whose number is
+    no setting (NOT_SETTINGS, a private helper, a status's)."""
+    return _setting_callee(text, NOT_SETTINGS)
 
 
 _COUNTERS = re.compile(r"[-+]?[01](?:\.0*)?")
@@ -182,7 +190,6 @@ def kept(facts: list[Fact], taken: set[str]) -> list[Fact]:
 
 
 # -- a call's path or URL ----------------------------------------------------------------------
-# The files a program keeps its data, settings, logs and keys in (the extension, lower-cased).
 # The files a program keeps its data, settings, logs and keys in, by extension (lower-cased), and
 # what such a file is, for the fact's purpose.
 _FILE_KINDS = {
@@ -240,12 +247,7 @@ def _file_kind(text: str) -> str:
 def path_call_name(text: str) -> str | None:
     """A callee as a dotted name for the path it is given (as call_name), or None for one whose
     string is no file the program uses (NOT_PATHS, a private helper, an error's)."""
-    name = callee_name(_CALL_RESULT.sub("", text).replace("::", "."))
-    last = name.rsplit(".", 1)[-1] if name is not None else ""
-    if name is None or last.startswith("_") or last.lower() in NOT_PATHS or last.lower().startswith("assert") \
-            or _STATUS_CALL.search(last):
-        return None
-    return name
+    return _setting_callee(text, NOT_PATHS)
 
 
 _DRIVER = re.compile(r"[A-Za-z][\w.+-]{2,23}")  # not a mode ("rb")
@@ -271,10 +273,9 @@ def path_fact(path: str, function: str, callee: str, found: tuple[int, str, str 
     dotted = f"{function}.{callee}"
     what = _file_kind(value)
     said = f" ({driver})" if driver else ""
-    return Fact(key=f"{CONFIG}:{path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {path}",
-                value=value, attrs=(("argument", "true"), ("path", "true"), ("position", str(position))),
-                path=path, line=line + 1, text=text,
-                purpose=f"{words(callee.rsplit('.', 1)[-1])} - the {what}{said} {function}() passes to {callee}()")
+    return body_fact(path, dotted, value, (("argument", "true"), ("path", "true"), ("position", str(position))),
+                     line, text,
+                     f"{words(callee.rsplit('.', 1)[-1])} - the {what}{said} {function}() passes to {callee}()")
 
 
 # -- a string-keyed entry of a map a function builds ------------------------------------------
@@ -349,9 +350,8 @@ def entry_fact(path: str, function: str, owner: str, key: str, value: str, attrs
     """The fact of the entry KEY given VALUE in the OWNER map FUNCTION builds (ATTRS: how the
     value is stated, ``expression`` when as written)."""
     dotted = f"{function}.{key}"
-    return Fact(key=f"{CONFIG}:{path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {path}",
-                value=value, attrs=tuple(sorted({("entry", "true"), *attrs})), path=path, line=line + 1,
-                text=text, purpose=f"{words(key.rsplit('.', 1)[-1])} - an entry of the {owner} {function}() builds")
+    return body_fact(path, dotted, value, tuple(sorted({("entry", "true"), *attrs})), line, text,
+                     f"{words(key.rsplit('.', 1)[-1])} - an entry of the {owner} {function}() builds")
 
 
 # -- a number a branch or a loop compares a name with -------------------------------------------
@@ -401,9 +401,8 @@ def bound_operator(operator: str, name_first: bool) -> str | None:
 def bound_fact(path: str, function: str, name: str, operator: str, value: str, line: int, text: str) -> Fact:
     """The fact of the number FUNCTION's branch or loop compares NAME with (``backoff > 64``)."""
     dotted = f"{function}.{name}"
-    return Fact(key=f"{CONFIG}:{path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {path}",
-                value=value, attrs=(("bound", operator),), path=path, line=line + 1, text=text,
-                purpose=f"{words(name)} - the bound {function}() compares it with "
+    return body_fact(path, dotted, value, (("bound", operator),), line, text,
+                     f"{words(name)} - the bound {function}() compares it with "
                         f"({operator} {value})")
 
 
@@ -483,6 +482,5 @@ def setter_fact(path: str, function: str, receiver: str, method: str, name: str,
     attrs = {("setter", method), *((("default", "true"),) if method.lower() in _DEFAULTING else ())}
     on = f" on {receiver}" if receiver else ""
     said = f"a default given{on} by {function}()" if method.lower() in _DEFAULTING else f"set{on} by {function}()"
-    return Fact(key=f"{CONFIG}:{path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {path}",
-                value=value, attrs=tuple(sorted(attrs)), path=path, line=line + 1, text=text,
-                purpose=f"{words(re.sub(r'[^A-Za-z0-9]+', '_', name))} - {said}")
+    return body_fact(path, dotted, value, tuple(sorted(attrs)), line, text,
+                     f"{words(re.sub(r'[^A-Za-z0-9]+', '_', name))} - {said}")

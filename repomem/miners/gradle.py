@@ -46,7 +46,7 @@ import re
 
 from repomem.core.buildprops import PROPERTIES
 from repomem.core.buildprops import REF as _REF
-from repomem.core.model import CONFIG, Fact
+from repomem.core.model import Fact, file_setting
 from repomem.core.recent import recent
 from repomem.miners._text import path_words, source_line, words
 from repomem.miners.manifests import _Out, made
@@ -158,10 +158,8 @@ _SETTINGS: dict[tuple, Fact] = {}  # each setting's fact by what it is made of (
 def _setting(path: str, lines: list[str], dotted: str, value: str, line: int, what: str) -> Fact:
     """A setting of a script, keyed by file: ``config:<path>:<dotted>``."""
     text = source_line(lines, line)
-    return made(_SETTINGS, (path, dotted, value, line, text, what), lambda: Fact(
-        key=f"config:{path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {path}",
-        value=value, path=path, line=line, text=text,
-        purpose=f"{words(*dotted.split('.'))} - {what} ({path_words(path)}, gradle)"))
+    return made(_SETTINGS, (path, dotted, value, line, text, what), lambda: file_setting(
+        path, dotted, value, line, text, f"{words(*dotted.split('.'))} - {what} ({path_words(path)}, gradle)"))
 
 
 # one script is often mined at several paths in one commit (repomem.core.recent)

@@ -23,7 +23,7 @@ import re
 import tomllib
 from collections.abc import Callable
 
-from repomem.core.model import CONFIG, DEPENDENCY, Fact
+from repomem.core.model import DEPENDENCY, Fact, file_setting
 from repomem.miners._base import MineError
 from repomem.miners._scope import project_of
 from repomem.miners._text import find_after, line_of, locate, path_words, source_line, sub_table
@@ -104,10 +104,9 @@ _GO_SETTINGS: dict[tuple, Fact] = {}
 def _go_module(o: _Out, module: str, i: int) -> None:
     """The module's own path (what its packages are imported as): a setting of the file."""
     text = source_line(o.lines, i)
-    fact = made(_GO_SETTINGS, (o.path, module, i, text), lambda: Fact(
-        key=f"config:{o.path}:module", kind=CONFIG, subject=f"module in {o.path}", value=module,
-        path=o.path, line=i, text=text,
-        purpose=f"module path - the Go module's own import path, its name ({path_words(o.path)}, go)"))
+    fact = made(_GO_SETTINGS, (o.path, module, i, text), lambda: file_setting(
+        o.path, "module", module, i, text,
+        f"module path - the Go module's own import path, its name ({path_words(o.path)}, go)"))
     o.facts[fact.key] = fact
 
 
