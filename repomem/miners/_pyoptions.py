@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from repomem.core.model import CONFIG, Fact
+from repomem.core.model import Fact, file_setting
 from repomem.miners._pysettings import call_options
 from repomem.miners._pysource import MAX_TEXT_LINES, _render_literal, _Source, _string_value, _words
 from repomem.miners._pyvalues import _args, setting_value
@@ -47,11 +47,10 @@ def option_facts(src: _Source, path: str, option, function: str, parameter: str 
         got = setting_value(src, pos[0], _render_literal, _string_value)
         if got is not None:
             line = pos[0].start_point[0]
-            facts.append(Fact(
-                key=f"{CONFIG}:{path}:{target}.default", kind=CONFIG, subject=f"{target}.default in {path}",
-                value=got[0], attrs=tuple(sorted({*got[1], ("option", "true")})), path=path,
-                line=line + 1, text=src.rows(line, min(pos[0].end_point[0], line + MAX_TEXT_LINES - 1)),
-                purpose=f"default - of {target} - {purpose}"))
+            facts.append(file_setting(
+                path, f"{target}.default", got[0], line + 1,
+                src.rows(line, min(pos[0].end_point[0], line + MAX_TEXT_LINES - 1)),
+                f"default - of {target} - {purpose}", tuple(sorted({*got[1], ("option", "true")}))))
     return facts + call_options(src, option, path, target, purpose)
 
 

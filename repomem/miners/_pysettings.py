@@ -11,7 +11,7 @@ from functools import partial
 from typing import Callable
 
 from repomem.core.identity import remember
-from repomem.core.model import CONFIG, CONSTANT, Fact
+from repomem.core.model import CONFIG, CONSTANT, Fact, file_setting
 from repomem.core.paths import is_test
 from repomem.miners._pysource import MAX_TEXT_LINES, _comment_text, _render_literal, _Source, _string_value, _words
 from repomem.miners._pyunset import effective_default
@@ -195,11 +195,10 @@ def _value_facts(src: _Source, block, path: str, kind: str, scope: str, accept,
                 continue
             value, attrs = got
             line = node.start_point[0] if dotted != name else first
-            facts.append(Fact(
-                key=f"{kind}:{path}:{prefix}{dotted}", kind=kind, subject=f"{prefix}{dotted} in {path}",
-                value=value, attrs=attrs, path=path, line=line + 1,
-                text=text if dotted == name else src.lines[line].strip(),
-                purpose=purpose if dotted == name else f"{' '.join(_words(dotted))} - {purpose}"))
+            facts.append(file_setting(
+                path, f"{prefix}{dotted}", value, line + 1,
+                text if dotted == name else src.lines[line].strip(),
+                purpose if dotted == name else f"{' '.join(_words(dotted))} - {purpose}", attrs, kind))
     return facts
 
 
@@ -393,12 +392,10 @@ def _fields(src: _Source, cls, body, path: str) -> list[Fact]:
         given = setting_value(src, default, _render_literal, _string_value) if default is not None else None
         first, last = stmt.start_point[0], stmt.end_point[0]
         purpose = f"{_purpose(src, body.children, i, field)} - a field of {name}"
-        facts.append(Fact(
-            key=f"{CONFIG}:{path}:{name}.{field}", kind=CONFIG, subject=f"{name}.{field} in {path}",
-            value=given[0] if given is not None else got[0],
-            attrs=tuple(sorted({("field", "true"), *((("default", "true"), *given[1]) if given else ())})),
-            path=path, line=first + 1, text=src.rows(first, min(last, first + MAX_TEXT_LINES - 1)),
-            purpose=purpose))
+        facts.append(file_setting(
+            path, f"{name}.{field}", given[0] if given is not None else got[0], first + 1,
+            src.rows(first, min(last, first + MAX_TEXT_LINES - 1)), purpose,
+            tuple(sorted({("field", "true"), *((("default", "true"), *given[1]) if given else ())}))))
         facts += call_options(src, right, path, f"{name}.{field}", purpose, skip=("default",))
     return facts
 
@@ -427,11 +424,10 @@ def call_options(src: _Source, call, path: str, target: str, purpose: str, skip=
             continue
         line, first = kw.start_point[0], call.start_point[0]
         first = first if line - first < MAX_TEXT_LINES else line  # the call's line when it is near
-        facts.append(Fact(
-            key=f"{CONFIG}:{path}:{target}.{arg}", kind=CONFIG, subject=f"{target}.{arg} in {path}",
-            value=got[0], attrs=tuple(sorted({*got[1], *attrs, ("option", "true")})), path=path,
-            line=line + 1, text=src.rows(first, line),
-            purpose=f"{' '.join(_words(arg))} - of {target} - {purpose}"))
+        facts.append(file_setting(
+            path, f"{target}.{arg}", got[0], line + 1, src.rows(first, line),
+            f"{' '.join(_words(arg))} - of {target} - {purpose}",
+            tuple(sorted({*got[1], *attrs, ("option", "true")}))))
     return facts
 
 
@@ -452,11 +448,9 @@ def _annotated(src: _Source, body, path: str, name: str, accept) -> list[Fact]:
         if declared.startswith(("ClassVar", "typing.ClassVar")):
             continue
         line = stmt.start_point[0]
-        facts.append(Fact(
-            key=f"{CONFIG}:{path}:{name}.{field}", kind=CONFIG, subject=f"{name}.{field} in {path}",
-            value=declared, attrs=(("annotation", "true"),), path=path, line=line + 1,
-            text=src.lines[line].strip(),
-            purpose=f"{_purpose(src, children, i, field)} - required, a setting of {name}"))
+        facts.append(file_setting(
+            path, f"{name}.{field}", declared, line + 1, src.lines[line].strip(),
+            f"{_purpose(src, children, i, field)} - required, a setting of {name}", (("annotation", "true"),)))
     return facts
 
 
@@ -585,11 +579,10 @@ def _defaults(src: _Source, fn, path: str, owner: str, said: str, attrs: tuple =
             if not stated:
                 continue
         line = param.start_point[0]
-        facts.append(Fact(
-            key=f"{CONFIG}:{path}:{owner}.{field}", kind=CONFIG, subject=f"{owner}.{field} in {path}",
-            value=got[0], attrs=tuple(sorted({*got[1], *attrs, ("default", "true")} - {("expression", "true")})),
-            path=path, line=line + 1, text=src.lines[line].strip(),
-            purpose=f"{' '.join(_words(field))} - {said}"))
+        facts.append(file_setting(
+            path, f"{owner}.{field}", got[0], line + 1, src.lines[line].strip(),
+            f"{' '.join(_words(field))} - {said}",
+            tuple(sorted({*got[1], *attrs, ("default", "true")} - {("expression", "true")}))))
     return facts
 
 
@@ -600,11 +593,11 @@ def _unset_default(src: _Source, path: str, owner: str, field: str, said: str, a
     the parameter's line and the lines that give the value."""
     value, rows = effective
     line = param.start_point[0]
-    return Fact(
-        key=f"{CONFIG}:{path}:{owner}.{field}", kind=CONFIG, subject=f"{owner}.{field} in {path}",
-        value=value, attrs=tuple(sorted({*attrs, ("default", "true"), ("unset", unset)})),
-        path=path, line=rows[-1] + 1, text="\n".join([src.lines[line].strip(), *(src.lines[r] for r in rows)]),
-        purpose=f"{' '.join(_words(field))} - {said}, when given {unset}")
+    return file_setting(
+        path, f"{owner}.{field}", value, rows[-1] + 1,
+        "\n".join([src.lines[line].strip(), *(src.lines[r] for r in rows)]),
+        f"{' '.join(_words(field))} - {said}, when given {unset}",
+        tuple(sorted({*attrs, ("default", "true"), ("unset", unset)})))
 
 
 # What a body binds a parameter to when it gives the default itself: a literal.
@@ -695,8 +688,7 @@ def _object_settings(src: _Source, root, path: str) -> list[Fact]:
             continue
         dotted = f"{src.text(owner)}.{src.text(attr)}"
         row = stmt.start_point[0]
-        facts.append(Fact(key=f"{CONFIG}:{path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {path}",
-                          value=got[0], attrs=(("attribute", "true"),), path=path, line=row + 1,
-                          text=src.rows(row, min(stmt.end_point[0], row + MAX_TEXT_LINES - 1)),
-                          purpose=_purpose(src, children, i, dotted)))
+        facts.append(file_setting(path, dotted, got[0], row + 1,
+                                  src.rows(row, min(stmt.end_point[0], row + MAX_TEXT_LINES - 1)),
+                                  _purpose(src, children, i, dotted), (("attribute", "true"),)))
     return facts

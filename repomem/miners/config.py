@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from fnmatch import fnmatchcase
 
-from repomem.core.model import CONFIG, PYTHON, Fact, set_value
+from repomem.core.model import PYTHON, Fact, file_setting, set_value
 from repomem.core.paths import tool_of
 from repomem.miners import _config_parse as P
 from repomem.miners._base import MAX_FACTS_PER_FILE, MAX_TEXT, excerpt, too_many
@@ -236,9 +236,7 @@ class ConfigMiner:
         # a version manager's pin is the runtime's version, asked for as a requirement is
         # ("what node version is used?": repomem.service.rank)
         attrs = (("field", "true"),) if field else (("runtime", "true"),) if fmt == "versions" else ()
-        return Fact(key=f"config:{path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {path}",
-                    value=text_value, path=path, line=line, text=lines.text(line, text_value),
-                    purpose=purpose, attrs=attrs)
+        return file_setting(path, dotted, text_value, line, lines.text(line, text_value), purpose, attrs)
 
 
 class _Lines:

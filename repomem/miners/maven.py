@@ -36,7 +36,7 @@ from xml.parsers import expat
 
 from defusedxml import DefusedXmlException, EntitiesForbidden, ExternalReferenceForbidden
 
-from repomem.core.model import CONFIG, Fact
+from repomem.core.model import Fact, file_setting
 from repomem.core.recent import recent
 from repomem.miners._base import MineError
 from repomem.miners._pysource import MAX_TEXT_LINES
@@ -216,11 +216,10 @@ class _Pom:
     def setting(self, dotted: str, value: str, el: _El, what: str) -> None:
         resolved = self.resolve(value)
         text = self.rows(el)
-        fact = made(_SETTINGS, (self.path, dotted, value, resolved, el.line, text, what), lambda: Fact(
-            key=f"config:{self.path}:{dotted}", kind=CONFIG, subject=f"{dotted} in {self.path}",
-            value=resolved, attrs=(("declared", value),) if resolved != value else (),
-            path=self.path, line=el.line, text=text,
-            purpose=f"{words(*dotted.split('.'))} - {what} ({path_words(self.path)}, maven)"))
+        fact = made(_SETTINGS, (self.path, dotted, value, resolved, el.line, text, what), lambda: file_setting(
+            self.path, dotted, resolved, el.line, text,
+            f"{words(*dotted.split('.'))} - {what} ({path_words(self.path)}, maven)",
+            (("declared", value),) if resolved != value else ()))
         self.out.facts[fact.key] = fact
 
     def mine(self) -> list[Fact]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from repomem.core.model import CONFIG, Fact
+from repomem.core.model import Fact, file_setting
 from repomem.core.recent import recent
 from repomem.miners._base import MAX_FACTS_PER_FILE, MineError, too_many
 from repomem.miners._pysource import MAX_TEXT_LINES
@@ -80,8 +80,7 @@ class PropertiesMiner:
             if comment:
                 purpose += f": {comment}"
             text_rows = "\n".join(lines[first - 1:min(last, first + MAX_TEXT_LINES - 1)])
-            facts[key] = Fact(key=f"config:{path}:{key}", kind=CONFIG, subject=f"{key} in {path}",
-                              value=value, path=path, line=first, text=text_rows, purpose=purpose)
+            facts[key] = file_setting(path, key, value, first, text_rows, purpose)
         return list(facts.values())
 
 

@@ -25,7 +25,7 @@ import re
 from typing import cast
 
 from repomem.core.identity import Fingerprint, body_key, class_anchor, remember
-from repomem.core.model import CLASS, CONFIG, FUNCTION, ROUTE, Fact
+from repomem.core.model import CLASS, CONFIG, FUNCTION, ROUTE, Fact, file_setting
 from repomem.miners import _arguments as body_values
 from repomem.miners._base import MineError
 from repomem.miners._pyoptions import middleware_facts, option_facts
@@ -668,10 +668,10 @@ def _literal_return(src: _Source, path: str, fn) -> list[Fact]:
     if got is None or got[0] == "None" or function is None:
         return []
     row = stmts[0].start_point[0]
-    return [Fact(key=f"{CONFIG}:{path}:{function}.return", kind=CONFIG, subject=f"{function}.return in {path}",
-                 value=got[0], attrs=tuple(sorted({*got[1], ("returns", "true")})), path=path, line=row + 1,
-                 text=src.rows(row, min(stmts[0].end_point[0], row + MAX_TEXT_LINES - 1)),
-                 purpose=f"{' '.join(_words(name))} - what {function}() returns")]
+    return [file_setting(path, f"{function}.return", got[0], row + 1,
+                         src.rows(row, min(stmts[0].end_point[0], row + MAX_TEXT_LINES - 1)),
+                         f"{' '.join(_words(name))} - what {function}() returns",
+                         tuple(sorted({*got[1], ("returns", "true")})))]
 
 
 def _number_or_quantity(src: _Source, node) -> str | None:

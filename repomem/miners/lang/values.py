@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from repomem.core.model import CONFIG, CONSTANT, Fact
+from repomem.core.model import CONSTANT, Fact, file_setting
 from repomem.core.paths import is_test
 from repomem.miners._pysettings import _expression
 from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _words
@@ -185,10 +185,9 @@ def local_constant(ff, caps) -> list[Fact]:
     first = d.start_point[0]
     doc = ff.doc(d)
     purpose = f"{' '.join(_words(name))} - constant of {' '.join(_words(function.rsplit('.', 1)[-1]))}"
-    return [Fact(key=f"{CONSTANT}:{ff.path}:{qual}", kind=CONSTANT, subject=f"{qual} in {ff.path}",
-                 value=value, attrs=attrs, path=ff.path, line=first + 1,
-                 text=ff.src.rows(first, min(d.end_point[0], first + MAX_TEXT_LINES - 1)),
-                 purpose=f"{purpose} - {doc}" if doc else purpose)]
+    return [file_setting(ff.path, qual, value, first + 1,
+                         ff.src.rows(first, min(d.end_point[0], first + MAX_TEXT_LINES - 1)),
+                         f"{purpose} - {doc}" if doc else purpose, attrs, CONSTANT)]
 
 
 def bodiless(ff, fn):
@@ -234,11 +233,10 @@ def returned_literals(ff, funcs) -> list[Fact]:
             continue
         value = folded if isinstance(folded, str) else repr(folded) if isinstance(folded, float) else str(folded)
         first = d.start_point[0]
-        key = f"{CONSTANT}:{ff.path}:{qual}()"
-        out[key] = Fact(key=key, kind=CONSTANT, subject=f"{qual}() in {ff.path}", value=value,
-                        attrs=(("returns", "true"),), path=ff.path, line=v.start_point[0] + 1,
-                        text=ff.src.rows(first, min(d.end_point[0], first + MAX_TEXT_LINES - 1)),
-                        purpose=f"value {fn_fact.value} returns - {fn_fact.purpose}")
+        fact = file_setting(ff.path, f"{qual}()", value, v.start_point[0] + 1,
+                            ff.src.rows(first, min(d.end_point[0], first + MAX_TEXT_LINES - 1)),
+                            f"value {fn_fact.value} returns - {fn_fact.purpose}", (("returns", "true"),), CONSTANT)
+        out[fact.key] = fact
     return list(out.values())
 
 
@@ -268,13 +266,12 @@ def java_parameter_defaults(ff, funcs) -> list[Fact]:
                         continue
                     field = ff.text(pname)
                     line = param.start_point[0]
-                    key = f"{CONFIG}:{ff.path}:{qual}.{field}"
-                    out[key] = Fact(
-                        key=key, kind=CONFIG, subject=f"{qual}.{field} in {ff.path}", value=got,
-                        attrs=(("default", "true"), ("parameter", "true")), path=ff.path, line=line + 1,
-                        text=ff.src.lines[line].strip(),
-                        purpose=f"{' '.join(_words(field))} - a default of {fn_fact.value}() "
-                                f"({ff.text(ann.child_by_field_name('name'))}) - {fn_fact.purpose}")
+                    fact = file_setting(
+                        ff.path, f"{qual}.{field}", got, line + 1, ff.src.lines[line].strip(),
+                        f"{' '.join(_words(field))} - a default of {fn_fact.value}() "
+                        f"({ff.text(ann.child_by_field_name('name'))}) - {fn_fact.purpose}",
+                        (("default", "true"), ("parameter", "true")))
+                    out[fact.key] = fact
     return list(out.values())
 
 
@@ -396,9 +393,7 @@ def _setting(ff, qual: str, value: str, attrs: tuple, node, purpose: str, end=No
     ``name: String = "World"``), whose own text is the fact's (not its line's: a parameter's
     neighbour on the line may be a secret the redactor does not know as one)."""
     text = ff.src.data[node.start_byte:(end or node).end_byte].decode("utf-8", "replace")
-    return Fact(key=f"{CONFIG}:{ff.path}:{qual}", kind=CONFIG, subject=f"{qual} in {ff.path}", value=value,
-                attrs=attrs, path=ff.path, line=node.start_point[0] + 1,
-                text=_collapse(text)[:MAX_EXCERPT], purpose=purpose)
+    return file_setting(ff.path, qual, value, node.start_point[0] + 1, _collapse(text)[:MAX_EXCERPT], purpose, attrs)
 
 
 def _callable(d):

@@ -20,7 +20,7 @@ import re
 from typing import cast
 
 from repomem.core.identity import Fingerprint, body_key, class_anchor, remember
-from repomem.core.model import CLASS, CONFIG, CONSTANT, FUNCTION, Fact
+from repomem.core.model import CLASS, CONFIG, CONSTANT, FUNCTION, Fact, file_setting
 from repomem.core.paths import is_test
 from repomem.miners import _arguments as body_values
 from repomem.miners._base import MineError
@@ -661,10 +661,9 @@ class FileFacts:
         doc = self.doc(d)
         first = stmt.start_point[0]
         purpose = " ".join(_words(qual.rsplit(".", 1)[-1]))
-        return [Fact(key=f"{CONSTANT}:{self.path}:{qual}", kind=CONSTANT, subject=f"{qual} in {self.path}",
-                     value=value, attrs=attrs, path=self.path, line=first + 1,
-                     text=self.src.rows(first, min(stmt.end_point[0], first + MAX_TEXT_LINES - 1)),
-                     purpose=f"{purpose} - {doc}" if doc else purpose)]
+        return [file_setting(self.path, qual, value, first + 1,
+                             self.src.rows(first, min(stmt.end_point[0], first + MAX_TEXT_LINES - 1)),
+                             f"{purpose} - {doc}" if doc else purpose, attrs, CONSTANT)]
 
     def _config_export(self, caps) -> list[Fact]:
         """The object a JS/TS tool or settings file exports (``export default {...}``,
@@ -823,10 +822,9 @@ class FileFacts:
         purpose = " ".join(_words(dotted.replace(".", "_")))
         own = self._doc_above(pair)
         note = " - ".join(x for x in (own, doc) if x)
-        return Fact(key=f"{kind}:{self.path}:{dotted}", kind=kind, subject=f"{dotted} in {self.path}",
-                    value=value, attrs=attrs, path=self.path, line=first + 1,
-                    text=self.src.rows(first, min(pair.end_point[0], first + MAX_TEXT_LINES - 1)),
-                    purpose=f"{purpose} - {note}" if note else purpose)
+        return file_setting(self.path, dotted, value, first + 1,
+                            self.src.rows(first, min(pair.end_point[0], first + MAX_TEXT_LINES - 1)),
+                            f"{purpose} - {note}" if note else purpose, attrs, kind)
 
     def env_default(self, node) -> tuple[str, str] | None:
         """(variable, default) of ``process.env.PORT || 3000`` (or ``??``, or the lookup wrapped
