@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 import re
 
-from repomem.core.tokens import stem_word
+from repomem.core.tokens import query_tokens, stem_word
 from repomem.service import alias, naming
 from repomem.service.columns import _CODE_NAMES
 from repomem.service.lexical import lexical_tokens
@@ -103,6 +103,8 @@ def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, 
     tier = named & (wanted if kinds else True)
     add("named_other_kind", named & ~tier)  # a strong signal, not a tier
     add("owner_named", naming.owner_named(facts, q.capitalised))  # "uvicorn's Config"
+    if wants("member_named") and "function" in kinds:  # "which Server method closes the sockets?"
+        add("member_named", naming.member_named(facts, q.capitalised))
     if wants("alias_rrf"):  # "the bind address": Config.host, by the --host option's help
         add("alias_rrf", _rrf(alias.scores(facts, q.words - facts.project_of(q.text)), 1.0, only_positive=True))
     if facts.param_of.any():  # a function's parameter defaults answer when it is named: not
@@ -138,7 +140,7 @@ def _field_scores(lex, question: str, field: str, drop):
 
     out = np.zeros(lex.n, dtype=np.float64)
     drop = {stem_word(d) for d in drop}
-    for t in sorted(set(lexical_tokens(question)) - drop):
+    for t in sorted(query_tokens(question) - drop):
         i = lex.vocab.get(f"{field}:{t}")
         if i is not None and i + 1 < len(lex.indptr):
             s, e = lex.indptr[i], lex.indptr[i + 1]

@@ -118,6 +118,30 @@ def dotted(facts) -> dict[str, list[int]]:
     return got
 
 
+@kept_with_rows
+def classes_of_methods(facts) -> dict[str, list[int]]:
+    """The methods by their class, as spelled (``Config`` of "method Config.configure_logging",
+    ``Db`` of "method Db.publish")."""
+    got: dict[str, list[int]] = {}
+    for i, row in enumerate(facts.rows):
+        if row["kind"] == "function" and row["subject"].startswith("method "):
+            for part in set(row["subject"][len("method "):].split(".")[:-1]):
+                got.setdefault(part, []).append(i)
+    return got
+
+
+def member_named(facts, capitalised) -> Any:
+    """Per row, whether it is a method of a class the question spells (a word of CAPITALISED:
+    "which Server method closes the sockets?")."""
+    import numpy as np
+
+    out = np.zeros(len(facts.rows), dtype=bool)
+    index = classes_of_methods(facts) if capitalised else {}
+    for word in capitalised:
+        out[index.get(word, [])] = True
+    return out
+
+
 def owner_named(facts, capitalised) -> Any:
     """Per row, whether its key names as its owner a word the question spells as a class's name
     (CAPITALISED: question.Question.capitalised)."""

@@ -163,6 +163,7 @@ _HOW_DOES = _pattern("how_does")
 _HOW_DO_IT = _pattern("how_do_it")
 _SETUP_VERBS = frozenset(_T["lists"]["setup_verbs"])
 _DOCKERFILE = _pattern("dockerfile")
+_ASKS_DEFAULT = _pattern("asks_default")
 FILE_SUFFIXES = _T["parts"]["file_suffixes"]
 _FILE_NAME = _pattern("file_name")
 # Path parts no code calls a module-level function by
@@ -251,6 +252,10 @@ def intent(question: str) -> set[str]:
         kinds = (kinds - {"route", "function", "class"}) | {"config", "constant"}
     elif not kinds and asked_shape(question):  # a file, a symbol, a text or a style asked by
         kinds = {"config", "constant"}  # nothing else: a setting's or a constant's value
+    if _ASKS_DEFAULT.search(question):  # "what name does `main` greet when none is given?": a
+        # default, a parameter's value; not the route or the function it names, unless asked for
+        said = {k for k, t in (("class", "class"), ("function", "func")) if t in toks}
+        kinds = (kinds - {"route", "function", "class"}) | said | {"config", "constant"}
     if "route" in kinds and not _FUNCTION_SAID.search(question):
         kinds.discard("function")  # "which method and path reach X": an HTTP method
     if "class" in toks and "func" not in toks:  # "what is the class `Decoder` called"
@@ -339,9 +344,10 @@ _SELF = _pattern("self")
 
 def framing(question: str) -> set[str]:
     """Words of QUESTION that are no evidence of which fact it asks about: those naming the
-    repository itself ("the project", "this repo") and the "model" of "which model stores
+    repository itself ("the project", "this repo"), a comparison's "like" ("a pager like
+    `less`" is not _is_file_like), and the "model" of "which model stores
     recipes?" (the kind asked for, as "function" is in "which function ...")."""
-    out = {m.group(1).lower() for m in _SELF.finditer(question)}
+    out = {m.group(1).lower() for m in _SELF.finditer(question)} | _NO_EVIDENCE
     return out | {"model", "models"} if _ASKS_MODEL.search(question) else out
 
 
@@ -525,6 +531,8 @@ def package_roles(question: str) -> frozenset[str]:
 _ADOPTED = _pattern("adopted")
 _WHEN = _pattern("when")
 _NOT_TAKEN = set(_T["lists"]["not_taken"])
+_NOT_CHOICES = frozenset(_T["lists"]["not_choices"])
+_NO_EVIDENCE = frozenset(_T["lists"]["no_evidence"])
 
 
 _WORD = _pattern("word")
@@ -812,11 +820,15 @@ class Question:
 
     @functools.cached_property
     def phrases(self) -> frozenset[str]:
-        """Its runs of two to four words, lower case, as a value may be said ("bold cyan")."""
+        """Its runs of two to four words, lower case, as a value may be said ("bold cyan"), and
+        the one words it offers as a choice ("strong or weak": strong, weak; not "true or
+        false", which every flag's value is)."""
         words = [w.strip(".,;:!?()'\"`").lower() for w in self.text.split()]
         words = [w for w in words if w]
+        choices = {w for i in range(1, len(words) - 1) if words[i] == "or"
+                   for w in (words[i - 1], words[i + 1]) if w not in _NOT_CHOICES}
         return frozenset(" ".join(words[i:i + n]) for n in range(2, 5)
-                         for i in range(len(words) - n + 1))
+                         for i in range(len(words) - n + 1)) | choices
 
     @functools.cached_property
     def image_names(self) -> frozenset[str]:

@@ -77,10 +77,11 @@ def _numbers(facts: _Facts) -> dict[str, list[int]]:
     return got
 
 
-# a value a prompt may say in words: two to four words ("bold cyan"), at most VALUE_SAID_MAX
-# characters (one word says too little: a project's name, "true"; a number: number_said)
+# a value a prompt may say in words: one to four words ("bold cyan"), at most VALUE_SAID_MAX
+# characters (the prompt says one word only as a choice, question.Question.phrases: one word
+# of its own says too little, a project's name, "true"; a number: number_said)
 VALUE_SAID_MAX = 40
-_SAID_VALUE = re.compile(r"[A-Za-z][\w.-]*(?: [A-Za-z][\w.-]*){1,3}")
+_SAID_VALUE = re.compile(r"[A-Za-z][\w.-]*(?: [A-Za-z][\w.-]*){0,3}")
 
 
 @kept_with_rows

@@ -45,6 +45,7 @@ FEATURES = (
     "in_named_dir",       # it lies in a folder the question names in words
     "named_other_kind",   # the question names it, but asks for another kind
     "owner_named",        # its key's owner is a class the question names (uvicorn's Config)
+    "member_named",       # a method of a class the question names ("which Server method")
     "alias_rrf",          # the question's words among those an option's help ties to it
     "parameter_unsaid",   # a function's parameter default, the function not named
     "body_value_unsaid",  # a value in a function's body, its own name not said

@@ -285,9 +285,11 @@ def _by_joined_words(q: Question, facts: _Facts, t: int, kinds: set[str], exact,
     for name, _, _ in q.joined:
         hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] not in _CODE_NAMES] \
             or facts.names.get("/" + name, []) or naming.route_ends(facts).get(name, [])
-        if not hits:  # "the article comment list": ArticleCommentList, a class or function
+        if not hits:  # "the article comment list": ArticleCommentList, a class or function;
+            # not a test's ("sets up log handlers" is no test case's setup)
             hits = [i for i in facts.names.get(name.replace("_", ""), ()) if rows[i]["kind"] in
-                    (("class",) if "class" in kinds else _CODE_NAMES)]
+                    (("class",) if "class" in kinds else _CODE_NAMES)
+                    and (q.asks_aux or not facts.test_code[i])]
         # `node-version: ${{ matrix.node-version }}` states no version: the matrix it reads does
         hits = [i for i in hits if not _REFERENCE.fullmatch(rows[i]["value"])] or hits
         hits = _own_settings(facts, name, hits)  # "open files": open_file, not open_file.lazy

@@ -1,0 +1,167 @@
+"""Words a question writes apart that code writes as one ("keep-alive", keepalive_expiry), the
+class a method is asked by ("which Server method ..."), a value offered as a choice ("strong or
+weak"), and a test's method, which words joined name only in a question about the tests."""
+
+from __future__ import annotations
+
+from repomem.core.tokens import lexical_tokens, query_tokens, stem_word
+from repomem.service.query import ask
+from repomem.service.question import parse
+from tests.conftest import indexed
+
+
+def test_two_adjacent_words_also_count_as_the_one_word_code_writes():
+    extra = query_tokens("Is an idle keep-alive connection closed?") - set(lexical_tokens("keep alive"))
+    assert stem_word("keepalive") in extra
+    assert "etag" in query_tokens("Are ETags weak?")  # the split's e + tags
+    assert "login" in query_tokens("Where do users log in?")  # a phrasal verb's particle
+    assert "setup" in query_tokens("Which method sets up logging?")  # the first word's stem
+    # a stop word joins nothing, nor do words apart (a backtick, a full stop between them)
+    assert "theconfig" not in query_tokens("the config")
+    assert stem_word("serverclose") not in query_tokens("`server` `close`")
+    assert stem_word("donenext") not in query_tokens("It is done. Next?")
+
+
+POOL_PY = '''class Limits:
+    """Limits of the connection pool."""
+
+    def __init__(self, max_connections=100, keepalive_expiry=5.0, connect_timeout=10.0,
+                 read_timeout=30.0):
+        self.max_connections = max_connections
+
+
+class Pool:
+    """A pool of idle connections, kept open for reuse."""
+
+    def close_idle(self, connection):
+        """Close an idle connection kept open too long."""
+'''
+
+
+def test_words_written_apart_meet_the_name_written_as_one(new_repo):
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"pool.py": POOL_PY}))
+    got = ask(r, "How many seconds is an idle keep-alive connection kept open?", k=3)
+    assert got["facts"][0]["subject"].startswith("Limits.keepalive_expiry "), \
+        [f["subject"] for f in got["facts"]]
+
+
+SERVER_PY = '''class Client:
+    """A client of the service."""
+
+    def close(self):
+        """Close the client's sockets and its open connections."""
+
+
+class Server:
+    """The server of the service."""
+
+    def shutdown(self):
+        """Stop serving: the listening sockets first, then wait for requests to finish."""
+
+    def serve(self):
+        """Accept requests until stopped."""
+'''
+
+
+def test_a_method_asked_by_its_class(new_repo):
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"service.py": SERVER_PY}))
+    got = ask(r, "Which Server method closes the sockets and open connections?", k=3)
+    assert got["facts"][0]["value"] == "shutdown", [f["subject"] for f in got["facts"]]
+
+
+CACHE_PY = '''ETAG_KIND = "weak"
+TAG_HASH = "sha256"
+GENERATED_TAG_PREFIX = "W/"
+CACHE_CONTROL = "no-cache"
+'''
+
+
+def test_a_value_offered_as_a_choice_is_said():
+    assert {"strong", "weak"} <= parse("Are ETags strong or weak by default?").phrases
+    assert not {"true", "false", "a"} & parse("Is it true or false for a file or a URL?").phrases
+
+
+def test_the_setting_whose_value_the_question_offers_as_a_choice_comes_first(new_repo):
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"cache.py": CACHE_PY}))
+    got = ask(r, "Are the generated tags strong or weak by default?", k=3)
+    assert got["facts"][0]["subject"].startswith("ETAG_KIND "), [f["subject"] for f in got["facts"]]
+
+
+CONFIG_PY = '''class Config:
+    """The server's configuration."""
+
+    def configure_logging(self):
+        """Install the log handlers and their levels."""
+
+    def load(self):
+        """Load the application."""
+'''
+TEST_PY = '''class TestReload:
+    def setup(self):
+        """Prepare a reloader for each test."""
+'''
+
+
+def test_words_joined_name_no_tests_method_unless_the_tests_are_asked_about(new_repo):
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"config.py": CONFIG_PY,
+                                                       "tests/test_reload.py": TEST_PY}))
+    got = ask(r, "Which Config method sets up log handlers and levels?", k=3)
+    assert got["facts"][0]["value"] == "configure_logging", [f["subject"] for f in got["facts"]]
+    got = ask(r, "Which test method sets up the reloader tests?", k=3)
+    assert got["facts"][0]["value"] == "setup", [f["subject"] for f in got["facts"]]
+
+
+REQUIREMENTS = "Django>=6.0,<6.1\ndjango-csp>=3.8,<4\nwagtail>=7.2,<7.3\n"
+SETTINGS_PY = '''import os
+
+DJANGO_SETTINGS_MODULE = os.environ.get("DJANGO_SETTINGS_MODULE", "site.settings.dev")
+DJANGO_LOG_LEVEL = "INFO"
+'''
+
+
+def test_a_version_range_asks_for_the_package_named_before_it(new_repo):
+    assert "django" in parse("Which Django range is the site built on?").version_slots
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"requirements.txt": REQUIREMENTS,
+                                                       "site/settings.py": SETTINGS_PY}))
+    got = ask(r, "Which Django range is the site built on?", k=3)
+    assert got["facts"][0]["kind"] == "dependency" and got["facts"][0]["value"] == "<6.1,>=6.0", \
+        [(f["subject"], f["value"]) for f in got["facts"]]
+
+
+GREET_PY = '''from flask import Flask
+
+app = Flask(__name__)
+
+
+@app.route("/greeting")
+def greeting(name="World"):
+    """Greet someone by name."""
+    return f"Hello, {name}!"
+'''
+
+
+def test_what_happens_when_nothing_is_given_asks_for_a_default(new_repo):
+    for question in ("What name does the greeting endpoint use when no `name` parameter is given?",
+                     "Which name is greeted unless told otherwise?",
+                     "What does greeting say if the name is omitted?"):
+        assert {"config", "constant"} <= parse(question).kinds, question
+    assert "config" not in parse("Which function runs when no command is given?").kinds
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"app.py": GREET_PY}))
+    got = ask(r, "What name does the greeting endpoint use when no `name` parameter is given?", k=3)
+    assert got["facts"][0]["value"] == "World", [(f["subject"], f["value"]) for f in got["facts"]]
+
+
+MAIN_PY = '''import typer
+
+
+def main(name: str = "World"):
+    """Say hello."""
+    print(f"Hello {name}")
+'''
+
+
+def test_a_default_asked_of_a_function_it_names_is_its_parameters(new_repo):
+    assert parse("Which class is used when no transport is given?").kinds >= {"class", "config"}
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"docs/hello.py": MAIN_PY}))
+    got = ask(r, "What name does `main` greet when none is given?", k=3)
+    assert got["facts"][0]["value"] == "World", [(f["subject"], f["value"]) for f in got["facts"]]
