@@ -154,17 +154,20 @@ _JOINS = re.compile(r"[ \-]?")  # what may stand between two words that join: no
 @functools.lru_cache(maxsize=1 << 12)  # a question is scored by several fields
 def query_tokens(text: str) -> frozenset[str]:
     """A question's lexical tokens (lexical_tokens), plus each two adjacent words written as
-    one, the first also by its stem (a query's side only): "keep-alive" meets keepalive_expiry,
-    "log in" login, "sets up" setup, and words the split cuts apart meet their whole ("ETags" is e + tags, but a fact
-    says etag; "URLs" is ur + ls).  A stop word joins nothing, unless it ends a phrasal verb."""
+    one, the first also by its stem unless a particle follows (a query's side only):
+    "keep-alive" meets keepalive_expiry, "log in" login, "sets up" setup (but "logged in" is
+    no login), and words the split cuts apart meet their whole ("ETags" is e + tags, but a
+    fact says etag; "URLs" is ur + ls).  A stop word joins nothing, unless it ends a phrasal
+    verb."""
     out = set(lexical_tokens(text))
     prev = None
     for m in _SPLIT.finditer(text):
         word = m.group().lower()
         if prev is not None and not word[0].isdigit() and _JOINS.fullmatch(text, prev.end(), m.start()) \
                 and (word not in _STOP or word in _PARTICLES) and prev.group().lower() not in _STOP:
-            first = prev.group().lower()  # "sets up" is setup too
-            out.update(j for j in {_lexical_word(first + word), _lexical_word(_stemmer().stemWord(first) + word)} if j)
+            first = prev.group().lower()  # "sets up" is setup too; "logged in" is no login
+            stems = (first,) if word in _PARTICLES else (first, _stemmer().stemWord(first))
+            out.update(j for j in (_lexical_word(f + word) for f in stems) if j)
         prev = None if m.group()[0].isdigit() else m
     return frozenset(out)
 

@@ -15,6 +15,7 @@ def test_two_adjacent_words_also_count_as_the_one_word_code_writes():
     assert stem_word("keepalive") in extra
     assert "etag" in query_tokens("Are ETags weak?")  # the split's e + tags
     assert "login" in query_tokens("Where do users log in?")  # a phrasal verb's particle
+    assert "login" not in query_tokens("What does the logged-in user see?")  # no verb's stem
     assert "setup" in query_tokens("Which method sets up logging?")  # the first word's stem
     # a stop word joins nothing, nor do words apart (a backtick, a full stop between them)
     assert "theconfig" not in query_tokens("the config")
@@ -158,6 +159,30 @@ def main(name: str = "World"):
     """Say hello."""
     print(f"Hello {name}")
 '''
+
+
+ROUTES_PY = '''from flask import Blueprint
+
+bp = Blueprint("api", __name__)
+
+
+@bp.route("/api/profiles/<username>", methods=["GET"])
+def get_profile(username):
+    """Get the profile of a user."""
+
+
+@bp.route("/api/user", methods=["PUT"])
+def update_user():
+    """Update the current user."""
+'''
+
+
+def test_the_verb_said_of_a_method_and_path_is_a_routes_method(new_repo):
+    assert parse("Which method and path edit the user's profile?").route_methods == {"PUT", "PATCH"}
+    assert parse("Which HTTP method and URL delete a comment?").route_methods == {"DELETE"}
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"api.py": ROUTES_PY}))
+    got = ask(r, "Which method and path edit the logged-in user's profile?", k=3)
+    assert got["facts"][0]["value"] == "PUT /api/user", [f["value"] for f in got["facts"]]
 
 
 def test_a_default_asked_of_a_function_it_names_is_its_parameters(new_repo):
