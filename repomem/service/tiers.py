@@ -157,6 +157,9 @@ def _identifier_rows(q: Question, facts: _Facts, kinds: set[str], name: str, sha
     rows = facts.rows
     hits = [i for i in facts.names.get(name, ()) if rows[i]["kind"] not in _CODE_NAMES
             or (shaped and not q.asks_function and _spelled(rows[i], raw))]
+    if kinds and kinds <= {"function", "class"}:  # "which Config method sets up logging?": the
+        # class's code, not its settings, which bear its name only as their owner's
+        hits = _own_settings(facts, name, hits)
     if not hits and shaped:  # "the gorm version": github.com/jinzhu/gorm
         hits = naming.tails(facts).get(name, [])
     if shaped and "." in raw:  # `java.version`: properties.java.version

@@ -190,3 +190,22 @@ def test_a_default_asked_of_a_function_it_names_is_its_parameters(new_repo):
     r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"docs/hello.py": MAIN_PY}))
     got = ask(r, "What name does `main` greet when none is given?", k=3)
     assert got["facts"][0]["value"] == "World", [(f["subject"], f["value"]) for f in got["facts"]]
+
+
+CONFIG_SETTINGS_PY = '''class Config:
+    """The server's configuration."""
+
+    def __init__(self, log_level=None, log_config=None, use_colors=None):
+        self.log_level = log_level
+
+    def configure_logging(self):
+        """Install the log handlers and their levels."""
+'''
+
+
+def test_a_class_named_as_a_methods_owner_does_not_name_its_settings(new_repo):
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"config.py": CONFIG_SETTINGS_PY}))
+    got = ask(r, "Which Config method sets up log handlers and levels?", k=3)
+    assert got["facts"][0]["value"] == "configure_logging", [f["subject"] for f in got["facts"]]
+    got = ask(r, "What is the default log level in Config?", k=3)  # a setting asked: its own
+    assert got["facts"][0]["subject"].startswith("Config.log_level "), [f["subject"] for f in got["facts"]]
