@@ -178,6 +178,7 @@ def module_names(path: str) -> list[str]:
 
 _MEASURED = _pattern("measured")
 _DIMENSION = dict(_T["dimension"])
+_PORT_SAID = _pattern("port_said")
 _DURATION = _pattern("duration")
 
 
@@ -211,10 +212,15 @@ def measured(question: str) -> str:
     asked of ("how wide is the progress bar width?"), so that noun names the setting as "the
     progress bar width" would; a time asked for says "timeout", the word an expiry, a ttl and a
     timeout meet on ("how long is an api token valid timeout?": ``get_token(expires_in=3600)``);
-    else the question."""
+    a port said by what is served on it says "port" for its verb ("port on 8080"); else the
+    question."""
     if asks_duration(question):
         body = question.rstrip().rstrip("?").rstrip()
         return f"{body} timeout{question[len(body):]}"
+    m = _PORT_SAID.search(question)
+    if m and "port" not in tokens(question):  # "serve on 8080": the port on 8080 (the verb
+        # names no fact: not nx's targets.serve)
+        return f"{question[:m.start()]}port{question[m.start() + len(m.group(1)):]}"
     m = _MEASURED.match(question)
     if m is None:
         return question

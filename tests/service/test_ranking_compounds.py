@@ -209,3 +209,23 @@ def test_a_class_named_as_a_methods_owner_does_not_name_its_settings(new_repo):
     assert got["facts"][0]["value"] == "configure_logging", [f["subject"] for f in got["facts"]]
     got = ask(r, "What is the default log level in Config?", k=3)  # a setting asked: its own
     assert got["facts"][0]["subject"].startswith("Config.log_level "), [f["subject"] for f in got["facts"]]
+
+
+SERVER_SETTINGS_PY = '''import os
+
+PORT = int(os.environ.get("PORT", "3000"))
+SERVE = "static"
+SERVE_STATIC = True
+'''
+
+
+def test_a_port_said_by_what_is_served_on_it():
+    assert parse("Serve on 8080 by default").measured.text == "port on 8080 by default"
+    assert parse("Run the app on :3000").measured.kinds >= {"config", "constant"}
+    assert parse("It runs on 3 workers").measured.text == "It runs on 3 workers"
+
+
+def test_the_port_served_on_comes_first_not_a_setting_named_by_the_verb(new_repo):
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"settings.py": SERVER_SETTINGS_PY}))
+    got = ask(r, "Serve on 8080 instead", k=3)
+    assert got["facts"][0]["subject"].startswith("PORT "), [f["subject"] for f in got["facts"]]
