@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from repomem.core.tokens import lexical_tokens, query_tokens, stem_word
 from repomem.service.query import ask
-from repomem.service.question import parse
+from repomem.service.question import parse, task_subject
 from tests.conftest import indexed
 
 
@@ -229,3 +229,28 @@ def test_the_port_served_on_comes_first_not_a_setting_named_by_the_verb(new_repo
     r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"settings.py": SERVER_SETTINGS_PY}))
     got = ask(r, "Serve on 8080 instead", k=3)
     assert got["facts"][0]["subject"].startswith("PORT "), [f["subject"] for f in got["facts"]]
+
+
+GREETING_JAVA = '''package com.example;
+
+@RestController
+public class GreetingController {
+\tprivate static final String template = "Hello, %s!";
+\tprivate static final int MAX_GREETINGS = 100;
+
+\t@GetMapping("/greeting")
+\tpublic Greeting greeting(@RequestParam(value = "name", defaultValue = "World") String name) {
+\t\treturn new Greeting(String.format(template, name));
+\t}
+}
+'''
+
+
+def test_a_change_prompt_asks_for_the_value_of_the_shape_it_replaces(new_repo):
+    assert parse("Change the greeting text to 'Hi, %s!'.").asked_shape == "text"
+    assert parse("Set the separator to a pipe").asked_shape == "symbol"
+    assert parse(task_subject("Change the greeting text to 'Hi'")).asked_shape == "text"  # the context's
+    assert parse("Change the port to 8080").asked_shape is None
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"GreetingController.java": GREETING_JAVA}))
+    got = ask(r, "Change the greeting text to 'Hi, %s!'.", k=3)
+    assert got["facts"][0]["value"] == "Hello, %s!", [f["subject"] for f in got["facts"]]
