@@ -164,6 +164,7 @@ _HOW_DO_IT = _pattern("how_do_it")
 _SETUP_VERBS = frozenset(_T["lists"]["setup_verbs"])
 _DOCKERFILE = _pattern("dockerfile")
 _ASKS_DEFAULT = _pattern("asks_default")
+_ASKS_VIEW = _pattern("asks_view")
 FILE_SUFFIXES = _T["parts"]["file_suffixes"]
 _FILE_NAME = _pattern("file_name")
 # Path parts no code calls a module-level function by
@@ -258,6 +259,8 @@ def intent(question: str) -> set[str]:
         kinds = (kinds - {"route", "function", "class"}) | {"config", "constant"}
     elif not kinds and asked_shape(question):  # a file, a symbol, a text or a style asked by
         kinds = {"config", "constant"}  # nothing else: a setting's or a constant's value
+    if _ASKS_VIEW.search(question):  # "which view handles the search box?"
+        kinds |= {"function", "class"}
     if _ASKS_DEFAULT.search(question):  # "what name does `main` greet when none is given?": a
         # default, a parameter's value; not the route or the function it names, unless asked for
         said = {k for k, t in (("class", "class"), ("function", "func")) if t in toks}
@@ -672,6 +675,8 @@ def _chatter() -> frozenset[str]:
 
 _ASK_SPLIT = _pattern("ask_split")
 _SAID_NUMBER = _pattern("said_number")
+_SAID_QUANTITY = _pattern("said_quantity")
+_UNITS = {unit: tuple(times) for unit, times in _T["units"].items()}
 _BOTH_AND = _pattern("both_and")
 _SAID_PATH = _pattern("said_path")
 MAX_ASKS = 3  # asks of one prompt looked up apart (each is a ranking of the snapshot)
@@ -816,8 +821,14 @@ class Question:
     @functools.cached_property
     def numbers(self) -> frozenset[str]:
         """The numbers it states: two digits at least, or a dotted version ("100 concurrent
-        requests", "to 6.1")."""
-        return frozenset(_SAID_NUMBER.findall(self.text))
+        requests", "to 6.1"), and a quantity with its unit as code writes it ("16 MB":
+        16777216 and 16000000; "5 minutes": 300 and 300000)."""
+        out = set(_SAID_NUMBER.findall(self.text))
+        for amount, unit in _SAID_QUANTITY.findall(self.text):
+            for times in _UNITS[unit.lower()]:
+                value = float(amount) * times
+                out.add(str(int(value)) if value.is_integer() else f"{value:g}")
+        return frozenset(out)
 
     @functools.cached_property
     def paths(self) -> frozenset[str]:

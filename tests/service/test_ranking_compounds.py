@@ -254,3 +254,56 @@ def test_a_change_prompt_asks_for_the_value_of_the_shape_it_replaces(new_repo):
     r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"GreetingController.java": GREETING_JAVA}))
     got = ask(r, "Change the greeting text to 'Hi, %s!'.", k=3)
     assert got["facts"][0]["value"] == "Hello, %s!", [f["subject"] for f in got["facts"]]
+
+
+WS_PY = '''class Config:
+    """Server configuration."""
+
+    def __init__(self, ws_max_size=16 * 1024 * 1024, ws_ping_timeout=20.0, limit_concurrency=None):
+        self.ws_max_size = ws_max_size
+
+
+class WSProtocol:
+    """The websocket protocol."""
+
+    def reject(self):
+        """Reject the websocket frames of a rejected connection."""
+        return 403
+'''
+
+
+def test_a_quantity_said_with_its_unit_is_the_number_code_writes():
+    assert {"16777216", "16000000"} <= parse("Why are frames over 16 MB rejected?").numbers
+    assert {"300", "300000"} <= parse("Sessions end after 5 minutes").numbers
+    assert "2.5" in parse("Set the timeout to 2.5s").numbers
+    assert not parse("Which s3 bucket do we use?").numbers
+
+
+def test_the_setting_stating_a_quantity_said_with_its_unit_comes_first(new_repo):
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"config.py": WS_PY}))
+    got = ask(r, "Why are websocket frames over 16 MB rejected?", k=3)
+    assert got["facts"][0]["subject"].startswith("Config.ws_max_size "), [f["subject"] for f in got["facts"]]
+
+
+VIEWS_PY = '''from django.shortcuts import render
+
+SEARCH_RESULTS_PER_PAGE = 10
+
+
+def search(request):
+    """Search the site's pages for the query of the search box."""
+    return render(request, "search/search_results.html")
+'''
+SEARCH_HOOKS_PY = '''class PageViewSet:
+    search_fields = ("title", "body")
+    search_box_placeholder = "Search pages"
+'''
+
+
+def test_which_view_asks_for_a_function_or_a_class(new_repo):
+    assert parse("Which view handles the search box?").kinds >= {"function", "class"}
+    assert "function" not in parse("Which template does the book detail view render?").kinds
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"search/views.py": VIEWS_PY,
+                                                       "base/hooks.py": SEARCH_HOOKS_PY}))
+    got = ask(r, "Which view handles the site's search box?", k=3)
+    assert got["facts"][0]["value"] == "search", [f["subject"] for f in got["facts"]]
