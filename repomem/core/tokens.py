@@ -147,26 +147,29 @@ def lexical_tokens(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-_PARTICLES = frozenset(("in", "on"))  # stop words that end a phrasal verb: "log in", "sign on"
-_JOINS = re.compile(r"[ \-]?")  # what may stand between two words that join: nothing, a space, a hyphen
+# Words that end a phrasal verb ("log in", "set up", "log out"): a phrase written apart that code
+# writes as one word (login, setup, logout).  "in" and "on" are stop words, joined as written only
+# ("logged in" is no login).
+_PARTICLES = frozenset(("in", "on", "up", "out", "off"))
+_AS_WRITTEN = frozenset(("in", "on"))
 
 
 @functools.lru_cache(maxsize=1 << 12)  # a question is scored by several fields
 def query_tokens(text: str) -> frozenset[str]:
-    """A question's lexical tokens (lexical_tokens), plus each two adjacent words written as
-    one, the first also by its stem unless a particle follows (a query's side only):
-    "keep-alive" meets keepalive_expiry, "log in" login, "sets up" setup (but "logged in" is
-    no login), and words the split cuts apart meet their whole ("ETags" is e + tags, but a
-    fact says etag; "URLs" is ur + ls).  A stop word joins nothing, unless it ends a phrasal
-    verb."""
+    """A question's lexical tokens (lexical_tokens), plus the one word code writes for two it
+    writes apart (a query's side only): two words written together or hyphenated ("keep-alive"
+    meets keepalive_expiry; "ETags", which the split cuts into e + tags, meets etag), and a
+    phrasal verb ("log in" meets login, "sets up" setup).  Two words a space parts are two
+    words ("asgi transport" says no more of ASGITransport than its words do)."""
     out = set(lexical_tokens(text))
     prev = None
     for m in _SPLIT.finditer(text):
         word = m.group().lower()
-        if prev is not None and not word[0].isdigit() and _JOINS.fullmatch(text, prev.end(), m.start()) \
-                and (word not in _STOP or word in _PARTICLES) and prev.group().lower() not in _STOP:
-            first = prev.group().lower()  # "sets up" is setup too; "logged in" is no login
-            stems = (first,) if word in _PARTICLES else (first, _stemmer().stemWord(first))
+        gap = text[prev.end():m.start()] if prev is not None else None
+        first = prev.group().lower() if prev is not None else ""
+        if gap in ("", "-") and not word[0].isdigit() and first not in _STOP and word not in _STOP \
+                or gap == " " and word in _PARTICLES and first not in _STOP:
+            stems = (first,) if word in _AS_WRITTEN else (first, _stemmer().stemWord(first))
             out.update(j for j in (_lexical_word(f + word) for f in stems) if j)
         prev = None if m.group()[0].isdigit() else m
     return frozenset(out)

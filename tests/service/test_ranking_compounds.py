@@ -20,6 +20,7 @@ def test_two_adjacent_words_also_count_as_the_one_word_code_writes():
     # a stop word joins nothing, nor do words apart (a backtick, a full stop between them)
     assert "theconfig" not in query_tokens("the config")
     assert stem_word("serverclose") not in query_tokens("`server` `close`")
+    assert "asgitransport" not in query_tokens("the asgi transport")  # a space parts two words
     assert stem_word("donenext") not in query_tokens("It is done. Next?")
 
 
@@ -303,6 +304,7 @@ SEARCH_HOOKS_PY = '''class PageViewSet:
 def test_which_view_asks_for_a_function_or_a_class(new_repo):
     assert parse("Which view handles the search box?").kinds >= {"function", "class"}
     assert "function" not in parse("Which template does the book detail view render?").kinds
+    assert "function" not in parse("Which view engine does the app use?").kinds
     r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"search/views.py": VIEWS_PY,
                                                        "base/hooks.py": SEARCH_HOOKS_PY}))
     got = ask(r, "Which view handles the site's search box?", k=3)
