@@ -61,8 +61,10 @@ def main() -> int:
     p.add_argument("--links", action="store_true")
     a = p.parse_args()
     env = dict(os.environ, PYTHONPATH=a.code) if a.code else dict(os.environ)
-    return subprocess.run([sys.executable, "-c", _COUNT, a.repo, *(["links"] if a.links else [])],
-                          env=env).returncode
+    # `python -c` puts its working directory first on sys.path: run in DIR, or a checkout's own
+    # repomem would shadow the one measured
+    return subprocess.run([sys.executable, "-c", _COUNT, os.path.abspath(a.repo),
+                           *(["links"] if a.links else [])], env=env, cwd=a.code).returncode
 
 
 if __name__ == "__main__":

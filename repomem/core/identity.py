@@ -2,10 +2,12 @@
 
 A commit that removes ``a.py::load`` and adds ``b.py::load_config`` with (nearly) the same body
 has moved one function, not retired one and created another: the ledger keeps its identity, so
-its history survives.  Only fingerprints (normalised bodies, own name replaced by ``_SELF_``) are
-compared; names and paths are deliberately ignored, since those are what a rename/move changes.
+its history survives.  Fingerprints (normalised bodies, own name replaced by ``_SELF_``) are
+compared first, names and paths ignored, since those are what a rename/move changes.
 A function renamed while its body was edited stays in its file and class: there a lower share of
-the body in common links it (SAME_PLACE_THRESHOLD), when the two names share a word.
+the body in common links it (SAME_PLACE_THRESHOLD), when the two names share a word.  A function
+moved to another file while its body was rewritten keeps its name instead: the one function of a
+qualified name a commit removes and the one of that name it adds are linked, whatever their bodies.
 """
 
 from __future__ import annotations
@@ -176,6 +178,30 @@ def _same_place(old_tok, new_tok, used_old: set[str], used_new: set[str], matche
     return pairs
 
 
+def _same_name(old_tok, new_tok, used_old: set[str], used_new: set[str]) -> list[tuple[str, str]]:
+    """Functions left over that kept their qualified name (``Class.method`` or ``name``) while
+    moving to another file of their language family, their bodies rewritten on the way (a module
+    split in two, its functions refactored as they went): linked when the name is the commit's
+    only removed one and its only added one, so two helpers of one name are never guessed at."""
+    def name(anchor: str, fam: str) -> tuple[str, str]:
+        return fam, anchor.partition("::")[2]
+
+    old_names = Counter(name(a, fam) for a, _, _, fam in old_tok)
+    new_by_name = {name(a, fam): a for a, _, _, fam in new_tok}
+    new_names = Counter(name(a, fam) for a, _, _, fam in new_tok)
+    pairs = []
+    for o, _, _, fam in old_tok:
+        key = name(o, fam)
+        n = new_by_name.get(key)
+        if n is None or not fam or old_names[key] != 1 or new_names[key] != 1:
+            continue
+        if o not in used_old and n not in used_new:
+            used_old.add(o)
+            used_new.add(n)
+            pairs.append((o, n))
+    return pairs
+
+
 def match_moves(removed: list[Fact], added: list[Fact],
                 owners: Sequence[tuple[str, str]] = ()) -> list[tuple[str, str]]:
     """``(old_anchor, new_anchor)`` pairs for functions that are the same function, one-to-one.
@@ -234,6 +260,7 @@ def match_moves(removed: list[Fact], added: list[Fact],
         used_new.add(n)
         pairs.append((o, n))
     pairs += _same_place(old_tok, new_tok, used_old, used_new, matcher)
+    pairs += _same_name(old_tok, new_tok, used_old, used_new)
     # methods follow their class: where each owner went (a class renamed, or all its matched
     # methods gone to one other owner)
     went: dict[str, set[str]] = {}

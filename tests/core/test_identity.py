@@ -218,3 +218,26 @@ def test_a_rename_with_an_edited_body_is_linked_in_its_own_file_and_class():
     assert match_moves([old], [method]) == []  # a module function is no method of a class
     other = fn("hc/api/models.py", "def purge(code):" + RENAME)
     assert match_moves([old], [other]) == []  # a rename keeps a word of the name
+
+
+REWRITE = """
+    if not items:
+        return 0
+    return sum(price_of(item, rate) for item in items if item.price > limit)
+"""
+
+
+def test_a_function_moved_and_rewritten_keeps_its_name():
+    """Moved to another file with its body rewritten: too different to link by body, but the
+    one function of its qualified name removed and the one added.  Never guessed when the name
+    is not unique on either side, nor across language families."""
+    old = fn("shop/cart.py", "def sum_prices(items, limit, rate):" + BODY)
+    new = fn("shop/pricing.py", "def sum_prices(items, limit, rate):" + REWRITE)
+    assert match_moves([old], [new]) == [("shop/cart.py::sum_prices", "shop/pricing.py::sum_prices")]
+    twin = fn("shop/tax.py", "def sum_prices(items, limit, rate):" + REWRITE.replace("price_of", "tax_of"))
+    assert match_moves([old], [new, twin]) == []
+    other = fn("shop/orders.py", "def sum_prices(items, limit, rate):" + BODY.replace("total", "acc"))
+    assert match_moves([old, other], [new]) == []
+    method = fn("shop/pricing.py", "class Cart:\n    def sum_prices(items, limit, rate):" +
+                REWRITE.replace("\n    ", "\n        "))
+    assert match_moves([old], [method]) == []  # a module function is no method of a class

@@ -441,3 +441,63 @@ def test_a_plain_word_is_no_retired_function_name(new_repo):
     assert ask(r, "how does the response set the x-powered-by header?")["lineage"] == []
     res = ask(r, "what is `set` called now?")
     assert [(n["name"], n["now"], n["commit"]) for n in res["lineage"]] == [("set", "header", renamed)]
+
+
+ENCODE = '''def {name}(content=None, data=None, files=None):
+    """Encode a request body from raw content, form data or files."""
+    if data is not None and not isinstance(data, dict):
+        content, data = data, None
+    if content is not None:
+        if isinstance(content, (str, bytes)):
+            return ByteStream(body=content)
+        return IteratorStream(iterator=content)
+    if files:
+        return MultipartStream(data=data or {{}}, files=files)
+    if data:
+        return URLEncodedStream(data=data)
+    return ByteStream(body=b"")
+'''
+# the same function once its module is split up: its body now hands each case to a helper
+REWRITTEN = '''def encode_request(content=None, data=None, files=None):
+    """Encode a request body from raw content, form data or files."""
+    if content is not None:
+        return encode_content(content)
+    if files:
+        return encode_multipart_data(data or {}, files)
+    return encode_urlencoded_data(data) if data else ({}, ByteStream(b""))
+'''
+ESCAPE = '''def encode_html(text):
+    """Escape text for an HTML page."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+'''
+
+
+def test_a_renamed_function_later_moved_and_rewritten_keeps_its_old_name(new_repo, tmp_path):
+    """A function renamed in one commit (its body as it was), then moved to a new module with its
+    body rewritten in another: too different to link by body, but the one function of its name
+    the commit removes and the one it adds, so the old name still leads to the current one."""
+    from difflib import SequenceMatcher
+
+    from repomem.core.identity import SAME_PLACE_THRESHOLD
+    from repomem.miners.python import MINER
+
+    repo = new_repo()
+    commit(repo, "2024-01-01T10:00:00Z", "streams", {"pkg/streams.py": ENCODE.format(name="encode"),
+                                                      "pkg/html.py": ESCAPE})
+    renamed = commit(repo, "2024-02-01T10:00:00Z", "encode -> encode_request",
+                     {"pkg/streams.py": ENCODE.format(name="encode_request")})
+    commit(repo, "2024-03-01T10:00:00Z", "split the streams module",
+           {"pkg/streams.py": None, "pkg/content.py": REWRITTEN})
+    toks = [str(f.fingerprint).split() for path, src in [("pkg/streams.py", ENCODE.format(name="encode_request")),
+                                                          ("pkg/content.py", REWRITTEN)]
+            for f in MINER.mine(path, src) if f.kind == "function"]
+    assert SequenceMatcher(None, *toks, autojunk=False).ratio() < SAME_PLACE_THRESHOLD
+    r = Repo.open(repo, store=tmp_path / "s")
+    ingest(r, all_history=True, progress=False)
+    by_old = history(r, "encode")
+    assert by_old["key"] == history(r, "encode_request")["key"]
+    assert [v["value"] for v in by_old["versions"]][:2] == ["encode", "encode_request"]
+    res = ask(r, "`encode` is missing from the repository; what is that function's name?")
+    assert res["answer"] == "encode_request"
+    assert [(x["name"], x["now"], x["commit"]) for x in res["lineage"]] == [
+        ("encode", "encode_request", renamed)]
