@@ -147,34 +147,6 @@ def lexical_tokens(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-# Words that end a phrasal verb ("log in", "set up", "log out"): a phrase written apart that code
-# writes as one word (login, setup, logout).  "in" and "on" are stop words, joined as written only
-# ("logged in" is no login).
-_PARTICLES = frozenset(("in", "on", "up", "out", "off"))
-_AS_WRITTEN = frozenset(("in", "on"))
-
-
-@functools.lru_cache(maxsize=1 << 12)  # a question is scored by several fields
-def query_tokens(text: str) -> frozenset[str]:
-    """A question's lexical tokens (lexical_tokens), plus the one word code writes for two it
-    writes apart (a query's side only): two words written together or hyphenated ("keep-alive"
-    meets keepalive_expiry; "ETags", which the split cuts into e + tags, meets etag), and a
-    phrasal verb ("log in" meets login, "sets up" setup).  Two words a space parts are two
-    words ("asgi transport" says no more of ASGITransport than its words do)."""
-    out = set(lexical_tokens(text))
-    prev = None
-    for m in _SPLIT.finditer(text):
-        word = m.group().lower()
-        gap = text[prev.end():m.start()] if prev is not None else None
-        first = prev.group().lower() if prev is not None else ""
-        if gap in ("", "-") and not word[0].isdigit() and first not in _STOP and word not in _STOP \
-                or gap == " " and word in _PARTICLES and first not in _STOP:
-            stems = (first,) if word in _AS_WRITTEN else (first, _stemmer().stemWord(first))
-            out.update(j for j in (_lexical_word(f + word) for f in stems) if j)
-        prev = None if m.group()[0].isdigit() else m
-    return frozenset(out)
-
-
 @functools.lru_cache(maxsize=1 << 17)
 def _lexical_word(raw: str) -> str:
     """A split word's lexical token; "" for a stop word."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 import re
 
-from repomem.core.tokens import query_tokens, stem_word
+from repomem.core.tokens import stem_word
 from repomem.service import alias, naming
 from repomem.service.columns import _CODE_NAMES
 from repomem.service.lexical import lexical_tokens
@@ -140,7 +140,7 @@ def _field_scores(lex, question: str, field: str, drop):
 
     out = np.zeros(lex.n, dtype=np.float64)
     drop = {stem_word(d) for d in drop}
-    for t in sorted(query_tokens(question) - drop):
+    for t in sorted(set(lexical_tokens(question)) - drop):
         i = lex.vocab.get(f"{field}:{t}")
         if i is not None and i + 1 < len(lex.indptr):
             s, e = lex.indptr[i], lex.indptr[i + 1]

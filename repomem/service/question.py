@@ -353,10 +353,9 @@ _SELF = _pattern("self")
 
 def framing(question: str) -> set[str]:
     """Words of QUESTION that are no evidence of which fact it asks about: those naming the
-    repository itself ("the project", "this repo"), a comparison's "like" ("a pager like
-    `less`" is not _is_file_like), and the "model" of "which model stores recipes?" (the kind
-    asked for, as "function" is in "which function ...")."""
-    out = {m.group(1).lower() for m in _SELF.finditer(question)} | _NO_EVIDENCE
+    repository itself ("the project", "this repo") and the "model" of "which model stores
+    recipes?" (the kind asked for, as "function" is in "which function ...")."""
+    out = {m.group(1).lower() for m in _SELF.finditer(question)}
     return out | {"model", "models"} if _ASKS_MODEL.search(question) else out
 
 
@@ -541,7 +540,6 @@ _ADOPTED = _pattern("adopted")
 _WHEN = _pattern("when")
 _NOT_TAKEN = set(_T["lists"]["not_taken"])
 _NOT_CHOICES = frozenset(_T["lists"]["not_choices"])
-_NO_EVIDENCE = frozenset(_T["lists"]["no_evidence"])
 
 
 _WORD = _pattern("word")
