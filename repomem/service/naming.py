@@ -133,24 +133,23 @@ def classes_of_methods(facts) -> dict[str, list[int]]:
 def member_named(facts, capitalised) -> Any:
     """Per row, whether it is a method of a class the question spells (a word of CAPITALISED:
     "which Server method closes the sockets?")."""
-    import numpy as np
-
-    out = np.zeros(len(facts.rows), dtype=bool)
-    index = classes_of_methods(facts) if capitalised else {}
-    for word in capitalised:
-        out[index.get(word, [])] = True
-    return out
+    return _of_words(facts, classes_of_methods, capitalised)
 
 
 def owner_named(facts, capitalised) -> Any:
     """Per row, whether its key names as its owner a word the question spells as a class's name
     (CAPITALISED: question.Question.capitalised)."""
+    return _of_words(facts, owners, capitalised)
+
+
+def _of_words(facts, index, words) -> Any:
+    """Per row, whether INDEX(facts) (an index by word) lists it under one of WORDS."""
     import numpy as np
 
     out = np.zeros(len(facts.rows), dtype=bool)
-    index = owners(facts) if capitalised else {}
-    for word in capitalised:
-        out[index.get(word, [])] = True
+    got = index(facts) if words else {}
+    for word in words:
+        out[got.get(word, [])] = True
     return out
 
 
