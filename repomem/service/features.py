@@ -54,6 +54,9 @@ def _features(q: Question, facts: _Facts, kinds: set[str], named, lex, lexical, 
     add("kind_wanted", wanted)
     if q.asks_number:  # "how long is a jwt valid?": 60d, not the secret it is signed with
         add("number_value", facts.numeric())
+    if q.asks_duration:  # "how many seconds is a reset link good for?": expires_in=600, named
+        # as a time is, not a number of a form's field
+        add("duration_named", facts.timed())
     if q.asked_shape:  # "which SQLite file does the app keep its data in?": ./../gorm.db; "what
         # character does the bar draw?": "-"; "what error message ...?": words
         add("shape_value", facts.shaped(q.asked_shape))

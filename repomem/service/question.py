@@ -158,6 +158,9 @@ _WHERE = _pattern("where")
 _HOW_MANY = _pattern("how_many")
 _SHAPES = {shape: _pattern(f"asks_{shape}") for shape in ("file", "symbol", "text", "style")}
 STYLE_WORDS = frozenset(_T["lists"]["style_words"])
+# a time's names and values as code writes them (features.duration_named)
+DURATION_NAMES = tuple(_T["lists"]["duration_names"])
+DURATION_VALUE = _pattern("duration_value")
 _IRREGULAR = dict(_T["irregular"])
 _HOW_DOES = _pattern("how_does")
 _HOW_DO_IT = _pattern("how_do_it")
@@ -185,14 +188,15 @@ _DURATION = _pattern("duration")
 
 _HOW_LONG = _pattern("how_long")
 _WHEN_ENDS = _pattern("when_ends")
+_TIME_COUNT = _pattern("time_count")
 
 
 def asks_duration(question: str) -> bool:
     """Whether the question asks for a time ("how long is an api token valid?", "how long does
-    a session last?", "when does the jwt expire?"): a number, which code names a timeout, an
-    expiry or a ttl."""
+    a session last?", "when does the jwt expire?", "how many seconds is a link good for?"): a
+    number, which code names a timeout, an expiry or a ttl."""
     return bool(_HOW_LONG.search(question) and _DURATION.search(question)
-                or _WHEN_ENDS.search(question))
+                or _WHEN_ENDS.search(question) or _TIME_COUNT.search(question))
 
 
 def asked_shape(question: str) -> str | None:

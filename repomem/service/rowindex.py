@@ -7,6 +7,7 @@ with the rows while the process answers from the same list (_facts).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Any
@@ -15,7 +16,7 @@ from repomem.core.tokens import norm_ident, stem_word, uncamel, written_names
 from repomem.service.columns import columns_code, facts_columns
 from repomem.service.lexical import calls_of, catches_of, lexical_tokens, own_names
 from repomem.service.naming import kept_with_rows
-from repomem.service.question import STYLE_WORDS, said_in, spoken
+from repomem.service.question import DURATION_NAMES, DURATION_VALUE, STYLE_WORDS, said_in, spoken
 
 # A value that is a number: 30, -1, 0.5, a quantity ("60d", "10mb"), numbers made into one
 # (timedelta(days=7), Timeout(5.0))
@@ -42,6 +43,11 @@ _SUBSCRIPT = re.compile(r"\[[^\[\]]*\]")  # a base's type arguments: Generic[T]
 _PASSED = re.compile(r"[({,]\s*([A-Za-z_]\w*)\s*(?:=(?!=)|:(?![:/]))")
 # an environment variable a value reads by name: env("DATABASE_URL"), ${DATABASE_URL}
 _ENV_NAMED = re.compile(r"""\benv\(\s*["']([A-Za-z_]\w*)["']\s*\)|\$\{([A-Za-z_]\w*)(?::?-[^}]*)?\}""")
+
+
+@functools.cache
+def _duration_words() -> frozenset[str]:
+    return frozenset(lexical_tokens(" ".join(DURATION_NAMES)))
 
 
 def _name_words(name: str) -> set[str]:
@@ -153,6 +159,7 @@ class _Facts:
         # removed facts by the kinds asked, by name (filled by repomem.service.query._removed)
         self.gone: dict[frozenset[str], dict[str, list[dict]]] = {}
         self._numeric: Any = None
+        self._timed: Any = None
         self._shaped: dict[str, Any] = {}
         self._methods: dict[str, Any] | None = None
         self._params: dict[str, tuple[list[int], frozenset[str], dict]] | None = None
@@ -177,6 +184,22 @@ class _Facts:
             self._numeric = np.array([_NUMERIC.fullmatch(r["value"]) is not None
                                       for r in self.rows], dtype=bool)
         return self._numeric
+
+    def timed(self) -> Any:
+        """Per row, whether it is a setting or a constant named as a time is (a word of
+        question.DURATION_NAMES in its own dotted name: keepalive_expiry, reload_delay,
+        ACCESS_TOKEN_EXPIRE_MINUTES) or whose value is one (timedelta(days=7), "60d")."""
+        if self._timed is None:
+            import numpy as np
+
+            names = _duration_words()
+            got = self.of_kind(("config", "constant"))
+            for i in np.flatnonzero(got):
+                row = self.rows[i]
+                got[i] = bool(names.intersection(lexical_tokens(own_names(row["key"])[0]))) \
+                    or DURATION_VALUE.search(row["value"]) is not None
+            self._timed = got
+        return self._timed
 
     def shaped(self, shape: str) -> Any:
         """Per row, whether it is a setting or a constant whose value has SHAPE (a shape of

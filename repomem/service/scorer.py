@@ -28,6 +28,7 @@ FEATURES = (
     "semantic_rrf",       # a semantic embedder's part of it alone (hash+wordllama), likewise
     "kind_wanted",        # the fact's kind is one the question asks for
     "number_value",       # a number asked, the value is a number
+    "duration_named",     # a time asked, the setting is named as a time is (expiry, ttl, delay)
     "shape_value",        # a file, symbol, text or style asked, the value has that shape
     "number_said",        # the value states a number the question states
     "value_said",         # a setting whose value (words, not a number) the question says

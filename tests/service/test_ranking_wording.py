@@ -1,7 +1,8 @@
 """Question wording ranking reads: the class a method is asked by ("which Server method ..."), a
 value offered as a choice ("strong or weak"), a version range, a default asked by what happens
 when nothing is given, a route's method said of "the method and path", a port said by what is
-served on it, a change by the noun of a value's shape, a quantity with its unit, a view; and a
+served on it, a change by the noun of a value's shape, a quantity with its unit, a view, a time
+asked by a count of its units ("how many seconds"); and a
 test's method, which words joined name only in a question about the tests."""
 
 from __future__ import annotations
@@ -272,3 +273,24 @@ def test_which_view_asks_for_a_function_or_a_class(new_repo):
                                                        "base/hooks.py": SEARCH_HOOKS_PY}))
     got = ask(r, "Which view handles the site's search box?", k=3)
     assert got["facts"][0]["value"] == "search", [f["subject"] for f in got["facts"]]
+
+
+def test_a_count_of_time_units_asks_for_a_time():
+    assert parse("How many seconds is a password-reset link good for?").asks_duration
+    assert parse("How long do API tokens stay valid by default, in seconds?").asks_duration
+    assert parse("After how many minutes does a session end?").asks_duration
+    assert not parse("How many workers does the server start?").asks_duration
+    assert not parse("How many seconds-long clips are in the fixtures folder list?").asks_duration
+
+
+POOL_PY = '''MAX_CONNECTIONS = 100
+MAX_KEEPALIVE_CONNECTIONS = 20
+KEEPALIVE_EXPIRY = 5.0
+'''
+
+
+def test_a_time_asked_finds_the_setting_named_as_a_time_is(new_repo):
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"pool.py": POOL_PY}))
+    got = ask(r, "How many seconds does the pool keep an idle keep-alive connection?", k=3)
+    assert got["facts"][0]["subject"].startswith("KEEPALIVE_EXPIRY "), \
+        [f["subject"] for f in got["facts"]]
