@@ -17,12 +17,20 @@ _PY_SECTION = re.compile(r"^(:(param|parameter|arg|argument|key|keyword|type|ret
                          r"Raises|Examples?|Notes?|Attributes|Keyword Args):$|>>>)")
 
 
+_UNNAMED = ("self", "this", "req", "res", "next", "ctx")  # parameters every handler has
+
+
 def param_names(ff, params) -> list[str]:
     out = []
     for p in params.named_children if params is not None else ():
         if p.type in ff.lang.comments or p.type in ("self_parameter", "this"):
             continue
         if ff.lang.family == "kotlin" and p.type != "parameter":  # a default value, an annotation
+            continue
+        several = p.children_by_field_name("name")
+        if len(several) > 1:  # Go declares several of one type: `tag, author, limit string`
+            out += [name for m in several if m.type == "identifier"
+                    and (name := ff.text(m)) not in _UNNAMED]
             continue
         n = p
         for fld in ("name", "pattern", "left"):
@@ -33,7 +41,7 @@ def param_names(ff, params) -> list[str]:
             n = p.named_children[0]  # Kotlin names no field: `name: Type`
         if n.type in ("identifier", "shorthand_property_identifier_pattern"):
             name = ff.text(n)
-            if name not in ("self", "this", "req", "res", "next", "ctx"):
+            if name not in _UNNAMED:
                 out.append(name)
     return out
 

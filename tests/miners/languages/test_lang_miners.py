@@ -541,3 +541,18 @@ def test_a_mongoose_schema_is_a_data_model():
     assert not [f.key for f in facts if "Zq8r" in f.value + f.text + f.purpose]
     assert got["userSchema.username.maxlength"].line == 6
     assert got["userSchema.username.maxlength"].purpose.endswith("A registered account.")
+
+
+def test_go_parameters_declared_together_are_each_named_in_the_purpose():
+    funcs = by_kind(mine("articles/models.go", """
+        package articles
+
+        func FindManyArticle(tag, author, limit, offset, favorited string) ([]Article, error) {
+            return nil, nil
+        }
+
+        func Count(ctx context.Context, tag string) int { return 0 }
+        """), FUNCTION)
+    assert funcs["FindManyArticle"].purpose == \
+        "find many article (tag, author, limit, offset, favorited) returns ([]Article, error)"
+    assert funcs["Count"].purpose == "count (tag) returns int"
