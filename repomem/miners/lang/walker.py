@@ -611,8 +611,14 @@ class FileFacts:
             key="class", kind=CLASS, anchor=class_anchor(self.path, qual), subject=f"class {qual}",
             value=name, attrs=(("bases", bases), ("location", self.path)), path=self.path,
             line=first + 1, text=self.src.rows(first, min(last, first + MAX_TEXT_LINES - 1)),
-            purpose=doc or " ".join(_words(name)) or name,
-            fingerprint=self._fingerprint(body, name))
+            purpose=doc or self._components(d, name), fingerprint=self._fingerprint(body, name))
+
+    def _components(self, d, name: str) -> str:
+        """An undocumented class's purpose: its name's words, and the components a record
+        declares in its head (``record Greeting(long id, String content)``: "greeting (id,
+        content)")."""
+        params = d.child_by_field_name("parameters")
+        return describe(name, param_names(self, params) if params is not None else [], "") or name
 
     def _constant(self, caps) -> list[Fact]:
         d, value_node = caps["definition.constant"][0], caps["value"][0]

@@ -72,3 +72,12 @@ def test_a_renamed_class_is_one_history(new_repo, lang):
     assert [(v["value"], v["end_reason"]) for v in got] == [("Model", "superseded"), ("Record", None)]
     top = ask(r, "What is the Record class?")["facts"][0]
     assert (top["kind"], top["value"]) == ("class", "Record")
+
+
+def test_an_undocumented_records_purpose_names_its_components():
+    got = {f.value: f.purpose for f in MINER.mine(
+        "src/Greeting.java", "public record Greeting(long id, String content) { }\n"
+                             "/** A documented one. */\nrecord Doc(int x) { }\nclass Plain { }\n")
+        if f.kind == "class"}
+    assert got == {"Greeting": "greeting (id, content)", "Doc": "A documented one.",
+                   "Plain": "plain"}
