@@ -29,8 +29,9 @@ WIRING = (ROUTER, MOUNT)
 
 
 # Attributes that describe a fact version without being part of its value: what a function's
-# body calls and catches changes with most edits of the body, and the function is the same one.
-DESCRIPTIVE_ATTRS = frozenset({"calls", "catches"})
+# body calls, catches and says in its comments changes with most edits of the body, and the
+# function is the same one.
+DESCRIPTIVE_ATTRS = frozenset({"calls", "catches", "notes"})
 
 
 @dataclass(frozen=True)

@@ -155,12 +155,26 @@ def _strings(quotes: str) -> re.Pattern:
     return re.compile("|".join(triple + [_QUOTED[q] for q in quotes]))
 
 
-def body_attrs(body: str, quotes: str = "\"'`") -> tuple[str, str]:
-    """What a body calls and what it catches: the names it calls, each once, in order of first
-    call (at most MAX_CALLS), and the exception types it catches, likewise; none read inside a
-    string literal delimited by QUOTES (``raise ValueError("use connect() first")`` calls no
-    ``connect``), which are stripped once for both."""
+# A body's comments (a line comment's marker: Python's "#", the others' "//" with their /* */),
+# which say what an undocumented function does ("# Stop accepting new connections."); not a tool's
+# directive ("# pragma: no cover", "// eslint-disable-line") nor a note to the authors (TODO)
+_COMMENTS = {"#": re.compile(r"#([^\n]*)"), "//": re.compile(r"//+([^\n]*)|/\*+([\s\S]*?)\*+/")}
+_DIRECTIVE = re.compile(r"^(?:pragma\b|noqa\b|type:|fmt:|pylint:|mypy:|eslint|nolint|@ts-|istanbul\b"
+                        r"|prettier-ignore|c8\b|TODO\b|FIXME\b|XXX\b|HACK\b|nosec\b|NOSONAR)", re.I)
+MAX_NOTES = 240  # characters of a body's comments kept
+
+
+def body_attrs(body: str, quotes: str = "\"'`", comment: str = "//") -> tuple[str, str, str]:
+    """What a body calls, what it catches and what its comments say: the names it calls, each
+    once, in order of first call (at most MAX_CALLS), and the exception types it catches,
+    likewise; none read inside a string literal delimited by QUOTES (``raise ValueError("use
+    connect() first")`` calls no ``connect``), which are stripped once for all three, nor inside a
+    comment (line comments begin with COMMENT); the comments' words, in order (at most
+    MAX_NOTES characters)."""
     code = _strings(quotes).sub('""', body)
+    notes = _notes(code, comment)
+    if notes:
+        code = _COMMENTS[comment].sub(" ", code)
     out: dict[str, None] = {}
     for name in _CALL.findall(code):
         if name in _NOT_CALLS:
@@ -168,7 +182,25 @@ def body_attrs(body: str, quotes: str = "\"'`") -> tuple[str, str]:
         out["".join(name.split())] = None
         if len(out) >= MAX_CALLS:
             break
-    return ", ".join(out), _caught(code)
+    return ", ".join(out), _caught(code), notes
+
+
+def _notes(code: str, comment: str) -> str:
+    """The words of a body's comments (its string literals stripped), directives left out."""
+    if comment not in code and "/*" not in code:
+        return ""
+    said: list[str] = []
+    size = 0
+    for m in _COMMENTS[comment].finditer(code):
+        for line in "".join(g for g in m.groups() if g).splitlines():
+            text = " ".join(line.strip(" \t*/#!").split())
+            if len(text) < 3 or _DIRECTIVE.match(text) or not any(c.isalpha() for c in text):
+                continue
+            said.append(text)
+            size += len(text) + 2
+            if size >= MAX_NOTES:
+                return "; ".join(said)[:MAX_NOTES]
+    return "; ".join(said)
 
 
 # What a function's body catches: Python's ``except (EOFError, KeyboardInterrupt) as e:`` (and

@@ -34,11 +34,15 @@ from repomem.core.tokens import TOKENIZER, lexical_tokens, norm_ident, stem_word
 # real-history benchmark are unchanged with it.  The field also holds what the body catches
 # (attrs.catches: KeyboardInterrupt), for "how does click handle keyboard interrupts?".
 CALLS_WEIGHT = 0.5
+# What a function's body says in its comments (attrs.notes: "Stop accepting new connections."),
+# for a function asked by what it does that has no docstring: a docstring's second, at half its
+# weight.
+NOTES_WEIGHT = {"default": 1.0, "by_purpose": 1.5}
 FIELD_WEIGHTS = {
     "default": {"name": 3.0, "purpose": 2.0, "value": 1.0, "key": 0.8, "path": 0.5, "text": 0.3,
-                "calls": CALLS_WEIGHT},
+                "calls": CALLS_WEIGHT, "notes": NOTES_WEIGHT["default"]},
     "by_purpose": {"name": 1.0, "purpose": 3.0, "value": 1.0, "key": 0.8, "path": 0.5,
-                   "text": 0.3, "calls": CALLS_WEIGHT},
+                   "text": 0.3, "calls": CALLS_WEIGHT, "notes": NOTES_WEIGHT["by_purpose"]},
 }
 BM25 = {"k1": 1.2, "b": 0.5}  # short fields: length normalisation matters less than in prose
 # Words about functions in general ("what is the function called"): the intent signal uses
@@ -55,7 +59,8 @@ def fields(row: dict) -> dict[str, str]:
     return {"name": " ".join(sorted(names(row, camel=True) | spelled)), "value": row["value"],
             "purpose": row["purpose"], "key": row["key"].replace(":", " "),
             "path": row["path"], "text": (row.get("text") or "")[:300],
-            "calls": " ".join(filter(None, (body.get("calls"), body.get("catches"))))}
+            "calls": " ".join(filter(None, (body.get("calls"), body.get("catches")))),
+            "notes": body.get("notes", "")}
 
 
 def calls_of(row: dict) -> str:
@@ -69,10 +74,11 @@ def catches_of(row: dict) -> str:
 
 
 def _body(row: dict) -> dict[str, str]:
-    """A function's attributes that describe its body (calls, catches); {} for other facts."""
+    """A function's attributes that describe its body (calls, catches, notes); {} for other
+    facts."""
     attrs = row.get("attrs")
     if row["kind"] != "function" or not isinstance(attrs, str) \
-            or ('"calls"' not in attrs and '"catches"' not in attrs):
+            or ('"calls"' not in attrs and '"catches"' not in attrs and '"notes"' not in attrs):
         return {}
     return dict(json.loads(attrs))
 

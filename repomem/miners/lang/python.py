@@ -390,12 +390,13 @@ def _function_fact(src: _Source, path: str, decorators, fn, cls: str) -> Fact:
         start = max(decorators[0].start_point[0], def_row - (MAX_TEXT_LINES - len(def_rows)))
     code = src.data[getattr(doc_node, "end_byte", body.start_byte):body.end_byte] \
         .decode("utf-8", "replace")  # not the docstring's
-    said, caught = body_attrs(code, "\"'")
+    said, caught, notes = body_attrs(code, "\"'", "#")
     return Fact(
         key="function", kind=FUNCTION, anchor=f"{path}::{qualname}",
         subject=f"{'method' if cls else 'function'} {qualname}",
         value=name, attrs=((("calls", said),) if said else ()) + (
-            (("catches", caught),) if caught else ()) + (("class", cls), ("location", path), ("signature", signature)),
+            (("catches", caught),) if caught else ()) + ((("notes", notes),) if notes else ()) + (
+            ("class", cls), ("location", path), ("signature", signature)),
         path=path, line=def_row + 1, text=src.rows(start, def_rows[-1]), purpose=purpose,
         fingerprint=_function_fingerprint(src, body, doc_node, name),
     )

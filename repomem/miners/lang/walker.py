@@ -544,13 +544,14 @@ class FileFacts:
         cut = self._cut(body) if bodiless is None else self.src.data[stmt.start_byte:body.start_byte]
         fingerprint = self._fingerprint(body, name, cut)
         # what is a string literal depends on the language: the same bytes are another body
-        memo = (self.lang.quotes, hashlib.blake2b(cut, digest_size=16).digest())
+        memo = (self.lang.quotes, self.lang.line_comment, hashlib.blake2b(cut, digest_size=16).digest())
         got = _CALLS.get(memo)
         if got is None:
-            got = remember(_CALLS, memo, body_attrs(cut.decode("utf-8", "replace"), self.lang.quotes),
-                           CALLS_MAX)
-        said, caught = got if bodiless is None else ("", "")
+            got = remember(_CALLS, memo, body_attrs(cut.decode("utf-8", "replace"), self.lang.quotes,
+                                                    self.lang.line_comment), CALLS_MAX)
+        said, caught, notes = got if bodiless is None else ("", "", "")
         attrs = ((("calls", said),) if said else ()) + ((("catches", caught),) if caught else ()) + (
+            (("notes", notes),) if notes else ()) + (
             ("class", ".".join(scope)), ("location", self.path), ("signature", signature))
         fact = Fact(
             key="function", kind=FUNCTION, anchor=anchor,
