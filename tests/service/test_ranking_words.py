@@ -1712,3 +1712,37 @@ def test_a_verb_names_the_route_of_its_handler(new_repo):
                                                       "app/models.py": models}))
     got = ask(r, "which route follows a user?")["facts"]
     assert got[0]["value"] == "POST /follow/<username>", [f["value"] for f in got]
+
+
+SERVER_LOOP_PY = '''class Server:
+    async def startup(self, sockets=None):
+        await self.lifespan.startup()
+        self.servers = [await loop.create_server(create_protocol, sock=s) for s in sockets]
+
+    async def shutdown(self, sockets=None):
+        logger.info("Shutting down # no comment")
+        # Stop accepting new connections: close the listening sockets.
+        for server in self.servers:
+            server.close()  # pragma: no cover
+        # Wait for open connections to finish their requests.
+        await self._wait_tasks_to_complete()
+
+    async def _wait_tasks_to_complete(self):
+        while self.server_state.tasks:
+            await asyncio.sleep(0.1)
+'''
+
+
+def test_what_an_undocumented_functions_comments_say_finds_it(new_repo):
+    """"Which method stops accepting new connections?": shutdown has no docstring and its name
+    says none of it; its comments do (attrs notes), where startup's name and calls spoke for
+    it. A comment edited describes the version, like a call: it opens no new version."""
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"server.py": SERVER_LOOP_PY}),
+                ("2024-04-01T10:00:00Z", {"server.py": SERVER_LOOP_PY.replace(
+                    "their requests", "their responses")}))
+    got = ask(r, "Which method stops accepting new connections?", k=3)["facts"]
+    assert got[0]["value"] == "shutdown", [f["value"] for f in got]
+    assert got[0]["attrs"]["notes"] == ("Stop accepting new connections: close the listening "
+                                        "sockets.; Wait for open connections to finish their "
+                                        "responses.")
+    assert len(history(r, got[0]["key"])["versions"]) == 1
