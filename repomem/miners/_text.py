@@ -155,26 +155,28 @@ def _strings(quotes: str) -> re.Pattern:
     return re.compile("|".join(triple + [_QUOTED[q] for q in quotes]))
 
 
-# A body's comments (a line comment's marker: Python's "#", the others' "//" with their /* */),
-# which say what an undocumented function does ("# Stop accepting new connections."); not a tool's
-# directive ("# pragma: no cover", "// eslint-disable-line") nor a note to the authors (TODO)
-_COMMENTS = {"#": re.compile(r"#([^\n]*)"), "//": re.compile(r"//+([^\n]*)|/\*+([\s\S]*?)\*+/")}
+# A Python body's comments (after its string literals are stripped); the other languages' come
+# from their syntax tree (the walker's query), which knows a comment from a string or a regex
+_PY_COMMENT = re.compile(r"#([^\n]*)")
+# A comment that is a tool's directive ("# pragma: no cover", "// eslint-disable-line") or a
+# note to the authors (TODO): not what the function does
 _DIRECTIVE = re.compile(r"^(?:pragma\b|noqa\b|type:|fmt:|pylint:|mypy:|eslint|nolint|@ts-|istanbul\b"
                         r"|prettier-ignore|c8\b|TODO\b|FIXME\b|XXX\b|HACK\b|nosec\b|NOSONAR)", re.I)
 MAX_NOTES = 240  # characters of a body's comments kept
 
 
-def body_attrs(body: str, quotes: str = "\"'`", comment: str = "//") -> tuple[str, str, str]:
-    """What a body calls, what it catches and what its comments say: the names it calls, each
-    once, in order of first call (at most MAX_CALLS), and the exception types it catches,
-    likewise; none read inside a string literal delimited by QUOTES (``raise ValueError("use
-    connect() first")`` calls no ``connect``), which are stripped once for all three, nor inside a
-    comment (line comments begin with COMMENT); the comments' words, in order (at most
-    MAX_NOTES characters)."""
+def body_attrs(body: str, quotes: str = "\"'`", python: bool = False) -> tuple[str, str, str]:
+    """What a body calls, what it catches and, for a PYTHON body, what its comments say: the
+    names it calls, each once, in order of first call (at most MAX_CALLS), and the exception
+    types it catches, likewise; none read inside a string literal delimited by QUOTES (``raise
+    ValueError("use connect() first")`` calls no ``connect``), which are stripped once for all
+    three, nor inside a comment; the comments' words (notes_of).  The other languages' bodies
+    come with their comments cut out (the walker reads them from the syntax tree)."""
     code = _strings(quotes).sub('""', body)
-    notes = _notes(code, comment)
-    if notes:
-        code = _COMMENTS[comment].sub(" ", code)
+    notes = ""
+    if python and "#" in code:
+        notes = notes_of(m.group(1) for m in _PY_COMMENT.finditer(code))
+        code = _PY_COMMENT.sub(" ", code)
     out: dict[str, None] = {}
     for name in _CALL.findall(code):
         if name in _NOT_CALLS:
@@ -185,14 +187,13 @@ def body_attrs(body: str, quotes: str = "\"'`", comment: str = "//") -> tuple[st
     return ", ".join(out), _caught(code), notes
 
 
-def _notes(code: str, comment: str) -> str:
-    """The words of a body's comments (its string literals stripped), directives left out."""
-    if comment not in code and "/*" not in code:
-        return ""
+def notes_of(comments) -> str:
+    """What COMMENTS (their texts, markers and all) say, in order, tools' directives and notes to
+    the authors left out: at most MAX_NOTES characters."""
     said: list[str] = []
     size = 0
-    for m in _COMMENTS[comment].finditer(code):
-        for line in "".join(g for g in m.groups() if g).splitlines():
+    for comment in comments:
+        for line in comment.splitlines():
             text = " ".join(line.strip(" \t*/#!").split())
             if len(text) < 3 or _DIRECTIVE.match(text) or not any(c.isalpha() for c in text):
                 continue

@@ -63,7 +63,6 @@ class Lang:
     returns: str = "return_type"  # field of the return type
     comments: frozenset = frozenset({"comment"})
     quotes: str = "\"'`"  # what delimits a string literal (no call is read inside one)
-    line_comment: str = "//"  # what begins a line comment in a body (its /* */ go with "//")
     # field -> the child node types that hold it, for a grammar that names no such field
     # (Kotlin's); a token type (``:``) stands for the named child right after it (a return type)
     fields: dict = field(default_factory=dict)
@@ -83,7 +82,7 @@ _JS: dict[str, Any] = dict(family="js", scopes=_JS_SCOPES, functions=_JS_FUNCS, 
 LANGS = {
     "python": Lang("python", family="python", module="tree_sitter_python", func="language",
                    query="python.scm", scopes={"class_definition": "name"},
-                   functions=frozenset({"function_definition", "lambda"}), quotes="\"'", line_comment="#",
+                   functions=frozenset({"function_definition", "lambda"}), quotes="\"'",
                    strings=frozenset({"string", "concatenated_string"}),
                    literals=frozenset({"integer", "float", "string", "true", "false", "none"})),
     "javascript": Lang("javascript", module="tree_sitter_javascript", func="language",

@@ -388,9 +388,9 @@ def _function_fact(src: _Source, path: str, decorators, fn, cls: str) -> Fact:
     start = def_row
     if decorators:
         start = max(decorators[0].start_point[0], def_row - (MAX_TEXT_LINES - len(def_rows)))
-    code = src.data[getattr(doc_node, "end_byte", body.start_byte):body.end_byte] \
-        .decode("utf-8", "replace")  # not the docstring's
-    said, caught, notes = body_attrs(code, "\"'", "#")
+    code = src.data[getattr(doc_node, "end_byte", colon.end_byte):body.end_byte] \
+        .decode("utf-8", "replace")  # not the docstring's (a comment above the first line is the body's)
+    said, caught, notes = body_attrs(code, "\"'", python=True)
     return Fact(
         key="function", kind=FUNCTION, anchor=f"{path}::{qualname}",
         subject=f"{'method' if cls else 'function'} {qualname}",

@@ -13,6 +13,7 @@ level constant bound to a literal.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import hashlib
 import itertools
@@ -26,7 +27,7 @@ from repomem.miners import _arguments as body_values
 from repomem.miners._base import MineError
 from repomem.miners._pysettings import MAX_LEAVES, _expression
 from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _first_error_line, _Source, _words
-from repomem.miners._text import body_attrs
+from repomem.miners._text import body_attrs, notes_of
 from repomem.miners.lang import Lang, kotlin, load, parse
 from repomem.miners.lang import values as lang_values
 from repomem.miners.lang.purpose import describe, doc_text, param_names
@@ -544,12 +545,13 @@ class FileFacts:
         cut = self._cut(body) if bodiless is None else self.src.data[stmt.start_byte:body.start_byte]
         fingerprint = self._fingerprint(body, name, cut)
         # what is a string literal depends on the language: the same bytes are another body
-        memo = (self.lang.quotes, self.lang.line_comment, hashlib.blake2b(cut, digest_size=16).digest())
+        memo = (self.lang.quotes, hashlib.blake2b(cut, digest_size=16).digest())
         got = _CALLS.get(memo)
         if got is None:
-            got = remember(_CALLS, memo, body_attrs(cut.decode("utf-8", "replace"), self.lang.quotes,
-                                                    self.lang.line_comment), CALLS_MAX)
-        said, caught, notes = got if bodiless is None else ("", "", "")
+            got = remember(_CALLS, memo, body_attrs(cut.decode("utf-8", "replace"), self.lang.quotes),
+                           CALLS_MAX)
+        said, caught, _ = got if bodiless is None else ("", "", "")
+        notes = self._notes(body) if bodiless is None else ""
         attrs = ((("calls", said),) if said else ()) + ((("catches", caught),) if caught else ()) + (
             (("notes", notes),) if notes else ()) + (
             ("class", ".".join(scope)), ("location", self.path), ("signature", signature))
@@ -560,6 +562,16 @@ class FileFacts:
             attrs=((("aliases", ", ".join(aliases[::-1])),) if aliases else ()) + attrs,
             path=self.path, line=first + 1, text=text, purpose=purpose, fingerprint=fingerprint)
         return qual, params, fact, d
+
+    def _notes(self, body) -> str:
+        """What the comments inside a body say (the query's comments: _text.notes_of)."""
+        spans = self.comment_spans
+        i = bisect.bisect_left(spans, (body.start_byte, 0))
+        texts = []
+        while i < len(spans) and spans[i][1] <= body.end_byte:
+            texts.append(self.src.data[spans[i][0]:spans[i][1]].decode("utf-8", "replace"))
+            i += 1
+        return notes_of(texts) if texts else ""
 
     def _cut(self, body) -> bytes:
         """A body's bytes with its comments (found by the query) cut out."""

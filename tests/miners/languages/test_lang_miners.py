@@ -556,3 +556,29 @@ def test_go_parameters_declared_together_are_each_named_in_the_purpose():
     assert funcs["FindManyArticle"].purpose == \
         "find many article (tag, author, limit, offset, favorited) returns ([]Article, error)"
     assert funcs["Count"].purpose == "count (tag) returns int"
+
+
+def test_a_bodys_comments_are_its_notes_not_its_strings_nor_directives():
+    funcs = by_kind(mine("src/auth.js", """
+        /** Documented. */
+        function generateToken(id) {
+          // Sign the user's id: the token lasts "60 days".
+          /* The secret comes from
+           * the environment. */
+          return jwt.sign({ id }, secret(), { expiresIn: '60d' }); // eslint-disable-line
+        }
+        function url() {
+          return 'http://example.com/path' + sign(); // TODO: https
+        }
+        """), FUNCTION)
+    notes = dict(funcs["generateToken"].attrs)["notes"]
+    assert notes == ("Sign the user's id: the token lasts \"60 days\".; The secret comes from; "
+                     "the environment.")
+    assert "notes" not in dict(funcs["url"].attrs)  # a URL's // is a string's; a TODO is no note
+    assert dict(funcs["url"].attrs)["calls"] == "sign"
+    py = by_kind(mine_file("app/x.py", textwrap.dedent("""
+        def run(port=8000):
+            # Serve until interrupted.
+            serve(port, "#not-a-comment")  # pragma: no cover
+        """).encode()), FUNCTION)
+    assert dict(py["run"].attrs)["notes"] == "Serve until interrupted."

@@ -52,7 +52,7 @@ def test_function_fields():
     assert f.path == "pkg/mod.py"
     assert f.line == 4
     assert f.text == "def get_user_by_id(user_id: int,\n                   strict: bool = False) -> User:"
-    assert f.attrs == (("calls", "db.get"), ("class", ""), ("location", "pkg/mod.py"),
+    assert f.attrs == (("calls", "db.get"), ("notes", "look it up"), ("class", ""), ("location", "pkg/mod.py"),
                        ("signature", "def get_user_by_id(user_id: int, strict: bool = False) -> User"))
     assert f.purpose == "get user by id (user_id, strict) returns User"
     assert f.fingerprint == "return db . get ( user_id )"
