@@ -133,6 +133,7 @@ _SELF_PREFIX = _pattern("self_prefix")
 _NAMED = _pattern("named")
 _ASKS_FUNCTION = _pattern("asks_function")
 _ASKS_MODEL = _pattern("asks_model")
+_ASKS_CLASS = _pattern("asks_class")
 _NAME_CUE = _pattern("name_cue")
 _WHERE_CUE = _pattern("where_cue")
 _QUALIFIER = _pattern("qualifier")
@@ -285,7 +286,9 @@ def intent(question: str) -> set[str]:
             kinds = {"function", "class"}
         elif kinds:
             kinds |= {"function", "class"}
-    if _ASKS_FUNCTION.search(question):
+    if _ASKS_CLASS.search(question):  # "which class holds the main method ...?": no function
+        kinds = (kinds - {"function", "route"}) | {"class"}  # nor route (a default may be one)
+    elif _ASKS_FUNCTION.search(question):
         kinds = {"function"}
     elif _DOCKERFILE.search(question):
         kinds = {"docker"}

@@ -2,7 +2,8 @@
 value offered as a choice ("strong or weak"), a version range, a default asked by what happens
 when nothing is given, a route's method said of "the method and path", a port said by what is
 served on it, a change by the noun of a value's shape, a quantity with its unit, a view, a time
-asked by a count of its units ("how many seconds"); and a
+asked by a count of its units ("how many seconds"), a class by its head noun ("which class holds
+the main method ..."); and a
 test's method, which words joined name only in a question about the tests."""
 
 from __future__ import annotations
@@ -293,4 +294,28 @@ def test_a_time_asked_finds_the_setting_named_as_a_time_is(new_repo):
     r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {"pool.py": POOL_PY}))
     got = ask(r, "How many seconds does the pool keep an idle keep-alive connection?", k=3)
     assert got["facts"][0]["subject"].startswith("KEEPALIVE_EXPIRY "), \
+        [f["subject"] for f in got["facts"]]
+
+
+def test_a_class_asked_by_its_head_noun_whatever_method_it_holds():
+    assert parse("Which class holds the main method that boots the application?").kinds == {"class"}
+    assert parse("Which struct stores the connection state?").kinds == {"class"}
+    assert parse("Which class method handles the request?").kinds == {"function"}
+
+
+APP_JAVA = '''package com.example;
+
+public class RestServiceApplication {
+    public static void main(String[] args) {
+        SpringApplication.run(RestServiceApplication.class, args);
+    }
+}
+'''
+
+
+def test_the_class_holding_the_method_named_comes_first(new_repo):
+    r = indexed(new_repo(), ("2024-03-01T10:00:00Z", {
+        "src/main/java/com/example/RestServiceApplication.java": APP_JAVA}))
+    got = ask(r, "Which class holds the main method that boots the application?", k=3)
+    assert got["facts"][0]["subject"] == "class RestServiceApplication", \
         [f["subject"] for f in got["facts"]]
