@@ -108,9 +108,9 @@ def _not_secret_setting(value: str) -> bool:
 
 # "Log in with password Tr0ub4dor3xyzzyQ.", "the admin token is ab12-CD34-ef56", "password for
 # staging: St4g1ng#2024": a secret named in prose (a docstring, a function's comments, a commit's
-# text), which an ``=`` or a ``:`` may or may not show.  Only a word
-# shaped like a credential counts: 8+ characters with letters and digits, and mixed case or a
-# symbol ("the password field", "token bucket", "password hashing with pbkdf2" stay).
+# text), which an ``=`` or a ``:`` may or may not show.  Only a word shaped like a credential
+# counts: 8+ characters with letters and digits, and mixed case or a symbol ("the password
+# field", "token bucket", "password hashing with pbkdf2" stay).
 _PROSE_SECRET = re.compile(
     r"(?<![A-Za-z0-9_])(?:password|passwd|passphrase|pwd|secret|token|api[ _-]?key)s?"
     r"(?:\s+(?:is|was|of|to|as|for\s+\w+(?:\s+is)?))?\s*[=:]?\s+[\"'`]?(?P<v>[^\s\"'`,;()<>\[\]]{8,})",
