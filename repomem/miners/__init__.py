@@ -33,7 +33,7 @@ from repomem.miners._base import (
 # Bump when what a miner (or the redactor) emits for the same blob changes: stores whose
 # records were mined by an older version say so and suggest `repomem rebuild`.  What each
 # version changed is listed in CHANGELOG.md ("Miners versions").
-MINERS_VERSION = 33
+MINERS_VERSION = 34
 
 __all__ = ["MAX_FACTS_PER_FILE", "MAX_FILE_BYTES", "MAX_PURPOSE", "MAX_TEXT", "MAX_VALUE", "MINERS_VERSION",
            "MineError", "Miner", "all_miners", "excerpt", "mine_file", "redact_stored", "register_miner",

@@ -187,6 +187,11 @@ def body_attrs(body: str, quotes: str = "\"'`", python: bool = False) -> tuple[s
     return ", ".join(out), _caught(code), notes
 
 
+def is_directive(comment: str) -> bool:
+    """Whether a comment's text (markers stripped) is a tool's directive or a note to the authors."""
+    return _DIRECTIVE.match(comment.strip()) is not None
+
+
 def notes_of(comments) -> str:
     """What COMMENTS (their texts, markers and all) say, in order, tools' directives and notes to
     the authors left out: at most MAX_NOTES characters."""
@@ -195,7 +200,7 @@ def notes_of(comments) -> str:
     for comment in comments:
         for line in comment.splitlines():
             text = " ".join(line.strip(" \t*/#!").split())
-            if len(text) < 3 or _DIRECTIVE.match(text) or not any(c.isalpha() for c in text):
+            if len(text) < 3 or is_directive(text) or not any(c.isalpha() for c in text):
                 continue
             said.append(text)
             size += len(text) + 2

@@ -27,7 +27,7 @@ from repomem.miners import _arguments as body_values
 from repomem.miners._base import MineError
 from repomem.miners._pysettings import MAX_LEAVES, _expression
 from repomem.miners._pysource import MAX_TEXT_LINES, _collapse, _first_error_line, _Source, _words
-from repomem.miners._text import body_attrs, notes_of
+from repomem.miners._text import body_attrs, is_directive, notes_of
 from repomem.miners.lang import Lang, kotlin, load, parse
 from repomem.miners.lang import values as lang_values
 from repomem.miners.lang.purpose import describe, doc_text, param_names
@@ -175,11 +175,24 @@ class FileFacts:
                 break
             if not body.startswith(self.lang.doc_prefixes) or body.startswith("////"):
                 break
+            # (a comment after another statement on its line is that statement's, not this one's)
+            before = prev.prev_sibling
+            if before is not None and before.end_point[0] == prev.start_point[0]:
+                break
             run.append(body)
             if body.startswith("/*"):
                 break
             top, prev = prev, prev.prev_sibling
         return doc_text(run[::-1]) if run else None
+
+    def _doc_after(self, top) -> str | None:
+        """The comment on a definition's last line, after it (``const MAX = 5; // attempts before
+        giving up``, a Go ``Idle = 30 // seconds``); not a tool's directive."""
+        after = top.next_sibling
+        if after is None or after.type not in self.lang.comments or after.start_point[0] != top.end_point[0]:
+            return None
+        said = doc_text([self.text(after)])
+        return said if said and not is_directive(said) else None
 
     def string(self, node) -> str | None:
         """A string literal's content (no substitutions), else None."""
@@ -677,7 +690,7 @@ class FileFacts:
             else:
                 return []
         stmt = lang_values.block_member(d, self.statement(d))
-        doc = self.doc(d)
+        doc = self.doc(d) or self._doc_after(stmt)
         first = stmt.start_point[0]
         purpose = " ".join(_words(qual.rsplit(".", 1)[-1]))
         return [file_setting(self.path, qual, value, first + 1,

@@ -582,3 +582,23 @@ def test_a_bodys_comments_are_its_notes_not_its_strings_nor_directives():
             serve(port, "#not-a-comment")  # pragma: no cover
         """).encode()), FUNCTION)
     assert dict(py["run"].attrs)["notes"] == "Serve until interrupted."
+
+
+def test_a_constants_comment_after_it_on_its_line_is_its_purpose_not_the_next_ones():
+    js = by_kind(mine("src/limits.js", """
+        const MAX_RETRIES = 5; // attempts before giving up
+        const LINT = 7; // eslint-disable-line
+        const PLAIN = 8;
+        """), "constant")
+    assert {f.value: f.purpose for f in js.values()} == {
+        "5": "max retries - attempts before giving up", "7": "lint", "8": "plain"}
+    go = by_kind(mine("pool/pool.go", """
+        package pool
+
+        const (
+            Idle = 30 // seconds a connection may stay idle
+            Busy = 5
+        )
+        """), "constant")
+    assert {f.value: f.purpose for f in go.values()} == {
+        "30": "idle - seconds a connection may stay idle", "5": "busy"}
