@@ -177,7 +177,8 @@ class FileFacts:
                 break
             # (a comment after another statement on its line is that statement's, not this one's)
             before = prev.prev_sibling
-            if before is not None and before.end_point[0] == prev.start_point[0]:
+            if before is not None and before.type not in self.lang.comments \
+                    and before.end_point[0] == prev.start_point[0]:
                 break
             run.append(body)
             if body.startswith("/*"):
