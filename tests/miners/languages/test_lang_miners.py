@@ -602,3 +602,12 @@ def test_a_constants_comment_after_it_on_its_line_is_its_purpose_not_the_next_on
         """), "constant")
     assert {f.value: f.purpose for f in go.values()} == {
         "30": "idle - seconds a connection may stay idle", "5": "busy"}
+    rust = mine("src/server.rs", """
+        /// Accept a connection,
+        /// with backoff.
+        pub fn accept() {}
+        /// Maximum connections.
+        const MAX_CONNECTIONS: usize = 250; // per server
+        """)
+    assert {f.value: f.purpose for f in rust} == {  # a doc comment's lines are one doc
+        "accept": "Accept a connection, with backoff.", "250": "max connections - Maximum connections."}
