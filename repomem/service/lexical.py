@@ -14,7 +14,7 @@ import functools
 import json
 import re
 
-from repomem.core.model import short_hash
+from repomem.core.model import DESCRIPTIVE_ATTRS, short_hash
 from repomem.core.paths import tool_of
 from repomem.core.tokens import TOKENIZER, lexical_tokens, norm_ident, stem_word, uncamel
 
@@ -73,12 +73,15 @@ def catches_of(row: dict) -> str:
     return _body(row).get("catches", "")
 
 
+# the attrs JSON's keys of what describes a function's body (model.DESCRIPTIVE_ATTRS)
+_BODY_KEYS = tuple(json.dumps(k) for k in sorted(DESCRIPTIVE_ATTRS))
+
+
 def _body(row: dict) -> dict[str, str]:
-    """A function's attributes that describe its body (calls, catches, notes); {} for other
-    facts."""
+    """A function's attributes that describe its body (model.DESCRIPTIVE_ATTRS: calls, catches,
+    notes); {} for other facts."""
     attrs = row.get("attrs")
-    if row["kind"] != "function" or not isinstance(attrs, str) \
-            or ('"calls"' not in attrs and '"catches"' not in attrs and '"notes"' not in attrs):
+    if row["kind"] != "function" or not isinstance(attrs, str) or not any(k in attrs for k in _BODY_KEYS):
         return {}
     return dict(json.loads(attrs))
 

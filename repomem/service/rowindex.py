@@ -234,7 +234,8 @@ class _Facts:
 
     def value_said(self, phrases) -> Any:
         """Per row, whether it is a setting or constant whose value is one of PHRASES (the
-        prompt's runs of two to four words, lower case: "option names are bold cyan")."""
+        prompt's runs of two to four words, lower case, and the one words it offers as a choice:
+        "option names are bold cyan", "strong or weak")."""
         index = _said_values(self)
         return _at(len(self.rows), {i for p in phrases for i in index.get(p, ())})
 

@@ -645,7 +645,7 @@ class FileFacts:
         declares in its head (``record Greeting(long id, String content)``: "greeting (id,
         content)")."""
         params = d.child_by_field_name("parameters")
-        return describe(name, param_names(self, params) if params is not None else [], "") or name
+        return describe(name, param_names(self, params) if params is not None else [], "")
 
     def _constant(self, caps) -> list[Fact]:
         d, value_node = caps["definition.constant"][0], caps["value"][0]
